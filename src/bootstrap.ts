@@ -1,0 +1,40 @@
+import { count, sql } from 'drizzle-orm';
+import { systemActor } from './core/actor.js';
+import type { AuditRecorder } from './core/audit-recorder.js';
+import type { Db } from './db/client.js';
+import { users } from './db/schema/index.js';
+import { issueToken } from './modules/auth/tokens.js';
+
+export const FIRST_ADMIN_EMAIL = 'admin@localhost';
+
+/**
+ * On the first start of an empty database, creates `admin@localhost` in `admins` and answers a
+ * one-time API token for it; answers undefined when any user exists already.
+ */
+export async function bootstrapFirstAdmin(db: Db, audit: AuditRecorder): Promise<string | undefined> {
+  return db.transaction(async (tx) => {
+    // Several gateways starting together on one PostgreSQL must create one admin, not race.
+    await tx.execute(sql`select pg_advisory_xact_lock(7302118453)`);
+    const [existing] = await tx.select({ value: count() }).from(users);
+    if ((existing?.value ?? 0) > 0) return undefined;
+    const [admins] = await tx.query.groups.findMany({ where: (g, { eq }) => eq(g.name, 'admins') });
+    if (!admins) throw new Error("the group 'admins' is missing; the database was not migrated");
+    const [admin] = await tx
+      .insert(users)
+      .values({ email: FIRST_ADMIN_EMAIL, name: 'Administrator', groupId: admins.id })
+      .returning({ id: users.id });
+    const issued = await issueToken(tx, {
+      userId: admin!.id,
+      kind: 'api',
+      name: 'first start',
+      expiresAt: null,
+    });
+    await audit.record(tx, systemActor(), {
+      action: 'users.user.created',
+      targetType: 'user',
+      targetId: admin!.id,
+      metadata: { email: FIRST_ADMIN_EMAIL, groupName: 'admins', reason: 'first start' },
+    });
+    return issued.token;
+  });
+}

@@ -1,0 +1,204 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { systemActor } from '../core/actor.js';
+import type { AuditRecorder } from '../core/audit-recorder.js';
+import type { PrincipalResolver } from '../core/auth/principal-resolver.js';
+import { parseDuration } from '../core/duration.js';
+import { AppError } from '../core/errors.js';
+import type { Db } from '../db/client.js';
+import { issueToken } from '../modules/auth/tokens.js';
+import { UserService } from '../modules/users/service.js';
+
+export interface AdminContext {
+  db: Db;
+  audit: AuditRecorder;
+  principals: PrincipalResolver;
+}
+
+export interface CommandOutput {
+  stdout: string;
+}
+
+/** A failure the CLI reports as one line and a non-zero exit. */
+export class CliError extends Error {}
+
+export const ADMIN_COMMANDS = [
+  'groups create',
+  'groups list',
+  'users create',
+  'users list',
+  'tokens create',
+] as const;
+
+function table(rows: Record<string, unknown>[], columns: string[]): string {
+  const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column] ?? '')))];
+  const widths = columns.map((_, index) => Math.max(...cells.map((line) => line[index]!.length)));
+  return cells
+    .map((line) =>
+      line
+        .map((cell, index) => cell.padEnd(widths[index]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+function list(rows: Record<string, unknown>[], columns: string[], json: boolean): CommandOutput {
+  return { stdout: json ? JSON.stringify(rows, null, 2) : table(rows, columns) };
+}
+
+/** Explains an AppError in one line (validation details included). */
+export function describeError(error: unknown): string {
+  if (error instanceof AppError) {
+    const details = error.details as unknown;
+    if (Array.isArray(details)) {
+      return details
+        .map(
+          (issue: { path: unknown[]; message: string }) =>
+            `${issue.path.join('.') || 'input'} ${issue.message}`,
+        )
+        .join('; ');
+    }
+    if (details && typeof details === 'object' && 'reason' in details) {
+      const { reason, ...rest } = details as Record<string, unknown>;
+      return `${error.message}: ${String(reason)} ${JSON.stringify(rest)}`;
+    }
+    return error.message;
+  }
+  if (error instanceof Error) {
+    // Driver errors wrap the database's own message; that one is what a person can act on.
+    const cause = error.cause instanceof Error ? error.cause.message : undefined;
+    return cause && error.message.startsWith('Failed query') ? cause : error.message;
+  }
+  return String(error);
+}
+
+/**
+ * The administrative CLI commands. They run in the CLI process when it can open the database, or in
+ * the running server's process over its admin socket when the embedded database is held by it.
+ */
+export async function runAdminCommand(
+  context: AdminContext,
+  argv: string[],
+  stdin: string,
+): Promise<CommandOutput> {
+  const [noun, verb, ...rest] = argv;
+  const users = new UserService(context.db, context.audit, context.principals);
+  const actor = systemActor();
+  const parse = (options: NonNullable<ParseArgsConfig['options']>) =>
+    parseArgs({
+      args: rest,
+      options: { ...options, json: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    }).values as Record<string, string | boolean | undefined>;
+
+  switch (`${noun} ${verb}`) {
+    case 'groups create': {
+      const values = parse({ name: { type: 'string' }, scopes: { type: 'string' } });
+      if (typeof values.name !== 'string') throw new CliError('groups create needs --name');
+      const scopes =
+        typeof values.scopes === 'string'
+          ? values.scopes
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [];
+      const group = await users.createGroup(actor, { name: values.name, scopes });
+      return {
+        stdout: values.json
+          ? JSON.stringify(group, null, 2)
+          : `created group ${group.name} (${group.id}) scopes: ${group.scopes.join(',') || '(none)'}`,
+      };
+    }
+    case 'groups list': {
+      const values = parse({});
+      const groups = await users.listGroups();
+      return list(
+        groups.map((g) => ({ ...g, scopes: values.json ? g.scopes : g.scopes.join(',') })),
+        ['name', 'scopes', 'userCount', 'id'],
+        Boolean(values.json),
+      );
+    }
+    case 'users create': {
+      const values = parse({
+        email: { type: 'string' },
+        name: { type: 'string' },
+        group: { type: 'string' },
+        'password-stdin': { type: 'boolean' },
+      });
+      for (const required of ['email', 'name', 'group']) {
+        if (typeof values[required] !== 'string') throw new CliError(`users create needs --${required}`);
+      }
+      const password = values['password-stdin'] ? stdin.replace(/\r?\n$/, '') : undefined;
+      if (password !== undefined && password.length < 8)
+        throw new CliError('password must be at least 8 characters');
+      const user = await users.createUser(actor, {
+        email: values.email as string,
+        name: values.name as string,
+        group: values.group as string,
+        password,
+      });
+      return {
+        stdout: values.json
+          ? JSON.stringify(user, null, 2)
+          : `created user ${user.email} (${user.id}) in group ${user.groupName}`,
+      };
+    }
+    case 'users list': {
+      const values = parse({});
+      const rows: Record<string, unknown>[] = [];
+      for (let page = 1; ; page++) {
+        const result = await users.listUsers({ page, limit: 100 });
+        rows.push(...result.data);
+        if (page >= result.pagination.totalPages) break;
+      }
+      return list(rows, ['email', 'name', 'groupName', 'disabled', 'id'], Boolean(values.json));
+    }
+    case 'tokens create': {
+      const values = parse({
+        email: { type: 'string' },
+        name: { type: 'string' },
+        expires: { type: 'string' },
+      });
+      if (typeof values.email !== 'string') throw new CliError('tokens create needs --email');
+      const user = await users.findUserByEmail(values.email);
+      if (!user) throw new CliError(`no user with email ${values.email}`);
+      if (user.disabled) throw new CliError(`user ${user.email} is disabled`);
+      let expiresAt: Date | null = null;
+      if (typeof values.expires === 'string') {
+        const seconds = parseDuration(values.expires);
+        if (seconds === undefined)
+          throw new CliError('--expires takes a duration such as 90m, 12h, 30d or 2w');
+        expiresAt = new Date(Date.now() + seconds * 1000);
+      }
+      const issued = await context.db.transaction(async (tx) => {
+        const token = await issueToken(tx, {
+          userId: user.id,
+          kind: 'api',
+          name: typeof values.name === 'string' ? values.name : 'cli',
+          expiresAt,
+        });
+        await context.audit.record(tx, actor, {
+          action: 'auth.token.created',
+          targetType: 'token',
+          targetId: token.id,
+          metadata: {
+            userEmail: user.email,
+            name: token.name,
+            expiresAt: expiresAt?.toISOString() ?? null,
+            via: 'cli',
+          },
+        });
+        return token;
+      });
+      const expiry = issued.expiresAt ? `expires ${issued.expiresAt.toISOString()}` : 'never expires';
+      return {
+        stdout: `token ${issued.id} for ${user.email} (${expiry}); it is shown once:\n${issued.token}`,
+      };
+    }
+    default:
+      throw new CliError(
+        `unknown command: ${argv.join(' ')} (expected one of: ${ADMIN_COMMANDS.join(', ')})`,
+      );
+  }
+}

@@ -1,0 +1,46 @@
+import { bootstrapFirstAdmin, FIRST_ADMIN_EMAIL } from '../bootstrap.js';
+import type { Config } from '../config.js';
+import { openStorage } from '../gateway.js';
+import { buildServer } from '../server.js';
+import { listenAdminSocket } from './admin-socket.js';
+
+/** `infragate serve`: migrate, create the first admin on an empty database, listen, shut down gracefully. */
+export async function serve(config: Config): Promise<void> {
+  const storage = await openStorage(config);
+  const app = await buildServer({ config, database: storage.database, masterKey: storage.masterKey });
+  app.addHook('onClose', async () => storage.database.close());
+  const closeSocket = await listenAdminSocket(config.dataDir, app.deps);
+  app.addHook('preClose', async () => closeSocket());
+
+  const firstToken = await bootstrapFirstAdmin(app.deps.db, app.deps.audit);
+  const address = await app.listen({ port: config.port, host: config.host });
+  const base = address.replace('0.0.0.0', '127.0.0.1');
+  const lines = [
+    `infragate listening on ${base} (database: ${storage.database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}/db`})`,
+    `API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
+  ];
+  if (firstToken) {
+    lines.push(
+      '',
+      `First start: created ${FIRST_ADMIN_EMAIL} in group admins. Its API token is shown once:`,
+      `  ${firstToken}`,
+      `Try: curl -H "Authorization: Bearer ${firstToken}" ${base}/auth/me`,
+      `Set a password for browser login: infragate users list, then PUT /api/admin/users/{id}/password`,
+      '',
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: no new connections, draining requests');
+    const forced = setTimeout(() => process.exit(1), 15_000);
+    forced.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}

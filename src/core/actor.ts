@@ -1,0 +1,36 @@
+/** Who is making a request, as services see it (they never see HTTP). */
+export interface Actor {
+  userId: string;
+  email: string;
+  name: string;
+  groupName: string;
+  scopes: readonly string[];
+  /** The API token or browser session this request authenticated with. */
+  tokenId: string;
+  tokenKind: 'api' | 'session';
+  requestId: string;
+  clientIp: string;
+}
+
+/** The actor for work done by the gateway itself (CLI, first start, background jobs). */
+export interface SystemActor {
+  userId: null;
+  email: 'system';
+  requestId: string | null;
+  clientIp: null;
+}
+
+export const systemActor = (requestId: string | null = null): SystemActor => ({
+  userId: null,
+  email: 'system',
+  requestId,
+  clientIp: null,
+});
+
+/** What an audit event records about who acted; a failed login names the email that was tried. */
+export interface AuditActor {
+  userId: string | null;
+  email: string;
+  requestId: string | null;
+  clientIp: string | null;
+}

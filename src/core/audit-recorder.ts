@@ -1,0 +1,93 @@
+import crypto from 'node:crypto';
+import { desc, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../db/client.js';
+import { auditEvents } from '../db/schema/index.js';
+import type { AuditActor } from './actor.js';
+import { canonicalJson } from './canonical-json.js';
+
+export const GENESIS_HASH = '0'.repeat(64);
+const AUDIT_CHAIN_LOCK_KEY = 7_302_118_452;
+
+export interface AuditEntry {
+  /** `<area>.<thing>.<verb>`, e.g. `logging.schema_folder.moved`. */
+  action: string;
+  targetType?: string;
+  targetId?: string | null;
+  outcome?: 'success' | 'failure';
+  /** What changed, never a secret value. */
+  metadata?: Record<string, unknown>;
+}
+
+export interface ChainedFields {
+  id: string;
+  seq: number;
+  occurredAt: Date;
+  actorId: string | null;
+  actorEmail: string | null;
+  action: string;
+  targetType: string | null;
+  targetId: string | null;
+  outcome: string;
+  requestId: string | null;
+  clientIp: string | null;
+  metadata: Record<string, unknown>;
+}
+
+/** The link of one event: SHA-256 over the previous hash and the event's canonical form. */
+export function chainHash(prevHash: string, event: ChainedFields): string {
+  const body = canonicalJson({ ...event, occurredAt: event.occurredAt.toISOString() });
+  return crypto.createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
+}
+
+type Listener = () => void;
+
+/**
+ * Writes audit events inside the caller's transaction, so an event exists exactly when its change
+ * committed. The chain head is read under a transaction-scoped advisory lock, which orders writers
+ * across connections and gateway processes.
+ */
+export class AuditRecorder {
+  private readonly listeners = new Set<Listener>();
+
+  async record(tx: DbOrTx, actor: AuditActor, entry: AuditEntry): Promise<string> {
+    await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_KEY})`);
+    const [head] = await tx
+      .select({ seq: auditEvents.seq, hash: auditEvents.hash })
+      .from(auditEvents)
+      .orderBy(desc(auditEvents.seq))
+      .limit(1);
+    const fields: ChainedFields = {
+      id: crypto.randomUUID(),
+      seq: (head?.seq ?? 0) + 1,
+      occurredAt: new Date(),
+      actorId: actor.userId,
+      actorEmail: actor.email,
+      action: entry.action,
+      targetType: entry.targetType ?? null,
+      targetId: entry.targetId ?? null,
+      outcome: entry.outcome ?? 'success',
+      requestId: actor.requestId,
+      clientIp: actor.clientIp,
+      metadata: entry.metadata ?? {},
+    };
+    const prevHash = head?.hash ?? GENESIS_HASH;
+    await tx.insert(auditEvents).values({
+      ...fields,
+      outcome: fields.outcome as 'success' | 'failure',
+      prevHash,
+      hash: chainHash(prevHash, fields),
+    });
+    this.notify();
+    return fields.id;
+  }
+
+  /** Called after events may have been written (e.g. to wake an exporter). */
+  onRecorded(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) queueMicrotask(listener);
+  }
+}

@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, forbidden, unauthorized } from '../errors.js';
+import type { PrincipalResolver } from './principal-resolver.js';
+import { hasScope } from './scopes.js';
+import { hashTokenSecret, looksLikeTokenSecret, safeEqual } from './token-secrets.js';
+
+export const SESSION_COOKIE = 'infragate_session';
+export const CSRF_HEADER = 'x-csrf-token';
+/** A route scope meaning "any signed-in caller" (e.g. the caller's own profile). */
+export const AUTHENTICATED = 'authenticated';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+// Unknown paths under these prefixes still want a token first, so probing reveals nothing.
+const PROTECTED_PREFIXES = ['/api/', '/auth/'];
+
+interface Credential {
+  secret: string;
+  viaCookie: boolean;
+}
+
+function readCredential(request: FastifyRequest): Credential | undefined {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match ? { secret: match[1]!, viaCookie: false } : { secret: '', viaCookie: false };
+  }
+  const cookie = request.cookies?.[SESSION_COOKIE];
+  return cookie ? { secret: cookie, viaCookie: true } : undefined;
+}
+
+/** Browsers attach cookies to cross-site requests; a session cookie alone never authorises a change. */
+function assertCsrfSafe(request: FastifyRequest, csrfHash: string | null): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== `${request.protocol}://${request.host}`) {
+    throw forbidden({
+      reason: 'CROSS_ORIGIN',
+      explanation: 'cookie-authenticated changes must come from the same origin',
+    });
+  }
+  const presented = request.headers[CSRF_HEADER];
+  if (typeof presented !== 'string' || !csrfHash || !safeEqual(hashTokenSecret(presented), csrfHash)) {
+    throw forbidden({
+      reason: 'CSRF_TOKEN_INVALID',
+      explanation: `send the csrfToken from login in ${CSRF_HEADER}`,
+    });
+  }
+}
+
+/**
+ * Runs first on every request (onRequest, before body parsing), so the order of answers is
+ * 401 → 403 → validation → 404 for a resource.
+ */
+export function registerAuthentication(app: FastifyInstance, principals: PrincipalResolver): void {
+  app.decorateRequest('actor', null as never);
+
+  app.addHook('onRoute', (route) => {
+    const config = (route.config ?? {}) as { scope?: string; public?: boolean };
+    if (Boolean(config.scope) === Boolean(config.public)) {
+      throw new Error(
+        `route ${route.method} ${route.url} must declare exactly one of config.scope or config.public`,
+      );
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config;
+    const knownRoute = request.routeOptions.url !== undefined;
+    if (access.public) return;
+    if (!knownRoute && !PROTECTED_PREFIXES.some((prefix) => request.url.startsWith(prefix))) return;
+
+    const credential = readCredential(request);
+    if (!credential || !looksLikeTokenSecret(credential.secret)) throw unauthorized();
+    const principal = await principals.resolve(credential.secret);
+    if (!principal) throw unauthorized();
+    if (credential.viaCookie) assertCsrfSafe(request, principal.csrfHash);
+
+    request.actor = {
+      userId: principal.userId,
+      email: principal.email,
+      name: principal.name,
+      groupName: principal.groupName,
+      scopes: principal.scopes,
+      tokenId: principal.tokenId,
+      tokenKind: principal.tokenKind,
+      requestId: request.id,
+      clientIp: request.ip,
+    };
+    if (knownRoute && access.scope !== AUTHENTICATED && !hasScope(principal.scopes, access.scope!)) {
+      throw new AppError('FORBIDDEN', { requiredScope: access.scope });
+    }
+  });
+}

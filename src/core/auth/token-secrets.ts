@@ -1,0 +1,25 @@
+import crypto from 'node:crypto';
+
+export const TOKEN_PREFIX = 'igw_';
+
+/** A new opaque bearer secret: `igw_` + 32 random bytes, base64url. */
+export function generateTokenSecret(): string {
+  return TOKEN_PREFIX + crypto.randomBytes(32).toString('base64url');
+}
+
+/** Tokens are high-entropy, so a plain SHA-256 is the right stored form (no salt or stretching). */
+export function hashTokenSecret(secret: string): string {
+  return crypto.createHash('sha256').update(secret).digest('hex');
+}
+
+/** Cheap shape check before any lookup. */
+export function looksLikeTokenSecret(value: string): boolean {
+  return /^igw_[A-Za-z0-9_-]{43}$/.test(value);
+}
+
+/** Constant-time string comparison (for CSRF tokens, HMACs and the like). */
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}

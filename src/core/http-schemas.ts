@@ -1,0 +1,22 @@
+import { type TSchema, Type } from 'typebox';
+import { PaginationSchema } from './pagination.js';
+
+/** Schemas shared by route files. */
+export const Uuid = (description?: string) =>
+  Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+
+export const IdParams = Type.Object({ id: Uuid() });
+
+export const Success = Type.Object({ success: Type.Boolean() });
+
+export const DataOf = <T extends TSchema>(item: T) => Type.Object({ data: item });
+
+export const PageOf = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), pagination: PaginationSchema });
+
+/** ISO-8601 UTC on the wire; services may hand over Date objects, which the serializer formats. */
+export const Timestamp = Type.Unsafe<Date | string>(Type.String({ format: 'date-time' }));
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+/** A trimmed display name; `trimmedName()` in services rejects what is blank after trimming. */
+export const Name = Type.String({ minLength: 1, maxLength: 255 });

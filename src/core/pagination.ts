@@ -1,0 +1,51 @@
+import { Type } from 'typebox';
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+
+/** Query fields shared by every list route; spread into a route's querystring schema. */
+export const PaginationQueryFields = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+      description: 'Page size',
+    }),
+  ),
+};
+
+export const PaginationSchema = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  totalPages: Type.Integer(),
+});
+
+export interface PageRequest {
+  page?: number | undefined;
+  limit?: number | undefined;
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: { page: number; limit: number; total: number; totalPages: number };
+}
+
+export function pageWindow(request: PageRequest): { page: number; limit: number; offset: number } {
+  const page = request.page ?? 1;
+  const limit = request.limit ?? DEFAULT_PAGE_SIZE;
+  return { page, limit, offset: (page - 1) * limit };
+}
+
+export function toPage<T>(data: T[], total: number, request: PageRequest): Page<T> {
+  const { page, limit } = pageWindow(request);
+  return { data, pagination: { page, limit, total, totalPages: Math.ceil(total / limit) } };
+}
+
+/** Pages an in-memory list (for remote listings such as a container engine's). */
+export function paginateArray<T>(items: T[], request: PageRequest): Page<T> {
+  const { offset, limit } = pageWindow(request);
+  return toPage(items.slice(offset, offset + limit), items.length, request);
+}

@@ -1,0 +1,52 @@
+import { generateTokenSecret, hashTokenSecret } from '../../core/auth/token-secrets.js';
+import type { DbOrTx } from '../../db/client.js';
+import { authTokens } from '../../db/schema/index.js';
+
+export interface IssuedToken {
+  id: string;
+  name: string;
+  kind: 'api' | 'session';
+  /** The secret; shown once, never stored. */
+  token: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  /** For sessions: the CSRF token to send with cookie-authenticated changes. */
+  csrfToken?: string;
+}
+
+export interface TokenRequest {
+  userId: string;
+  kind: 'api' | 'session';
+  name: string;
+  expiresAt: Date | null;
+  userAgent?: string | null;
+  clientIp?: string | null;
+}
+
+/** Creates an API token or a browser session; only hashes reach the database. */
+export async function issueToken(db: DbOrTx, request: TokenRequest): Promise<IssuedToken> {
+  const token = generateTokenSecret();
+  const csrfToken = request.kind === 'session' ? generateTokenSecret() : undefined;
+  const [row] = await db
+    .insert(authTokens)
+    .values({
+      userId: request.userId,
+      kind: request.kind,
+      name: request.name,
+      tokenHash: hashTokenSecret(token),
+      csrfHash: csrfToken ? hashTokenSecret(csrfToken) : null,
+      userAgent: request.userAgent ?? null,
+      clientIp: request.clientIp ?? null,
+      expiresAt: request.expiresAt,
+    })
+    .returning();
+  return {
+    id: row!.id,
+    name: row!.name,
+    kind: request.kind,
+    token,
+    createdAt: row!.createdAt,
+    expiresAt: row!.expiresAt,
+    ...(csrfToken ? { csrfToken } : {}),
+  };
+}

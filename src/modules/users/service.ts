@@ -1,0 +1,273 @@
+import { and, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { AuditActor } from '../../core/actor.js';
+import type { AuditRecorder } from '../../core/audit-recorder.js';
+import { hashPassword } from '../../core/auth/passwords.js';
+import type { PrincipalResolver } from '../../core/auth/principal-resolver.js';
+import { SCOPE_PATTERN } from '../../core/auth/scopes.js';
+import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
+import { trimmedName } from '../../core/names.js';
+import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { groups, users } from '../../db/schema/index.js';
+
+export interface UserView {
+  id: string;
+  email: string;
+  name: string;
+  groupId: string;
+  groupName: string;
+  scopes: string[];
+  disabled: boolean;
+  hasPassword: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface GroupView {
+  id: string;
+  name: string;
+  scopes: string[];
+  userCount: number;
+  createdAt: Date;
+}
+
+export interface UserFilter extends PageRequest {
+  q?: string | undefined;
+  groupName?: string | undefined;
+  disabled?: boolean | undefined;
+}
+
+export interface NewUser {
+  email: string;
+  name: string;
+  /** A group name or id. */
+  group: string;
+  password?: string | undefined;
+}
+
+const userColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  groupId: users.groupId,
+  groupName: groups.name,
+  scopes: groups.scopes,
+  disabled: users.disabled,
+  hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+  createdAt: users.createdAt,
+  updatedAt: users.updatedAt,
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function validateScopes(scopes: string[], path: string[] = ['scopes']): string[] {
+  const issues = scopes.flatMap((scope, index) =>
+    SCOPE_PATTERN.test(scope)
+      ? []
+      : [{ path: [...path, index], message: 'must be * or <area>:<permission>' }],
+  );
+  if (issues.length > 0) throw validationError(issues);
+  return [...new Set(scopes)];
+}
+
+/** Local user accounts and their groups. Changes drop the principal cache so they take effect at once. */
+export class UserService {
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditRecorder,
+    private readonly principals: PrincipalResolver,
+  ) {}
+
+  async listUsers(filter: UserFilter) {
+    const conditions: SQL[] = [];
+    if (filter.q)
+      conditions.push(or(ilike(users.email, `%${filter.q}%`), ilike(users.name, `%${filter.q}%`))!);
+    if (filter.groupName) conditions.push(eq(groups.name, filter.groupName));
+    if (filter.disabled !== undefined) conditions.push(eq(users.disabled, filter.disabled));
+    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const { limit, offset } = pageWindow(filter);
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select(userColumns)
+        .from(users)
+        .innerJoin(groups, eq(groups.id, users.groupId))
+        .where(where)
+        .orderBy(users.email)
+        .limit(limit)
+        .offset(offset),
+      this.db
+        .select({ value: count() })
+        .from(users)
+        .innerJoin(groups, eq(groups.id, users.groupId))
+        .where(where),
+    ]);
+    return toPage(rows, total?.value ?? 0, filter);
+  }
+
+  async getUser(id: string, db: DbOrTx = this.db): Promise<UserView> {
+    const [row] = await db
+      .select(userColumns)
+      .from(users)
+      .innerJoin(groups, eq(groups.id, users.groupId))
+      .where(eq(users.id, id));
+    if (!row) throw notFound({ userId: id });
+    return row;
+  }
+
+  async findUserByEmail(email: string): Promise<UserView | undefined> {
+    const [row] = await this.db
+      .select(userColumns)
+      .from(users)
+      .innerJoin(groups, eq(groups.id, users.groupId))
+      .where(eq(users.email, email.trim().toLowerCase()));
+    return row;
+  }
+
+  async createUser(actor: AuditActor, input: NewUser): Promise<UserView> {
+    const email = input.email.trim().toLowerCase();
+    const name = trimmedName(input.name);
+    const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+    return this.db.transaction(async (tx) => {
+      const group = await this.findGroup(tx, input.group, ['group']);
+      let id: string;
+      try {
+        [{ id }] = (await tx
+          .insert(users)
+          .values({ email, name, groupId: group.id, passwordHash })
+          .returning({ id: users.id })) as [{ id: string }];
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('EMAIL_TAKEN', { email });
+        throw error;
+      }
+      await this.audit.record(tx, actor, {
+        action: 'users.user.created',
+        targetType: 'user',
+        targetId: id,
+        metadata: { email, name, groupName: group.name, withPassword: passwordHash !== null },
+      });
+      return this.getUser(id, tx);
+    });
+  }
+
+  async renameUser(actor: AuditActor, id: string, rawName: string): Promise<UserView> {
+    const name = trimmedName(rawName);
+    return this.changeUser(actor, id, 'users.user.renamed', { name }, { name });
+  }
+
+  async changeGroup(actor: AuditActor, id: string, groupRef: string): Promise<UserView> {
+    const group = await this.findGroup(this.db, groupRef, ['group']);
+    return this.changeUser(
+      actor,
+      id,
+      'users.user.group_changed',
+      { groupId: group.id },
+      { groupName: group.name },
+    );
+  }
+
+  async setDisabled(actor: AuditActor, id: string, disabled: boolean): Promise<UserView> {
+    if (disabled && 'tokenId' in actor && actor.userId === id) {
+      throw invalidField(['id'], 'you cannot disable your own account');
+    }
+    return this.changeUser(
+      actor,
+      id,
+      disabled ? 'users.user.disabled' : 'users.user.enabled',
+      { disabled },
+      {},
+    );
+  }
+
+  async setPassword(actor: AuditActor, id: string, password: string): Promise<UserView> {
+    return this.changeUser(
+      actor,
+      id,
+      'users.user.password_set',
+      { passwordHash: await hashPassword(password) },
+      {},
+    );
+  }
+
+  async listGroups(): Promise<GroupView[]> {
+    return this.db
+      .select({
+        id: groups.id,
+        name: groups.name,
+        scopes: groups.scopes,
+        createdAt: groups.createdAt,
+        userCount: sql<number>`(select count(*)::int from ${users} where ${users.groupId} = ${groups.id})`,
+      })
+      .from(groups)
+      .orderBy(groups.name);
+  }
+
+  async createGroup(actor: AuditActor, input: { name: string; scopes: string[] }): Promise<GroupView> {
+    const name = trimmedName(input.name);
+    const scopes = validateScopes(input.scopes);
+    return this.db.transaction(async (tx) => {
+      const [existing] = await tx.select({ id: groups.id }).from(groups).where(eq(groups.name, name));
+      if (existing) throw conflict('GROUP_NAME_TAKEN', { name });
+      const [row] = await tx.insert(groups).values({ name, scopes }).returning();
+      await this.audit.record(tx, actor, {
+        action: 'users.group.created',
+        targetType: 'group',
+        targetId: row!.id,
+        metadata: { name, scopes },
+      });
+      return { ...row!, userCount: 0 };
+    });
+  }
+
+  async setGroupScopes(actor: AuditActor, id: string, rawScopes: string[]): Promise<GroupView> {
+    const scopes = validateScopes(rawScopes);
+    const updated = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(groups)
+        .set({ scopes })
+        .where(eq(groups.id, id))
+        .returning({ id: groups.id });
+      if (!row) throw notFound({ groupId: id });
+      await this.audit.record(tx, actor, {
+        action: 'users.group.scopes_changed',
+        targetType: 'group',
+        targetId: id,
+        metadata: { scopes },
+      });
+      return row;
+    });
+    this.principals.invalidate();
+    const group = (await this.listGroups()).find((candidate) => candidate.id === updated.id);
+    return group!;
+  }
+
+  private async findGroup(db: DbOrTx, ref: string, path: string[]) {
+    const [group] = await db
+      .select()
+      .from(groups)
+      .where(UUID.test(ref) ? or(eq(groups.id, ref), eq(groups.name, ref)) : eq(groups.name, ref));
+    if (!group) throw invalidField(path, `no group named ${ref}`);
+    return group;
+  }
+
+  private async changeUser(
+    actor: AuditActor,
+    id: string,
+    action: string,
+    values: Partial<typeof users.$inferInsert>,
+    metadata: Record<string, unknown>,
+  ): Promise<UserView> {
+    const user = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning({ id: users.id });
+      if (!row) throw notFound({ userId: id });
+      await this.audit.record(tx, actor, { action, targetType: 'user', targetId: id, metadata });
+      return this.getUser(id, tx);
+    });
+    this.principals.invalidate();
+    return user;
+  }
+}

@@ -1,0 +1,120 @@
+import crypto from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { Config } from './config.js';
+import { AuditRecorder } from './core/audit-recorder.js';
+import { registerAuthentication } from './core/auth/authenticate.js';
+import { PrincipalResolver } from './core/auth/principal-resolver.js';
+import { BackgroundJobs } from './core/background-jobs.js';
+import type { Deps } from './core/deps.js';
+import { EgressGuard } from './core/egress-guard.js';
+import { registerErrorHandling } from './core/http-errors.js';
+import { SecretBox } from './core/secret-box.js';
+import { registerValidation } from './core/validation.js';
+import type { Database } from './db/client.js';
+import { modules } from './modules/index.js';
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+export type GatewayModule = FastifyPluginAsyncTypebox;
+
+export interface ServerOptions {
+  config: Config;
+  database: Database;
+  masterKey: Buffer;
+  /** Pass `false` to silence logs (tests, benches). */
+  logger?: boolean;
+}
+
+// Routes under these prefixes are served by documentation plugins and need no token.
+const PUBLIC_PREFIXES = ['/docs'];
+
+export const API_VERSION = '1.0.0';
+
+/** Builds the gateway without listening: tests use `inject()` or `listen({port: 0})`. */
+export async function buildServer(options: ServerOptions): Promise<App> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
+          },
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: () => crypto.randomUUID(),
+    trustProxy: false,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const closers: (() => Promise<void> | void)[] = [];
+  const principals = new PrincipalResolver(database.db);
+  const jobs = new BackgroundJobs(app.log);
+  const egress = new EgressGuard(config.egress);
+  const deps: Deps = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    audit: new AuditRecorder(),
+    secrets: new SecretBox(options.masterKey),
+    egress,
+    jobs,
+    principals,
+    log: app.log,
+    onClose: (hook) => closers.push(hook),
+  };
+  app.decorate('deps', deps);
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    for (const close of closers.reverse()) await close();
+    await egress.close();
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onRoute', (route) => {
+    if (PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
+      route.config = { ...route.config, public: true };
+  });
+
+  registerValidation(app);
+  registerErrorHandling(app);
+  await app.register(fastifyCookie);
+  registerAuthentication(app, principals);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'infragate API',
+        version: API_VERSION,
+        description: 'Self-hosted administration gateway. Authenticate with `Authorization: Bearer <token>`.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: ({ schema, url, route }) => {
+      const access = (route.config ?? {}) as { scope?: string; public?: boolean };
+      const documented = { ...(schema as Record<string, unknown>) };
+      if (access.public) documented.security = [];
+      else documented['x-required-scope'] = access.scope;
+      return { schema: documented as typeof schema, url };
+    },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  for (const module of modules) await app.register(module);
+  return app;
+}

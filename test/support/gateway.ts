@@ -1,0 +1,136 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { Deps } from '../../src/core/deps.js';
+import { openDatabase } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import { groups, users } from '../../src/db/schema/index.js';
+import { issueToken } from '../../src/modules/auth/tokens.js';
+import { type App, buildServer } from '../../src/server.js';
+import { createDatabase } from '../services/postgres.js';
+
+export type TestDbKind = 'pglite' | 'postgres';
+/** Which database this vitest project runs against (see vitest.config.ts). */
+export const testDbKind: TestDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Sent as-is (e.g. malformed JSON or a raw upload); sets no content type unless given. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean>;
+}
+
+export interface CallResult {
+  status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies freely
+  body: any;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+}
+
+export interface TestGateway {
+  app: App;
+  deps: Deps;
+  config: Config;
+  /** Token of admin@test (scope `*`). */
+  adminToken: string;
+  adminUserId: string;
+  call(method: string, url: string, options?: CallOptions): Promise<CallResult>;
+  /** A new user in a new group holding exactly these scopes; answers its API token. */
+  tokenWithScopes(scopes: string[]): Promise<string>;
+  /** Base URL once `listen()` was called. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Config for tests: a temp data dir, loopback egress allowed, quiet logs. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-test-'));
+  return {
+    ...loadConfig({ INFRAGATE_DATA_DIR: dataDir, INFRAGATE_EGRESS: 'any', LOG_LEVEL: 'silent' }),
+    ...overrides,
+  };
+}
+
+/** Opens a fresh database of this project's kind: in-memory PGlite, or a new database on the shared PostgreSQL. */
+export async function openTestDatabase() {
+  const url = testDbKind === 'postgres' ? await createDatabase(inject('postgresUrl')) : undefined;
+  const database = await openDatabase({ url, poolSize: 20 });
+  await migrate(database.db);
+  return database;
+}
+
+/** A real gateway on a fresh database, driven through `inject()` (or `listen()` for real sockets). */
+export async function startTestGateway(overrides: Partial<Config> = {}): Promise<TestGateway> {
+  const config = testConfig(overrides);
+  const database = await openTestDatabase();
+  const app = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
+  app.addHook('onClose', async () => database.close());
+  await app.ready();
+  const { db } = app.deps;
+
+  let counter = 0;
+  const createUserWithToken = async (email: string, groupId: string) => {
+    const [user] = await db
+      .insert(users)
+      .values({ email, name: email.split('@')[0]!, groupId })
+      .returning();
+    const issued = await issueToken(db, { userId: user!.id, kind: 'api', name: 'test', expiresAt: null });
+    return { userId: user!.id, token: issued.token };
+  };
+  const [admins] = await db.select().from(groups);
+  const admin = await createUserWithToken('admin@test', admins!.id);
+
+  return {
+    app,
+    deps: app.deps,
+    config,
+    adminToken: admin.token,
+    adminUserId: admin.userId,
+    async call(method, url, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const token = options.token === undefined ? admin.token : options.token;
+      if (token) headers.authorization = `Bearer ${token}`;
+      let payload: string | Buffer | undefined;
+      if (options.rawBody !== undefined) payload = options.rawBody;
+      else if (options.body !== undefined) {
+        payload = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await app.inject({
+        method: method as 'GET',
+        url,
+        headers,
+        ...(payload !== undefined ? { payload } : {}),
+        ...(options.query
+          ? { query: Object.fromEntries(Object.entries(options.query).map(([k, v]) => [k, String(v)])) }
+          : {}),
+      });
+      let body: unknown;
+      try {
+        body = response.body ? JSON.parse(response.body) : undefined;
+      } catch {
+        body = undefined;
+      }
+      return { status: response.statusCode, body, headers: response.headers, text: response.body };
+    },
+    async tokenWithScopes(scopes) {
+      counter += 1;
+      const suffix = `${counter}-${crypto.randomBytes(3).toString('hex')}`;
+      const [group] = await db
+        .insert(groups)
+        .values({ name: `group-${suffix}`, scopes })
+        .returning();
+      return (await createUserWithToken(`user-${suffix}@test`, group!.id)).token;
+    },
+    async listen() {
+      return app.listen({ port: 0, host: '127.0.0.1' });
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,32 @@
+import { defineConfig } from 'vitest/config';
+import { postgresBinaries } from './test/services/postgres.js';
+
+// Every suite runs on the embedded PGlite; the same suites run again on a real PostgreSQL, except
+// files named *.single.test.ts whose behaviour does not depend on the database engine.
+const postgres = postgresBinaries();
+if (!postgres.path) console.warn(`skipping the postgres test project: ${postgres.skipReason}`);
+
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
+      ...(postgres.path
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'postgres',
+                include: ['test/**/*.test.ts'],
+                exclude: ['test/**/*.single.test.ts'],
+                env: { TEST_DB: 'postgres' },
+                globalSetup: ['test/services/postgres-global-setup.ts'],
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
