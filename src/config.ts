@@ -19,6 +19,21 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Static sites (pages): upload limits, retention and how sites are served. */
+  pages: PagesConfig;
+}
+
+export interface PagesConfig {
+  /** Unpinned deployments kept per project (the newest ones); pinned and production ones are always kept. */
+  retainDeployments: number;
+  /** Largest deployment archive accepted, in bytes, as uploaded (compressed). */
+  maxArchiveBytes: number;
+  /** Largest total size of the files of one deployment once extracted, in bytes. */
+  maxSiteBytes: number;
+  /** Most files one deployment may hold. */
+  maxFiles: number;
+  /** Serve sites with `Content-Security-Policy: sandbox …` so their scripts cannot act as the gateway's origin. */
+  sandbox: boolean;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -31,6 +46,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
 
 type Env = Record<string, string | undefined>;
 
@@ -100,6 +118,13 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    pages: {
+      retainDeployments: read.integer('INFRAGATE_PAGES_RETAIN_DEPLOYMENTS', 10, 1, 10_000),
+      maxArchiveBytes: read.integer('INFRAGATE_PAGES_MAX_ARCHIVE_BYTES', 100 * MiB, 1024, 64 * GiB),
+      maxSiteBytes: read.integer('INFRAGATE_PAGES_MAX_SITE_BYTES', 500 * MiB, 1024, 256 * GiB),
+      maxFiles: read.integer('INFRAGATE_PAGES_MAX_FILES', 20_000, 1, 1_000_000),
+      sandbox: read.boolean('INFRAGATE_PAGES_SANDBOX', true),
+    },
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
