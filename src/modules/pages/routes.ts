@@ -394,9 +394,11 @@ const pagesRoutes: GatewayModule = async (app) => {
   ) {
     const { slug } = request.params as { slug: string };
     const [pathname, query] = request.url.split('?', 2) as [string, string?];
+    // The router ignores trailing slashes, so whether a directory was asked for is read from the URL.
+    const directory = pathname.endsWith('/') && !filePath.endsWith('/');
     const answer = await sites.serve({
       slug,
-      path: filePath,
+      path: directory ? `${filePath}/` : filePath,
       requestPath: pathname.replace(/\/+$/, ''),
       query: query ? `?${query}` : '',
       ifNoneMatch: request.headers['if-none-match'],
