@@ -33,7 +33,7 @@ function expectRefused(result: Awaited<ReturnType<typeof deploy>>, reason: strin
 describe('unsafe archives', () => {
   it('refuses a .tar.gz with a ../ entry, stores nothing and writes nothing outside', async () => {
     const before = await deploymentCount();
-    const escape = path.join(gateway.config.dataDir, 'pages', 'escaped.txt');
+    const outside = path.join(gateway.config.dataDir, 'pages', 'escaped.txt');
     const result = await deploy(
       gateway,
       projectId,
@@ -42,7 +42,7 @@ describe('unsafe archives', () => {
     expectRefused(result, 'ARCHIVE_PATH_UNSAFE');
     expect(result.body.details.entry).toBe('../escaped.txt');
     expect(await deploymentCount()).toBe(before);
-    expect(fs.existsSync(escape)).toBe(false);
+    expect(fs.existsSync(outside)).toBe(false);
   });
 
   it('refuses a .zip with a ../ entry', async () => {

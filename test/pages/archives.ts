@@ -19,7 +19,11 @@ export async function tarArchive(site: Site | TestEntry[]): Promise<Buffer> {
   const pack = tar.pack();
   for (const entry of asEntries(site)) {
     const type = entry.type ?? 'file';
-    const header: tar.Headers = { name: entry.name, type, mode: type === 'directory' ? 0o755 : 0o644 };
+    const header: Partial<tar.Header> & { name: string } = {
+      name: entry.name,
+      type,
+      mode: type === 'directory' ? 0o755 : 0o644,
+    };
     if (type === 'symlink' || type === 'link') header.linkname = entry.target ?? '';
     if (type === 'file') pack.entry(header, entry.content ?? '');
     else pack.entry(header);
