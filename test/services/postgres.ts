@@ -79,8 +79,20 @@ export async function startPostgres(): Promise<PostgresServer> {
   return {
     url,
     stop: async () => {
-      child.kill('SIGINT');
-      await new Promise((resolve) => child.once('exit', resolve));
+      if (child.exitCode !== null || child.signalCode !== null)
+        return fs.rmSync(root, { recursive: true, force: true });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // runuser ignores SIGINT (the run would wait here forever), so the postmaster gets SIGINT (fast
+      // shutdown) by its own pid; SIGTERM to runuser, which forwards it, is the fallback.
+      try {
+        const postmaster = Number(
+          fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0],
+        );
+        process.kill(postmaster, 'SIGINT');
+      } catch {
+        child.kill('SIGTERM');
+      }
+      await exited;
       fs.rmSync(root, { recursive: true, force: true });
     },
   };

@@ -97,6 +97,25 @@ const deploymentColumns = {
   createdAt: pagesDeployments.createdAt,
 };
 
+/** The columns of a deployment's file as the API and the site server see them. */
+export const fileColumns = {
+  path: pagesDeploymentFiles.path,
+  sha256: pagesDeploymentFiles.sha256,
+  sizeBytes: pagesDeploymentFiles.sizeBytes,
+  contentType: pagesDeploymentFiles.contentType,
+};
+
+/** Runs a page query and its count query together and answers `{data, pagination}`. */
+async function paged<T>(
+  request: PageRequest,
+  rows: (limit: number, offset: number) => Promise<T[]>,
+  total: () => Promise<{ value: number }[]>,
+) {
+  const { limit, offset } = pageWindow(request);
+  const [data, [counted]] = await Promise.all([rows(limit, offset), total()]);
+  return toPage(data, counted?.value ?? 0, request);
+}
+
 export function contentTypeFor(filePath: string): string {
   return mime.contentType(path.posix.extname(filePath)) || 'application/octet-stream';
 }
@@ -117,22 +136,23 @@ export class PagesService {
     const where = filter.q
       ? or(ilike(pagesProjects.name, `%${filter.q}%`), ilike(pagesProjects.slug, `%${filter.q}%`))
       : undefined;
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select({ id: pagesProjects.id })
-        .from(pagesProjects)
-        .where(where)
-        .orderBy(asc(pagesProjects.slug))
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ value: count() }).from(pagesProjects).where(where),
-    ]);
-    const views = await this.projectViews(
-      this.db,
-      rows.map((row) => row.id),
+    return paged(
+      filter,
+      async (limit, offset) => {
+        const rows = await this.db
+          .select({ id: pagesProjects.id })
+          .from(pagesProjects)
+          .where(where)
+          .orderBy(asc(pagesProjects.slug))
+          .limit(limit)
+          .offset(offset);
+        return this.projectViews(
+          this.db,
+          rows.map((row) => row.id),
+        );
+      },
+      () => this.db.select({ value: count() }).from(pagesProjects).where(where),
     );
-    return toPage(views, total?.value ?? 0, filter);
   }
 
   async getProject(id: string, db: DbOrTx = this.db): Promise<ProjectView> {
@@ -181,11 +201,7 @@ export class PagesService {
     if (Object.keys(values).length === 0)
       throw invalidField([], 'send at least one of name, slug, spaFallback');
     const { view, oldSlug } = await this.db.transaction(async (tx) => {
-      const [before] = await tx
-        .select({ slug: pagesProjects.slug })
-        .from(pagesProjects)
-        .where(eq(pagesProjects.id, id))
-        .for('update');
+      const before = await lockProject(tx, id);
       if (!before) throw notFound({ projectId: id });
       try {
         await tx
@@ -211,11 +227,7 @@ export class PagesService {
 
   async deleteProject(actor: AuditActor, id: string): Promise<void> {
     const { slug, blobs } = await this.db.transaction(async (tx) => {
-      const [project] = await tx
-        .select({ slug: pagesProjects.slug })
-        .from(pagesProjects)
-        .where(eq(pagesProjects.id, id))
-        .for('update');
+      const project = await lockProject(tx, id);
       if (!project) throw notFound({ projectId: id });
       const files = await tx
         .selectDistinct({ sha256: pagesDeploymentFiles.sha256 })
@@ -287,19 +299,19 @@ export class PagesService {
     const conditions: SQL[] = [eq(pagesDeployments.projectId, projectId)];
     if (filter.pinned !== undefined) conditions.push(eq(pagesDeployments.pinned, filter.pinned));
     const where = and(...conditions);
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select(deploymentColumns)
-        .from(pagesDeployments)
-        .innerJoin(pagesProjects, eq(pagesProjects.id, pagesDeployments.projectId))
-        .where(where)
-        .orderBy(desc(pagesDeployments.createdAt), desc(pagesDeployments.id))
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ value: count() }).from(pagesDeployments).where(where),
-    ]);
-    return toPage(rows, total?.value ?? 0, filter);
+    return paged(
+      filter,
+      (limit, offset) =>
+        this.db
+          .select(deploymentColumns)
+          .from(pagesDeployments)
+          .innerJoin(pagesProjects, eq(pagesProjects.id, pagesDeployments.projectId))
+          .where(where)
+          .orderBy(desc(pagesDeployments.createdAt), desc(pagesDeployments.id))
+          .limit(limit)
+          .offset(offset),
+      () => this.db.select({ value: count() }).from(pagesDeployments).where(where),
+    );
   }
 
   /** A deployment of this project; 404 when the project is unknown or the deployment is another's. */
@@ -322,24 +334,19 @@ export class PagesService {
 
   async listFiles(projectId: string, deploymentId: string, request: PageRequest) {
     await this.getDeployment(projectId, deploymentId);
-    const { limit, offset } = pageWindow(request);
     const where = eq(pagesDeploymentFiles.deploymentId, deploymentId);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select({
-          path: pagesDeploymentFiles.path,
-          sha256: pagesDeploymentFiles.sha256,
-          sizeBytes: pagesDeploymentFiles.sizeBytes,
-          contentType: pagesDeploymentFiles.contentType,
-        })
-        .from(pagesDeploymentFiles)
-        .where(where)
-        .orderBy(asc(pagesDeploymentFiles.path))
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ value: count() }).from(pagesDeploymentFiles).where(where),
-    ]);
-    return toPage(rows, total?.value ?? 0, request);
+    return paged(
+      request,
+      (limit, offset) =>
+        this.db
+          .select(fileColumns)
+          .from(pagesDeploymentFiles)
+          .where(where)
+          .orderBy(asc(pagesDeploymentFiles.path))
+          .limit(limit)
+          .offset(offset),
+      () => this.db.select({ value: count() }).from(pagesDeploymentFiles).where(where),
+    );
   }
 
   /**
@@ -401,11 +408,7 @@ export class PagesService {
     const sizeBytes = input.files.reduce((sum, file) => sum + file.sizeBytes, 0);
     const slug = await this.db.transaction(async (tx) => {
       await lockBlobs(tx);
-      const [project] = await tx
-        .select({ slug: pagesProjects.slug, production: pagesProjects.productionDeploymentId })
-        .from(pagesProjects)
-        .where(eq(pagesProjects.id, projectId))
-        .for('update');
+      const project = await lockProject(tx, projectId);
       if (!project) throw notFound({ projectId });
       const [deployment] = await tx
         .insert(pagesDeployments)
@@ -433,10 +436,7 @@ export class PagesService {
         );
       }
       if (input.promote) {
-        await tx
-          .update(pagesProjects)
-          .set({ productionDeploymentId: deploymentId, updatedAt: new Date() })
-          .where(eq(pagesProjects.id, projectId));
+        await setProduction(tx, projectId, deploymentId);
       }
       await this.audit.record(tx, actor, {
         action: 'pages.deployment.created',
@@ -467,18 +467,11 @@ export class PagesService {
   /** Makes a deployment production; promoting an older one is the rollback. */
   async promote(actor: AuditActor, projectId: string, deploymentId: string): Promise<DeploymentView> {
     const { view, slug } = await this.db.transaction(async (tx) => {
-      const [project] = await tx
-        .select({ slug: pagesProjects.slug, production: pagesProjects.productionDeploymentId })
-        .from(pagesProjects)
-        .where(eq(pagesProjects.id, projectId))
-        .for('update');
+      const project = await lockProject(tx, projectId);
       if (!project) throw notFound({ projectId });
       await this.getDeployment(projectId, deploymentId, tx);
       if (project.production !== deploymentId) {
-        await tx
-          .update(pagesProjects)
-          .set({ productionDeploymentId: deploymentId, updatedAt: new Date() })
-          .where(eq(pagesProjects.id, projectId));
+        await setProduction(tx, projectId, deploymentId);
         await this.audit.record(tx, actor, {
           action: 'pages.deployment.promoted',
           targetType: 'pages_deployment',
@@ -515,11 +508,7 @@ export class PagesService {
   /** Deletes a deployment; the production deployment and pinned ones are refused with 409. */
   async deleteDeployment(actor: AuditActor, projectId: string, deploymentId: string): Promise<void> {
     const blobs = await this.db.transaction(async (tx) => {
-      await tx
-        .select({ id: pagesProjects.id })
-        .from(pagesProjects)
-        .where(eq(pagesProjects.id, projectId))
-        .for('update');
+      await lockProject(tx, projectId);
       const deployment = await this.getDeployment(projectId, deploymentId, tx);
       if (deployment.production)
         throw conflict('DEPLOYMENT_IS_PRODUCTION', {
@@ -554,11 +543,7 @@ export class PagesService {
   async applyRetention(actor: AuditActor, projectId: string): Promise<string[]> {
     const keep = this.config.retainDeployments;
     const removed = await this.db.transaction(async (tx) => {
-      const [project] = await tx
-        .select({ production: pagesProjects.productionDeploymentId })
-        .from(pagesProjects)
-        .where(eq(pagesProjects.id, projectId))
-        .for('update');
+      const project = await lockProject(tx, projectId);
       if (!project) return [];
       const expired = await tx
         .select({ id: pagesDeployments.id })
@@ -630,6 +615,23 @@ export class PagesService {
       .where(eq(pagesProjects.id, projectId));
     if (!row) throw notFound({ projectId });
   }
+}
+
+/** Locks a project row for the rest of the transaction (changes of one project take turns). */
+async function lockProject(tx: Tx, projectId: string) {
+  const [project] = await tx
+    .select({ slug: pagesProjects.slug, production: pagesProjects.productionDeploymentId })
+    .from(pagesProjects)
+    .where(eq(pagesProjects.id, projectId))
+    .for('update');
+  return project;
+}
+
+async function setProduction(tx: Tx, projectId: string, deploymentId: string): Promise<void> {
+  await tx
+    .update(pagesProjects)
+    .set({ productionDeploymentId: deploymentId, updatedAt: new Date() })
+    .where(eq(pagesProjects.id, projectId));
 }
 
 async function lockBlobs(tx: Tx): Promise<void> {

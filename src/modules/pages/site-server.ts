@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { pagesDeploymentFiles, pagesProjects } from '../../db/schema/index.js';
 import type { BlobStore } from './blob-store.js';
-import type { SiteInvalidation } from './service.js';
+import { fileColumns, type SiteInvalidation } from './service.js';
 
 interface SiteFileEntry {
   sha256: string;
@@ -174,12 +174,7 @@ export class SiteServer implements SiteInvalidation {
     const cached = this.manifests.get(deploymentId);
     if (cached) return cached;
     const rows = await this.db
-      .select({
-        path: pagesDeploymentFiles.path,
-        sha256: pagesDeploymentFiles.sha256,
-        sizeBytes: pagesDeploymentFiles.sizeBytes,
-        contentType: pagesDeploymentFiles.contentType,
-      })
+      .select(fileColumns)
       .from(pagesDeploymentFiles)
       .where(eq(pagesDeploymentFiles.deploymentId, deploymentId));
     const files = new Map(rows.map(({ path, ...entry }) => [path, entry]));
