@@ -66,6 +66,20 @@ describe('POST /api/pages/:projectId/deployments', () => {
     expect(fs.readdirSync(blobDir()).filter((name) => name === sha)).toHaveLength(1);
   });
 
+  it('accepts concurrent uploads to one project, sharing the files they have in common', async () => {
+    const project = await createProject(gateway);
+    const shared = `shared ${crypto.randomUUID()}`;
+    const archives = await Promise.all(
+      ['a', 'b', 'c'].map((version) => tarGz({ 'index.html': version, 'lib.js': shared })),
+    );
+    const results = await Promise.all(archives.map((archive) => deploy(gateway, project.id, archive)));
+    expect(results.map((result) => result.status)).toEqual([201, 201, 201]);
+    const sha = crypto.createHash('sha256').update(shared).digest('hex');
+    expect(fs.readFileSync(path.join(blobDir(), sha), 'utf8')).toBe(shared);
+    const live = await gateway.call('GET', `/sites/${project.slug}/`, { token: null });
+    expect(['a', 'b', 'c']).toContain(live.text);
+  });
+
   it('leaves production alone with promote=false', async () => {
     const project = await createProject(gateway);
     await deployOk(gateway, project.id, await site('live'));

@@ -386,8 +386,10 @@ export class PagesService {
         archiveSha256: archive.sha256,
         promote: upload.promote ?? true,
       });
+      // Retention may remove this very deployment at once when concurrent uploads outnumber the
+      // retained count; the answer describes it as committed.
       await this.applyRetention(actor, projectId);
-      return this.getDeployment(projectId, deployment);
+      return deployment;
     } finally {
       await staging.dispose();
     }
@@ -404,9 +406,9 @@ export class PagesService {
       archiveSha256: string;
       promote: boolean;
     },
-  ): Promise<string> {
+  ): Promise<DeploymentView> {
     const sizeBytes = input.files.reduce((sum, file) => sum + file.sizeBytes, 0);
-    const slug = await this.db.transaction(async (tx) => {
+    const committed = await this.db.transaction(async (tx) => {
       await lockBlobs(tx);
       const project = await lockProject(tx, projectId);
       if (!project) throw notFound({ projectId });
@@ -458,10 +460,10 @@ export class PagesService {
         staging,
         input.files.map((file) => file.sha256),
       );
-      return { slug: project.slug, deploymentId };
+      return { slug: project.slug, view: await this.getDeployment(projectId, deploymentId, tx) };
     });
-    this.sites.forgetSlug(slug.slug);
-    return slug.deploymentId;
+    this.sites.forgetSlug(committed.slug);
+    return committed.view;
   }
 
   /** Makes a deployment production; promoting an older one is the rollback. */
