@@ -10,7 +10,7 @@ import { AuditRecorder } from './core/audit-recorder.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
 import { BackgroundJobs } from './core/background-jobs.js';
-import type { Deps } from './core/deps.js';
+import type { Deps, RouteAccess } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
 import { registerErrorHandling } from './core/http-errors.js';
 import { SecretBox } from './core/secret-box.js';
@@ -39,6 +39,20 @@ export interface ServerOptions {
 const PUBLIC_PREFIXES = ['/docs'];
 
 export const API_VERSION = '1.0.0';
+
+/** Every registered route with its access declaration (tests check that none is left undeclared). */
+export interface RouteRecord {
+  method: string;
+  url: string;
+  scope: string | undefined;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeCatalog: RouteRecord[];
+  }
+}
 
 /** Builds the gateway without listening: tests use `inject()` or `listen({port: 0})`. */
 export async function buildServer(options: ServerOptions): Promise<App> {
@@ -84,9 +98,16 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const routeCatalog: RouteRecord[] = [];
+  app.decorate('routeCatalog', routeCatalog);
   app.addHook('onRoute', (route) => {
     if (PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
       route.config = { ...route.config, public: true };
+    const access = (route.config ?? {}) as RouteAccess;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD')
+        routeCatalog.push({ method, url: route.url, scope: access.scope, public: access.public === true });
+    }
   });
 
   registerValidation(app);
