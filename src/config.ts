@@ -19,6 +19,11 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Failed logins per email within the window before that email is locked for the window. */
+  loginMaxFailuresPerEmail: number;
+  /** Failed logins per client address within the window before that address is locked. */
+  loginMaxFailuresPerAddress: number;
+  loginWindowSeconds: number;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -100,6 +105,9 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    loginMaxFailuresPerEmail: read.integer('INFRAGATE_LOGIN_MAX_FAILURES', 5, 1, 1000),
+    loginMaxFailuresPerAddress: read.integer('INFRAGATE_LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100000),
+    loginWindowSeconds: read.integer('INFRAGATE_LOGIN_WINDOW_SECONDS', 900, 10, 86400),
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;

@@ -4,6 +4,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { Config } from './config.js';
 import { AuditRecorder } from './core/audit-recorder.js';
@@ -14,6 +15,7 @@ import type { Deps, RouteAccess } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
 import { registerErrorHandling } from './core/http-errors.js';
 import { SecretBox } from './core/secret-box.js';
+import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
 import type { Database } from './db/client.js';
 import { modules } from './modules/index.js';
@@ -54,6 +56,30 @@ declare module 'fastify' {
   }
 }
 
+const INVALIDATION_CHANNEL = 'infragate_invalidate';
+
+/**
+ * Several gateways on one PostgreSQL: a revoke, disable or scope change in one process drops the
+ * principal caches of all of them through NOTIFY (the embedded PGlite has a single process).
+ */
+async function shareInvalidations(
+  database: Database,
+  principals: PrincipalResolver,
+  instanceId: string,
+  closers: (() => Promise<void> | void)[],
+): Promise<void> {
+  if (database.kind !== 'postgres') return;
+  const unsubscribe = await database.subscribe(INVALIDATION_CHANNEL, (sender) => {
+    if (sender !== instanceId) principals.invalidateLocal();
+  });
+  closers.push(unsubscribe);
+  principals.onInvalidate(() => {
+    database.db.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${instanceId})`).catch(() => {
+      // The other processes' caches then expire by TTL (seconds) instead of at once.
+    });
+  });
+}
+
 /** Builds the gateway without listening: tests use `inject()` or `listen({port: 0})`. */
 export async function buildServer(options: ServerOptions): Promise<App> {
   const { config, database } = options;
@@ -74,7 +100,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
 
   const closers: (() => Promise<void> | void)[] = [];
   const principals = new PrincipalResolver(database.db);
-  const jobs = new BackgroundJobs(app.log);
+  const instanceId = crypto.randomUUID();
+  const jobs = new BackgroundJobs(app.log, database.db, instanceId);
   const egress = new EgressGuard(config.egress);
   const deps: Deps = {
     config,
@@ -89,6 +116,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     onClose: (hook) => closers.push(hook),
   };
   app.decorate('deps', deps);
+  await shareInvalidations(database, principals, instanceId, closers);
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     await jobs.stop();
@@ -112,6 +140,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
 
   registerValidation(app);
   registerErrorHandling(app);
+  registerSecurityHeaders(app, { https: config.cookieSecure });
   await app.register(fastifyCookie);
   registerAuthentication(app, principals);
   await app.register(fastifySwagger, {
