@@ -14,6 +14,7 @@ import { BackgroundJobs } from './core/background-jobs.js';
 import type { Deps, RouteAccess } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
 import { registerErrorHandling } from './core/http-errors.js';
+import { registerNulGuard } from './core/nul-guard.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
@@ -141,6 +142,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerValidation(app);
   registerErrorHandling(app);
   registerSecurityHeaders(app, { https: config.cookieSecure });
+  registerNulGuard(app);
   await app.register(fastifyCookie);
   registerAuthentication(app, principals);
   await app.register(fastifySwagger, {

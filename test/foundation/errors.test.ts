@@ -87,3 +87,13 @@ describe('health endpoints', () => {
     expect(result.body).toEqual({ status: 'ready' });
   });
 });
+
+describe('NUL characters', () => {
+  it('are refused in JSON bodies with the field path', async () => {
+    expectValidationError(await gateway.call('POST', '/auth/tokens', { body: { name: 'a\u0000b' } }), ['name']);
+  });
+
+  it('are refused in query strings', async () => {
+    expectValidationError(await gateway.call('GET', '/api/admin/users?q=%00'), ['q']);
+  });
+});
