@@ -5,7 +5,8 @@ import { type ValidationIssue, validationError } from './errors.js';
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object') return false;
   const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
+  // Query-string parsers build records on a prototype that itself has none.
+  return prototype === Object.prototype || prototype === null || Object.getPrototypeOf(prototype) === null;
 }
 
 function findNul(value: unknown, path: (string | number)[], issues: ValidationIssue[]): void {
