@@ -52,7 +52,7 @@ export function startServerProcess(script: string, args: string[] = []) {
     child.once('message', (message) => resolve(message as { url: string; headers?: Record<string, string> }));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
-  return { ready, stop: () => child.kill('SIGTERM') };
+  return { child, ready, stop: () => child.kill('SIGTERM') };
 }
 
 export function printTable(results: LoadResult[], baseline: LoadResult): void {
