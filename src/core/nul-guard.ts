@@ -13,7 +13,7 @@ function findNul(value: unknown, path: (string | number)[], issues: ValidationIs
   if (typeof value === 'string') {
     if (value.includes('\u0000')) issues.push({ path, message: 'must not contain the NUL character' });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => findNul(item, [...path, index], issues));
+    for (const [index, item] of value.entries()) findNul(item, [...path, index], issues);
   } else if (isPlainObject(value)) {
     for (const [key, item] of Object.entries(value)) findNul(item, [...path, key], issues);
   }

@@ -90,7 +90,9 @@ describe('health endpoints', () => {
 
 describe('NUL characters', () => {
   it('are refused in JSON bodies with the field path', async () => {
-    expectValidationError(await gateway.call('POST', '/auth/tokens', { body: { name: 'a\u0000b' } }), ['name']);
+    expectValidationError(await gateway.call('POST', '/auth/tokens', { body: { name: 'a\u0000b' } }), [
+      'name',
+    ]);
   });
 
   it('are refused in query strings', async () => {
