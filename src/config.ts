@@ -19,6 +19,10 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Deadline of one repository host test (all its GitLab calls together), in ms. */
+  repohostTimeoutMs: number;
+  /** Most groups and most projects a repository host test lists (pagination stops there). */
+  repohostPreviewMaxItems: number;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -100,6 +104,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    repohostTimeoutMs: read.integer('INFRAGATE_REPOHOST_TIMEOUT_MS', 15_000, 100, 300_000),
+    repohostPreviewMaxItems: read.integer('INFRAGATE_REPOHOST_PREVIEW_MAX_ITEMS', 1000, 1, 100_000),
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;

@@ -2,3 +2,4 @@
 export * from './audit.js';
 export * from './certificates.js';
 export * from './identity.js';
+export * from './repohost.js';
