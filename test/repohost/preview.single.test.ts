@@ -264,22 +264,37 @@ describe(`POST ${URL}`, () => {
   });
 
   describe('with a listing cap', () => {
+    let capped: TestGateway;
+    beforeAll(async () => {
+      capped = await startTestGateway({ repohostPreviewMaxItems: 120 });
+    });
+    afterAll(() => capped?.close());
+
     it('stops following pages at INFRAGATE_REPOHOST_PREVIEW_MAX_ITEMS and says so', async () => {
-      const capped = await startTestGateway({ repohostPreviewMaxItems: 120 });
-      try {
-        fake.requests.length = 0;
-        const { data } = (await preview(TOKENS.full, fake.url, capped)).body;
-        const projects = data.allowlistEntries.filter(
-          (entry: { entryType: string }) => entry.entryType === 'project',
-        );
-        expect(projects).toHaveLength(120);
-        expect(data.truncated).toBe(true);
-        expect(fake.requests.filter((request) => request.url.startsWith('/api/v4/projects?'))).toHaveLength(
-          2,
-        );
-      } finally {
-        await capped.close();
-      }
+      fake.requests.length = 0;
+      const { data } = (await preview(TOKENS.full, fake.url, capped)).body;
+      const projects = data.allowlistEntries.filter(
+        (entry: { entryType: string }) => entry.entryType === 'project',
+      );
+      expect(projects).toHaveLength(120);
+      expect(data.truncated).toBe(true);
+      const listings = fake.requests.filter((request) => request.url.startsWith('/api/v4/projects?'));
+      expect(listings).toHaveLength(2);
+    });
+
+    it('resolves a connector allowlist entry past the cap by asking the host for it', async () => {
+      fake.requests.length = 0;
+      const result = await capped.call('POST', '/api/integrations/repohost/connectors', {
+        body: {
+          name: 'capped',
+          baseUrl: fake.url,
+          token: TOKENS.full,
+          allowlist: [{ entryType: 'project', remoteId: '1250', fullPath: 'platform/service-250' }],
+        },
+      });
+      expect(result.status).toBe(201);
+      expect(result.body.data.allowlist[0]).toMatchObject({ remoteId: '1250', name: 'Service 250' });
+      expect(fake.requests.map((request) => request.url)).toContain('/api/v4/projects/1250');
     });
   });
 

@@ -111,12 +111,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
     return token;
   }
 
-  function paginate(
-    request: http.IncomingMessage,
-    response: http.ServerResponse,
-    url: URL,
-    items: unknown[],
-  ): void {
+  function paginate(response: http.ServerResponse, url: URL, items: unknown[]) {
     const perPage = Math.min(Math.max(Number(url.searchParams.get('per_page') ?? 20) || 20, 1), 100);
     const page = Math.max(Number(url.searchParams.get('page') ?? 1) || 1, 1);
     const totalPages = Math.max(Math.ceil(items.length / perPage), 1);
@@ -132,7 +127,6 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
       `<${link(1)}>; rel="first"`,
       `<${link(totalPages)}>; rel="last"`,
     ];
-    void request;
     send(response, 200, items.slice((page - 1) * perPage, page * perPage), {
       'x-page': String(page),
       'x-per-page': String(perPage),
@@ -186,7 +180,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
     };
   };
 
-  function handle(request: http.IncomingMessage, response: http.ServerResponse): void {
+  function handle(request: http.IncomingMessage, response: http.ServerResponse) {
     const url = new URL(request.url ?? '/', 'http://fake');
     const path = url.pathname;
     if (!path.startsWith('/api/v4/')) return send(response, 404, { message: '404 Not Found' });
@@ -217,13 +211,12 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
       if (!apiRead) return send(response, 403, SCOPE_ERROR);
       const minimum = Number(url.searchParams.get('min_access_level') ?? 0);
       const visible = state.groups.filter((group) => (group.members[user.id] ?? 0) >= Math.max(minimum, 1));
-      return paginate(request, response, url, visible.map(groupJson));
+      return paginate(response, url, visible.map(groupJson));
     }
     if (path === '/api/v4/projects') {
       if (!apiRead) return send(response, 403, SCOPE_ERROR);
       const visible = state.projects.filter((project) => (project.members[user.id] ?? 0) > 0);
       return paginate(
-        request,
         response,
         url,
         visible.map((project) => projectJson(project, user.id)),
@@ -236,7 +229,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
       const group = state.groups.find(
         (candidate) => String(candidate.id) === ref || candidate.fullPath === ref,
       );
-      if (!group || !group.members[user.id]) return send(response, 404, { message: '404 Group Not Found' });
+      if (!group?.members[user.id]) return send(response, 404, { message: '404 Group Not Found' });
       return send(response, 200, groupJson(group));
     }
     const projectMatch = /^\/api\/v4\/projects\/([^/]+)(\/.*)?$/.exec(path);
@@ -256,24 +249,20 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
           return send(response, 200, projectJson(project, user.id));
         case '/repository/branches':
           if (!needs(ACCESS.reporter)) return send(response, 403, { message: '403 Forbidden' });
-          return paginate(request, response, url, [
-            { name: 'main', default: true, protected: true, merged: false },
-          ]);
+          return paginate(response, url, [{ name: 'main', default: true, protected: true, merged: false }]);
         case '/jobs':
           if (!needs(ACCESS.reporter)) return send(response, 403, { message: '403 Forbidden' });
-          return paginate(request, response, url, [
-            { id: 7, status: 'success', stage: 'test', name: 'unit' },
-          ]);
+          return paginate(response, url, [{ id: 7, status: 'success', stage: 'test', name: 'unit' }]);
         case '/pipelines':
           if (!needs(ACCESS.reporter)) return send(response, 403, { message: '403 Forbidden' });
-          return paginate(request, response, url, [{ id: 3, status: 'success', ref: 'main', sha: 'abc123' }]);
+          return paginate(response, url, [{ id: 3, status: 'success', ref: 'main', sha: 'abc123' }]);
         case '/registry/repositories':
           if (project.registryEnabled === false) return send(response, 404, { message: '404 Not Found' });
           if (!needs(ACCESS.reporter)) return send(response, 403, { message: '403 Forbidden' });
-          return paginate(request, response, url, [{ id: 1, name: '', path: project.pathWithNamespace }]);
+          return paginate(response, url, [{ id: 1, name: '', path: project.pathWithNamespace }]);
         case '/hooks':
           if (!needs(ACCESS.maintainer)) return send(response, 403, { message: '403 Forbidden' });
-          return paginate(request, response, url, []);
+          return paginate(response, url, []);
       }
     }
     return send(response, 404, { message: '404 Not Found' });
