@@ -39,16 +39,19 @@ describe.skipIf(!openssl.path)('SSL certificate storage', () => {
   };
 
   describe('access', () => {
-    it('refuses every route without a token with 401', async () => {
-      const { id } = await create();
-      for (const [method, url] of [
+    const routes = (id: string) =>
+      [
         ['POST', `${BASE}/upload`],
         ['GET', BASE],
         ['GET', `${BASE}/${id}`],
         ['PUT', `${BASE}/${id}`],
         ['DELETE', `${BASE}/${id}`],
         ['GET', `${BASE}/${id}/download`],
-      ] as const) {
+      ] as const;
+
+    it('refuses every route without a token with 401', async () => {
+      const { id } = await create();
+      for (const [method, url] of routes(id)) {
         expectError(await gateway.call(method, url, { token: null, body: {} }), 401, 'UNAUTHORIZED');
       }
     });
@@ -56,14 +59,7 @@ describe.skipIf(!openssl.path)('SSL certificate storage', () => {
     it('refuses every route to a token without a certificates scope with 403', async () => {
       const { id } = await create();
       const token = await gateway.tokenWithScopes([]);
-      for (const [method, url] of [
-        ['POST', `${BASE}/upload`],
-        ['GET', BASE],
-        ['GET', `${BASE}/${id}`],
-        ['PUT', `${BASE}/${id}`],
-        ['DELETE', `${BASE}/${id}`],
-        ['GET', `${BASE}/${id}/download`],
-      ] as const) {
+      for (const [method, url] of routes(id)) {
         expectError(await gateway.call(method, url, { token, body: rsaBody() }), 403, 'FORBIDDEN');
       }
     });

@@ -74,8 +74,7 @@ export function makeTestPki(): TestPki {
   const ecKey = (name: string) =>
     run('genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', file(`${name}.key`));
 
-  const selfSignedCa = (name: string, cn: string): Issued => {
-    ecKey(name);
+  const csr = (name: string, cn: string) =>
     run(
       'req',
       '-new',
@@ -86,6 +85,15 @@ export function makeTestPki(): TestPki {
       '-out',
       file(`${name}.csr`),
     );
+
+  /** A new EC P-256 key and a certificate request for it. */
+  const ecRequest = (name: string, cn: string) => {
+    ecKey(name);
+    csr(name, cn);
+  };
+
+  const selfSignedCa = (name: string, cn: string): Issued => {
+    ecRequest(name, cn);
     run(
       'x509',
       '-req',
@@ -105,18 +113,6 @@ export function makeTestPki(): TestPki {
     );
     return { certificatePem: read(`${name}.crt`), keyPem: read(`${name}.key`) };
   };
-
-  const csr = (name: string, cn: string) =>
-    run(
-      'req',
-      '-new',
-      '-key',
-      file(`${name}.key`),
-      '-subj',
-      `/O=Infragate Tests/CN=${cn}`,
-      '-out',
-      file(`${name}.csr`),
-    );
 
   const sign = (name: string, issuer: string, extensions: string, days = 90) => {
     run(
@@ -177,8 +173,7 @@ export function makeTestPki(): TestPki {
   const root = selfSignedCa('root', 'Infragate Test Root CA');
   const strangerCa = selfSignedCa('stranger', 'Unrelated Test CA');
 
-  ecKey('intermediate');
-  csr('intermediate', 'Infragate Test Intermediate CA');
+  ecRequest('intermediate', 'Infragate Test Intermediate CA');
   const intermediate = {
     certificatePem: sign('intermediate', 'root', caExtensions, 1825),
     keyPem: read('intermediate.key'),
@@ -240,8 +235,7 @@ export function makeTestPki(): TestPki {
     keyPem: read('ed.key'),
   };
 
-  ecKey('expired');
-  csr('expired', 'expired.example.test');
+  ecRequest('expired', 'expired.example.test');
   const expiredLeaf = {
     certificatePem: signWithDates(
       'expired',
@@ -253,8 +247,7 @@ export function makeTestPki(): TestPki {
     keyPem: read('expired.key'),
   };
 
-  ecKey('future');
-  csr('future', 'future.example.test');
+  ecRequest('future', 'future.example.test');
   const start = new Date(Date.now() + 30 * 86_400_000);
   const futureLeaf = {
     certificatePem: signWithDates(
@@ -267,8 +260,7 @@ export function makeTestPki(): TestPki {
     keyPem: read('future.key'),
   };
 
-  ecKey('old-intermediate');
-  csr('old-intermediate', 'Expired Test Intermediate CA');
+  ecRequest('old-intermediate', 'Expired Test Intermediate CA');
   const expiredIntermediate = {
     certificatePem: signWithDates(
       'old-intermediate',
@@ -279,8 +271,7 @@ export function makeTestPki(): TestPki {
     ),
     keyPem: read('old-intermediate.key'),
   };
-  ecKey('orphan');
-  csr('orphan', 'orphan.example.test');
+  ecRequest('orphan', 'orphan.example.test');
   const leafOfExpiredIntermediate = {
     certificatePem: sign('orphan', 'old-intermediate', leafExtensions('orphan', 'DNS:orphan.example.test')),
     keyPem: read('orphan.key'),
