@@ -213,6 +213,10 @@ describe('PATCH /api/integrations/repohost/connectors/:id', () => {
     const first = await create();
     const second = await create();
     expectError(await gateway.call('PATCH', `${BASE}/${MISSING}`, { body: { name: 'x' } }), 404, 'NOT_FOUND');
+    expectValidationError(
+      await gateway.call('PATCH', `${BASE}/${MISSING}`, { body: { baseUrl: 'ftp://gitlab.example.com' } }),
+      ['baseUrl'],
+    );
     expectError(
       await gateway.call('PATCH', `${BASE}/${second.id}`, { body: { name: first.name } }),
       409,

@@ -318,6 +318,8 @@ describe(`POST ${URL}`, () => {
     it('refuses an empty or oversized token', async () => {
       expectValidationError(await preview(''), ['token']);
       expectValidationError(await preview('x'.repeat(1025)), ['token']);
+      expectValidationError(await preview('glpat-abc\r\nX-Injected: 1'), ['token']);
+      expectValidationError(await preview('glpat abc'), ['token']);
     });
   });
 

@@ -74,7 +74,8 @@ const BaseUrl = Type.String({
 const Token = Type.String({
   minLength: 1,
   maxLength: 1024,
-  description: 'Personal access token; write-only',
+  pattern: '^[\\x21-\\x7E]+$',
+  description: 'Personal access token (printable ASCII, no spaces); write-only',
 });
 const AllowlistRequest = Type.Array(
   Type.Object({

@@ -425,10 +425,13 @@ export class RepohostService {
   }
 
   async update(actor: AuditActor, id: string, changes: ConnectorChanges): Promise<ConnectorView> {
-    const current = await this.loadRow(id);
-    const name = changes.name === undefined ? current.name : trimmedName(changes.name);
-    const baseUrl = changes.baseUrl === undefined ? current.baseUrl : checkBaseUrl(changes.baseUrl);
+    // Bad input is a 400 before an unknown id is a 404.
+    const newName = changes.name === undefined ? undefined : trimmedName(changes.name);
+    const newBaseUrl = changes.baseUrl === undefined ? undefined : checkBaseUrl(changes.baseUrl);
     if (changes.allowlist) checkAllowlist(changes.allowlist);
+    const current = await this.loadRow(id);
+    const name = newName ?? current.name;
+    const baseUrl = newBaseUrl ?? current.baseUrl;
     if (name !== current.name) await this.ensureNameFree(name);
     const values: Partial<typeof repohostConnectors.$inferInsert> = { name, baseUrl, updatedAt: new Date() };
     const retest =
