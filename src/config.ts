@@ -24,6 +24,10 @@ export interface Config {
   /** Failed logins per client address within the window before that address is locked. */
   loginMaxFailuresPerAddress: number;
   loginWindowSeconds: number;
+  /** Deadline of one repository host test (all its GitLab calls together), in ms. */
+  repohostTimeoutMs: number;
+  /** Most groups and most projects a repository host test lists (pagination stops there). */
+  repohostPreviewMaxItems: number;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -108,6 +112,8 @@ export function loadConfig(env: Env = process.env): Config {
     loginMaxFailuresPerEmail: read.integer('INFRAGATE_LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginMaxFailuresPerAddress: read.integer('INFRAGATE_LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100000),
     loginWindowSeconds: read.integer('INFRAGATE_LOGIN_WINDOW_SECONDS', 900, 10, 86400),
+    repohostTimeoutMs: read.integer('INFRAGATE_REPOHOST_TIMEOUT_MS', 15_000, 100, 300_000),
+    repohostPreviewMaxItems: read.integer('INFRAGATE_REPOHOST_PREVIEW_MAX_ITEMS', 1000, 1, 100_000),
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;

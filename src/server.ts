@@ -36,6 +36,8 @@ export interface ServerOptions {
   masterKey: Buffer;
   /** Pass `false` to silence logs (tests, benches). */
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them back to prove secrets never appear). */
+  logStream?: NodeJS.WritableStream;
 }
 
 // Routes under these prefixes are served by documentation plugins and need no token.
@@ -91,6 +93,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
           },
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
