@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { catalogFileProblems } from './modules/inference/catalog.js';
 
 export type EgressPolicy = 'public' | 'private' | 'any';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -19,6 +20,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Operator's inference provider catalog (JSON file); unset means the built-in catalog/inference-providers.json. */
+  inferenceCatalogPath: string | undefined;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -100,7 +103,12 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    inferenceCatalogPath: read.optional('INFRAGATE_INFERENCE_CATALOG'),
   };
+  if (config.inferenceCatalogPath !== undefined) {
+    config.inferenceCatalogPath = path.resolve(config.inferenceCatalogPath);
+    read.problems.push(...catalogFileProblems(config.inferenceCatalogPath));
+  }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }
