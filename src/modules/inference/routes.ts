@@ -273,21 +273,21 @@ const inferenceRoutes: GatewayModule = async (app) => {
     '/api/inference/providers/oauth/:id/complete',
     {
       config: manage,
+      // The body is optional: a device session is polled with none at all.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
       schema: {
         tags,
         summary: 'Complete a session with its pasted callback, or poll a device session once',
         params: SessionParams,
-        body: Type.Optional(
-          Type.Object({
-            callback: Type.Optional(
-              Type.String({ maxLength: 8192, description: 'full callback URL or code#state' }),
-            ),
-          }),
-        ),
+        body: Type.Object({
+          callback: Type.Optional(Type.String({ maxLength: 8192, description: 'full callback URL or code#state' })),
+        }),
         response: { 200: Session },
       },
     },
-    async (request) => inference.completeSession(request.actor, request.params.id, request.body?.callback),
+    async (request) => inference.completeSession(request.actor, request.params.id, request.body.callback),
   );
 
   app.post(
