@@ -94,6 +94,14 @@ describe('POST /api/inference/providers/oauth/start (redirect + PKCE)', () => {
     expect(result.body.details.reason).toBe('OAUTH_NOT_SUPPORTED');
   });
 
+  it('refuses creating an OAuth connection directly with 422 OAUTH_SESSION_REQUIRED', async () => {
+    const result = await gateway.call('POST', '/api/inference/connections', {
+      body: { providerId: 'test-redirect', name: 'direct oauth', authType: 'oauth' },
+    });
+    expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+    expect(result.body.details.reason).toBe('OAUTH_SESSION_REQUIRED');
+  });
+
   it('refuses a missing providerId with 400', async () => {
     expectValidationError(
       await gateway.call('POST', '/api/inference/providers/oauth/start', { body: {} }),
