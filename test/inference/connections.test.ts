@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, inferenceConnections } from '../../src/db/schema/index.js';
-import { startModelListServer, type ModelListServer } from '../services/model-list-server.js';
+import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { API_KEY, writeTestCatalog } from './support.js';
@@ -33,7 +33,12 @@ async function createApiKeyConnection(name = uniqueName('api')) {
 
 describe('POST /api/inference/connections', () => {
   it('creates an API-key connection, answering 201 without the key', async () => {
-    const result = await create({ providerId: 'test-api', name: 'Team key', authType: 'api_key', apiKey: API_KEY });
+    const result = await create({
+      providerId: 'test-api',
+      name: 'Team key',
+      authType: 'api_key',
+      apiKey: API_KEY,
+    });
     expect(result.status).toBe(201);
     expect(result.body.data).toMatchObject({
       providerId: 'test-api',
@@ -56,7 +61,10 @@ describe('POST /api/inference/connections', () => {
       .where(eq(inferenceConnections.id, connection.id));
     expect(row!.apiKeySealed).toMatch(/^v1\./);
     expect(row!.apiKeySealed).not.toContain(API_KEY);
-    const audit = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, connection.id));
+    const audit = await gateway.deps.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, connection.id));
     expect(audit.map((event) => event.action)).toContain('inference.connection.created');
     expect(JSON.stringify(audit)).not.toContain(API_KEY);
   });
@@ -69,7 +77,11 @@ describe('POST /api/inference/connections', () => {
       baseUrl: `${models.url}/other`,
     });
     expect(result.status).toBe(201);
-    expect(result.body.data).toMatchObject({ authType: 'local', baseUrl: `${models.url}/other`, hasApiKey: false });
+    expect(result.body.data).toMatchObject({
+      authType: 'local',
+      baseUrl: `${models.url}/other`,
+      hasApiKey: false,
+    });
   });
 
   it('refuses a base URL override where the catalog does not allow it', async () => {
@@ -94,21 +106,24 @@ describe('POST /api/inference/connections', () => {
   });
 
   it('refuses an api_key connection without apiKey', async () => {
-    expectValidationError(await create({ providerId: 'test-api', name: uniqueName('x'), authType: 'api_key' }), [
-      'apiKey',
-    ]);
+    expectValidationError(
+      await create({ providerId: 'test-api', name: uniqueName('x'), authType: 'api_key' }),
+      ['apiKey'],
+    );
   });
 
   it('refuses an authType the provider does not support', async () => {
-    expectValidationError(await create({ providerId: 'test-api', name: uniqueName('x'), authType: 'local' }), [
-      'authType',
-    ]);
+    expectValidationError(
+      await create({ providerId: 'test-api', name: uniqueName('x'), authType: 'local' }),
+      ['authType'],
+    );
   });
 
   it('refuses an authType outside oauth, api_key, local', async () => {
-    expectValidationError(await create({ providerId: 'test-api', name: uniqueName('x'), authType: 'magic' }), [
-      'authType',
-    ]);
+    expectValidationError(
+      await create({ providerId: 'test-api', name: uniqueName('x'), authType: 'magic' }),
+      ['authType'],
+    );
   });
 
   it('refuses an unknown provider', async () => {
@@ -120,12 +135,20 @@ describe('POST /api/inference/connections', () => {
   it('refuses missing fields, a blank name, a name over 255 characters and an API key over 8192', async () => {
     expectValidationError(await create({}), ['providerId']);
     expectValidationError(await create({ providerId: 'test-local', authType: 'local' }), ['name']);
-    expectValidationError(await create({ providerId: 'test-local', name: '   ', authType: 'local' }), ['name']);
-    expectValidationError(await create({ providerId: 'test-local', name: 'n'.repeat(256), authType: 'local' }), [
+    expectValidationError(await create({ providerId: 'test-local', name: '   ', authType: 'local' }), [
       'name',
     ]);
     expectValidationError(
-      await create({ providerId: 'test-api', name: uniqueName('x'), authType: 'api_key', apiKey: 'k'.repeat(8193) }),
+      await create({ providerId: 'test-local', name: 'n'.repeat(256), authType: 'local' }),
+      ['name'],
+    );
+    expectValidationError(
+      await create({
+        providerId: 'test-api',
+        name: uniqueName('x'),
+        authType: 'api_key',
+        apiKey: 'k'.repeat(8193),
+      }),
       ['apiKey'],
     );
   });
@@ -139,9 +162,17 @@ describe('POST /api/inference/connections', () => {
 
   it('needs a token (401) and inference:manage (403)', async () => {
     const body = { providerId: 'test-local', name: uniqueName('x'), authType: 'local' };
-    expectError(await gateway.call('POST', '/api/inference/connections', { token: null, body }), 401, 'UNAUTHORIZED');
+    expectError(
+      await gateway.call('POST', '/api/inference/connections', { token: null, body }),
+      401,
+      'UNAUTHORIZED',
+    );
     const viewer = await gateway.tokenWithScopes(['inference:view']);
-    expectError(await gateway.call('POST', '/api/inference/connections', { token: viewer, body }), 403, 'FORBIDDEN');
+    expectError(
+      await gateway.call('POST', '/api/inference/connections', { token: viewer, body }),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
@@ -236,14 +267,21 @@ describe('PATCH and DELETE /api/inference/connections/{id}', () => {
     const result = await gateway.call('DELETE', `/api/inference/connections/${connection.id}`);
     expect(result.body).toEqual({ success: true });
     expectError(await gateway.call('GET', `/api/inference/connections/${connection.id}`), 404, 'NOT_FOUND');
-    expectError(await gateway.call('DELETE', `/api/inference/connections/${connection.id}`), 404, 'NOT_FOUND');
+    expectError(
+      await gateway.call('DELETE', `/api/inference/connections/${connection.id}`),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('needs inference:manage to change or delete', async () => {
     const connection = await createApiKeyConnection();
     const viewer = await gateway.tokenWithScopes(['inference:view']);
     expectError(
-      await gateway.call('PATCH', `/api/inference/connections/${connection.id}`, { token: viewer, body: { name: 'x' } }),
+      await gateway.call('PATCH', `/api/inference/connections/${connection.id}`, {
+        token: viewer,
+        body: { name: 'x' },
+      }),
       403,
       'FORBIDDEN',
     );
@@ -281,11 +319,15 @@ describe('POST /api/inference/connections/{id}/test', () => {
 
   it('reports ok false with the HTTP status when the provider refuses the key', async () => {
     const connection = await createApiKeyConnection();
-    await gateway.call('PATCH', `/api/inference/connections/${connection.id}`, { body: { apiKey: 'sk-wrong' } });
+    await gateway.call('PATCH', `/api/inference/connections/${connection.id}`, {
+      body: { apiKey: 'sk-wrong' },
+    });
     const result = await gateway.call('POST', `/api/inference/connections/${connection.id}/test`);
     expect(result.body.data).toMatchObject({ ok: false, httpStatus: 401, modelCount: 0 });
     expect(result.body.data.error).toContain('invalid credentials');
-    expect((await gateway.call('GET', `/api/inference/connections/${connection.id}`)).body.data.lastTestOk).toBe(false);
+    expect(
+      (await gateway.call('GET', `/api/inference/connections/${connection.id}`)).body.data.lastTestOk,
+    ).toBe(false);
   });
 
   it('tests a local connection at its overridden base URL without credentials', async () => {

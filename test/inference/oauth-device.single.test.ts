@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
-import { startModelListServer, type ModelListServer } from '../services/model-list-server.js';
+import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
 import { type OidcPeer, POLL_INTERVAL_SECONDS, startOidcProvider } from '../services/oidc-provider.js';
 import { freePort } from '../services/peers.js';
 import { expectError } from '../support/expectations.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
-import { startModelListServer, type ModelListServer } from '../services/model-list-server.js';
+import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
 import { type OidcPeer, startOidcProvider } from '../services/oidc-provider.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -103,10 +103,9 @@ describe('POST /api/inference/providers/oauth/start (redirect + PKCE)', () => {
   });
 
   it('refuses a missing providerId with 400', async () => {
-    expectValidationError(
-      await gateway.call('POST', '/api/inference/providers/oauth/start', { body: {} }),
-      ['providerId'],
-    );
+    expectValidationError(await gateway.call('POST', '/api/inference/providers/oauth/start', { body: {} }), [
+      'providerId',
+    ]);
   });
 
   it('refuses a connection name already taken with 409', async () => {
@@ -166,7 +165,10 @@ describe('POST /api/inference/providers/oauth/{id}/complete (paste_callback)', (
       .from(inferenceConnections)
       .where(eq(inferenceConnections.id, done.body.connectionId));
     expect(row!.accessTokenSealed).toMatch(/^v1\./);
-    const accessToken = gateway.deps.secrets.open(row!.accessTokenSealed!, 'inference_connections.access_token');
+    const accessToken = gateway.deps.secrets.open(
+      row!.accessTokenSealed!,
+      'inference_connections.access_token',
+    );
     expect(await oidc.isActive(accessToken)).toBe(true);
   });
 
@@ -279,7 +281,10 @@ describe('POST /api/inference/providers/oauth/{id}/complete (paste_callback)', (
       .select()
       .from(inferenceConnections)
       .where(eq(inferenceConnections.id, done.body.connectionId));
-    const accessToken = gateway.deps.secrets.open(row!.accessTokenSealed!, 'inference_connections.access_token');
+    const accessToken = gateway.deps.secrets.open(
+      row!.accessTokenSealed!,
+      'inference_connections.access_token',
+    );
     const refreshToken = gateway.deps.secrets.open(
       row!.refreshTokenSealed!,
       'inference_connections.refresh_token',
@@ -327,7 +332,10 @@ describe('GET and cancel of an OAuth session', () => {
   it('answers 404 for an unknown session on GET and cancel', async () => {
     expectError(await gateway.call('GET', '/api/inference/providers/oauth/nope'), 404, 'NOT_FOUND');
     expectError(
-      await gateway.call('POST', '/api/inference/providers/oauth/00000000-0000-4000-8000-000000000000/cancel'),
+      await gateway.call(
+        'POST',
+        '/api/inference/providers/oauth/00000000-0000-4000-8000-000000000000/cancel',
+      ),
       404,
       'NOT_FOUND',
     );
@@ -342,9 +350,9 @@ describe('GET and cancel of an OAuth session', () => {
       'FORBIDDEN',
     );
     const viewer = await gateway.tokenWithScopes(['inference:view']);
-    expect((await gateway.call('GET', `/api/inference/providers/oauth/${session.id}`, { token: viewer })).status).toBe(
-      200,
-    );
+    expect(
+      (await gateway.call('GET', `/api/inference/providers/oauth/${session.id}`, { token: viewer })).status,
+    ).toBe(200);
     expectError(
       await gateway.call('POST', `/api/inference/providers/oauth/${session.id}/cancel`, { token: viewer }),
       403,
@@ -363,15 +371,24 @@ describe('refresh tokens', () => {
       .update(inferenceConnections)
       .set({ accessTokenExpiresAt: soon })
       .where(eq(inferenceConnections.id, id));
-    const [before] = await gateway.deps.db.select().from(inferenceConnections).where(eq(inferenceConnections.id, id));
+    const [before] = await gateway.deps.db
+      .select()
+      .from(inferenceConnections)
+      .where(eq(inferenceConnections.id, id));
 
     await gateway.deps.jobs.runNow('inference.oauth-maintenance');
 
-    const [after] = await gateway.deps.db.select().from(inferenceConnections).where(eq(inferenceConnections.id, id));
+    const [after] = await gateway.deps.db
+      .select()
+      .from(inferenceConnections)
+      .where(eq(inferenceConnections.id, id));
     expect(after!.accessTokenExpiresAt!.getTime()).toBeGreaterThan(soon.getTime());
     expect(after!.accessTokenSealed).not.toBe(before!.accessTokenSealed);
     expect(after!.lastRefreshedAt).not.toBeNull();
-    const accessToken = gateway.deps.secrets.open(after!.accessTokenSealed!, 'inference_connections.access_token');
+    const accessToken = gateway.deps.secrets.open(
+      after!.accessTokenSealed!,
+      'inference_connections.access_token',
+    );
     expect(await oidc.isActive(accessToken)).toBe(true);
   });
 

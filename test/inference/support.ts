@@ -7,7 +7,11 @@ import type { OidcPeer } from '../services/oidc-provider.js';
 export const API_KEY = 'sk-test-0123456789abcdef';
 
 /** Writes a catalog file for tests: OAuth entries pointing at the oidc-provider peer, models at the model-list server. */
-export function writeTestCatalog(options: { oidc?: OidcPeer; modelsUrl: string; unreachable?: string }): string {
+export function writeTestCatalog(options: {
+  oidc?: OidcPeer;
+  modelsUrl: string;
+  unreachable?: string;
+}): string {
   const { oidc, modelsUrl } = options;
   const providers: CatalogEntry[] = [
     {

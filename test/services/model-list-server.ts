@@ -41,7 +41,8 @@ export async function startModelListServer(options: {
     const allowed =
       (key !== undefined && options.apiKeys.includes(key)) ||
       (bearer !== undefined && options.isActiveToken !== undefined && (await options.isActiveToken(bearer)));
-    if (!allowed) return send(401, { error: { message: 'invalid credentials', type: 'authentication_error' } });
+    if (!allowed)
+      return send(401, { error: { message: 'invalid credentials', type: 'authentication_error' } });
     send(200, { object: 'list', data: MODELS });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -117,7 +117,8 @@ export class OidcBrowser {
       } else {
         const form = parseForm(response.body, response.url);
         if (!form) {
-          if (response.status >= 400) throw new Error(`device approval failed: ${response.body.slice(0, 300)}`);
+          if (response.status >= 400)
+            throw new Error(`device approval failed: ${response.body.slice(0, 300)}`);
           return; // the success page
         }
         response = await this.submit(jar, form, this.fill(form));
@@ -241,7 +242,14 @@ export async function startOidcProvider(): Promise<OidcPeer> {
 
   // RFC 8628 §3.5 slow_down, which oidc-provider leaves to the deployment.
   const lastPoll = new Map<string, { at: number; interval: number }>();
-  provider.use(async (ctx: any, next: () => Promise<void>) => {
+  interface KoaContext {
+    method: string;
+    path: string;
+    status: number;
+    body: unknown;
+    req: http.IncomingMessage & { body?: string };
+  }
+  provider.use(async (ctx: KoaContext, next: () => Promise<void>) => {
     if (ctx.method === 'POST' && ctx.path === '/token') {
       const chunks: Buffer[] = [];
       for await (const chunk of ctx.req) chunks.push(chunk as Buffer);

@@ -10,7 +10,12 @@ export const BUILT_IN_CATALOG = fileURLToPath(
 );
 
 export const FAMILIES = ['vendor1', 'vendor2', 'vendor3', 'vendor4', 'custom'] as const;
-export const WIRE_PROTOCOLS = ['vendor1-responses', 'vendor1-chat', 'vendor2-messages', 'vendor4-content'] as const;
+export const WIRE_PROTOCOLS = [
+  'vendor1-responses',
+  'vendor1-chat',
+  'vendor2-messages',
+  'vendor4-content',
+] as const;
 export const AUTH_TYPES = ['oauth', 'api_key', 'local'] as const;
 export const OPERATIONS = ['inference', 'images', 'search', 'realtime'] as const;
 export const QUOTA_KINDS = ['vendor1-quota', 'vendor2-oauth', 'vendor3-usage'] as const;

@@ -65,7 +65,8 @@ export async function listModels(
       const error = parsed.error;
       const message =
         typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : error;
-      detail = typeof message === 'string' ? message : typeof parsed.message === 'string' ? parsed.message : '';
+      detail =
+        typeof message === 'string' ? message : typeof parsed.message === 'string' ? parsed.message : '';
     } catch {}
     return {
       httpStatus: response.status,

@@ -1,5 +1,14 @@
 import { Type } from 'typebox';
-import { DataOf, IdParams, Name, NullableTimestamp, PageOf, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  DataOf,
+  IdParams,
+  Name,
+  NullableTimestamp,
+  PageOf,
+  Success,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { GatewayModule } from '../../server.js';
 import {
@@ -93,7 +102,11 @@ const TestResult = Type.Object({
 
 const ProviderId = Type.String({ minLength: 1, maxLength: 100 });
 const ApiKey = Type.String({ minLength: 1, maxLength: 8192, description: 'write-only; stored encrypted' });
-const BaseUrl = Type.String({ minLength: 1, maxLength: 2048, description: 'only where the catalog entry allows it' });
+const BaseUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'only where the catalog entry allows it',
+});
 /** Session ids are uuids; the contract types the path parameter as a non-empty string (anything else is 404). */
 const SessionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
 
@@ -257,7 +270,8 @@ const inferenceRoutes: GatewayModule = async (app) => {
         response: { 201: Session },
       },
     },
-    async (request, reply) => reply.status(201).send(await inference.startSession(request.actor, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await inference.startSession(request.actor, request.body)),
   );
 
   app.get(
@@ -282,7 +296,9 @@ const inferenceRoutes: GatewayModule = async (app) => {
         summary: 'Complete a session with its pasted callback, or poll a device session once',
         params: SessionParams,
         body: Type.Object({
-          callback: Type.Optional(Type.String({ maxLength: 8192, description: 'full callback URL or code#state' })),
+          callback: Type.Optional(
+            Type.String({ maxLength: 8192, description: 'full callback URL or code#state' }),
+          ),
         }),
         response: { 200: Session },
       },
@@ -294,7 +310,12 @@ const inferenceRoutes: GatewayModule = async (app) => {
     '/api/inference/providers/oauth/:id/cancel',
     {
       config: manage,
-      schema: { tags, summary: 'Cancel a pending session', params: SessionParams, response: { 200: Session } },
+      schema: {
+        tags,
+        summary: 'Cancel a pending session',
+        params: SessionParams,
+        response: { 200: Session },
+      },
     },
     async (request) => inference.cancelSession(request.actor, request.params.id),
   );

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, ilike, isNotNull, lt, type SQL } from 'drizzle-orm';
 import { type AuditActor, systemActor } from '../../core/actor.js';
+import { isUniqueViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
 import { AppError, conflict, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
@@ -230,7 +230,8 @@ export class InferenceService {
     const conditions: SQL[] = [];
     if (filter.providerId) conditions.push(eq(inferenceConnections.providerId, filter.providerId));
     if (filter.authType) conditions.push(eq(inferenceConnections.authType, filter.authType));
-    if (filter.q) conditions.push(ilike(inferenceConnections.name, `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`));
+    if (filter.q)
+      conditions.push(ilike(inferenceConnections.name, `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([
@@ -334,7 +335,8 @@ export class InferenceService {
     }
     if (change.baseUrl !== undefined) {
       const entry = this.byId.get(current.providerId);
-      if (!entry) throw invalidField(['baseUrl'], `provider ${current.providerId} is no longer in the catalog`);
+      if (!entry)
+        throw invalidField(['baseUrl'], `provider ${current.providerId} is no longer in the catalog`);
       this.checkBaseUrl(entry, change.baseUrl);
       values.baseUrl = change.baseUrl;
       metadata.baseUrl = change.baseUrl;
@@ -462,7 +464,8 @@ export class InferenceService {
   /** The row with an access token valid for a while yet, refreshing it first when it is about to expire. */
   private async freshTokens(row: ConnectionRow, entry: CatalogEntry): Promise<ConnectionRow> {
     const expiring =
-      row.accessTokenExpiresAt !== null && row.accessTokenExpiresAt.getTime() - Date.now() < REFRESH_MARGIN_MS;
+      row.accessTokenExpiresAt !== null &&
+      row.accessTokenExpiresAt.getTime() - Date.now() < REFRESH_MARGIN_MS;
     if (!expiring || !row.refreshTokenSealed) return row;
     await this.refreshConnection(systemActor(), row, entry).catch(() => undefined);
     return this.connectionRow(row.id);
@@ -472,10 +475,16 @@ export class InferenceService {
   async refreshNow(actor: AuditActor, id: string): Promise<ConnectionView> {
     const row = await this.connectionRow(id);
     if (row.authType !== 'oauth' || !row.refreshTokenSealed)
-      throw unprocessable('NO_REFRESH_TOKEN', 'only an OAuth connection holding a refresh token can be refreshed');
+      throw unprocessable(
+        'NO_REFRESH_TOKEN',
+        'only an OAuth connection holding a refresh token can be refreshed',
+      );
     const entry = this.byId.get(row.providerId);
     if (!entry)
-      throw unprocessable('PROVIDER_NOT_IN_CATALOG', `provider ${row.providerId} is no longer in the catalog`);
+      throw unprocessable(
+        'PROVIDER_NOT_IN_CATALOG',
+        `provider ${row.providerId} is no longer in the catalog`,
+      );
     await this.refreshConnection(actor, row, entry);
     return this.getConnection(id);
   }
@@ -507,7 +516,10 @@ export class InferenceService {
           metadata: { error: message },
         });
       });
-      throw unprocessable('TOKEN_REFRESH_FAILED', `the provider refused to renew the access token: ${message}`);
+      throw unprocessable(
+        'TOKEN_REFRESH_FAILED',
+        `the provider refused to renew the access token: ${message}`,
+      );
     }
     await this.deps.db.transaction(async (tx) => {
       await tx
@@ -516,7 +528,9 @@ export class InferenceService {
           accessTokenSealed: this.deps.secrets.seal(tokens.accessToken, sealContext('access_token')),
           // A provider that rotates refresh tokens sends a new one; otherwise the old one stays valid.
           ...(tokens.refreshToken
-            ? { refreshTokenSealed: this.deps.secrets.seal(tokens.refreshToken, sealContext('refresh_token')) }
+            ? {
+                refreshTokenSealed: this.deps.secrets.seal(tokens.refreshToken, sealContext('refresh_token')),
+              }
             : {}),
           accessTokenExpiresAt: tokens.expiresAt,
           ...(tokens.scope !== undefined ? { tokenScope: tokens.scope } : {}),
@@ -529,7 +543,10 @@ export class InferenceService {
         action: 'inference.connection.token_refreshed',
         targetType: 'inference_connection',
         targetId: row.id,
-        metadata: { accessTokenExpiresAt: tokens.expiresAt?.toISOString() ?? null, rotated: Boolean(tokens.refreshToken) },
+        metadata: {
+          accessTokenExpiresAt: tokens.expiresAt?.toISOString() ?? null,
+          rotated: Boolean(tokens.refreshToken),
+        },
       });
     });
   }
@@ -552,13 +569,18 @@ export class InferenceService {
       try {
         await this.refreshConnection(systemActor(), row, entry);
       } catch (error) {
-        this.deps.log.warn({ connectionId: row.id, reason: (error as Error).message }, 'token refresh failed');
+        this.deps.log.warn(
+          { connectionId: row.id, reason: (error as Error).message },
+          'token refresh failed',
+        );
       }
     }
     const overdue = await this.deps.db
       .select({ id: inferenceOauthSessions.id })
       .from(inferenceOauthSessions)
-      .where(and(eq(inferenceOauthSessions.status, 'pending'), lt(inferenceOauthSessions.expiresAt, new Date())));
+      .where(
+        and(eq(inferenceOauthSessions.status, 'pending'), lt(inferenceOauthSessions.expiresAt, new Date())),
+      );
     for (const { id } of overdue) {
       await this.withSessionLock(id, async () => {
         const row = await this.sessionRow(id);
@@ -616,41 +638,43 @@ export class InferenceService {
     values: Partial<typeof inferenceOauthSessions.$inferInsert>,
     before?: (tx: DbOrTx) => Promise<Partial<typeof inferenceOauthSessions.$inferInsert>>,
   ): Promise<SessionRow> {
-    const changed = await this.deps.db.transaction(async (tx) => {
-      const extra = before ? await before(tx) : {};
-      const [updated] = await tx
-        .update(inferenceOauthSessions)
-        .set({
-          ...values,
-          ...extra,
-          status,
-          stateSealed: null,
-          codeVerifierSealed: null,
-          deviceCodeSealed: null,
-          updatedAt: new Date(),
-        })
-        .where(and(eq(inferenceOauthSessions.id, row.id), eq(inferenceOauthSessions.status, 'pending')))
-        .returning();
-      if (!updated) {
-        tx.rollback();
-        return undefined;
-      }
-      await this.deps.audit.record(tx, actor, {
-        action: `inference.oauth_session.${status === 'complete' ? 'completed' : status}`,
-        targetType: 'inference_oauth_session',
-        targetId: row.id,
-        outcome: status === 'complete' || status === 'cancelled' ? 'success' : 'failure',
-        metadata: {
-          providerId: row.providerId,
-          connectionId: updated.connectionId,
-          errorCode: updated.errorCode,
-        },
+    const changed = await this.deps.db
+      .transaction(async (tx) => {
+        const extra = before ? await before(tx) : {};
+        const [updated] = await tx
+          .update(inferenceOauthSessions)
+          .set({
+            ...values,
+            ...extra,
+            status,
+            stateSealed: null,
+            codeVerifierSealed: null,
+            deviceCodeSealed: null,
+            updatedAt: new Date(),
+          })
+          .where(and(eq(inferenceOauthSessions.id, row.id), eq(inferenceOauthSessions.status, 'pending')))
+          .returning();
+        if (!updated) {
+          tx.rollback();
+          return undefined;
+        }
+        await this.deps.audit.record(tx, actor, {
+          action: `inference.oauth_session.${status === 'complete' ? 'completed' : status}`,
+          targetType: 'inference_oauth_session',
+          targetId: row.id,
+          outcome: status === 'complete' || status === 'cancelled' ? 'success' : 'failure',
+          metadata: {
+            providerId: row.providerId,
+            connectionId: updated.connectionId,
+            errorCode: updated.errorCode,
+          },
+        });
+        return updated;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof Error && error.name === 'TransactionRollbackError') return undefined;
+        throw error;
       });
-      return updated;
-    }).catch((error: unknown) => {
-      if (error instanceof Error && error.name === 'TransactionRollbackError') return undefined;
-      throw error;
-    });
     return changed ?? this.sessionRow(row.id);
   }
 
@@ -696,7 +720,9 @@ export class InferenceService {
         stateSealed: seal.seal(state, sessionSealContext('state')),
         codeVerifierSealed: seal.seal(verifier, sessionSealContext('code_verifier')),
         redirectUri: entry.oauth.redirectUri!,
-        expiresAt: new Date(Date.now() + (entry.oauth.sessionTtlSeconds ?? DEFAULT_REDIRECT_TTL_SECONDS) * 1000),
+        expiresAt: new Date(
+          Date.now() + (entry.oauth.sessionTtlSeconds ?? DEFAULT_REDIRECT_TTL_SECONDS) * 1000,
+        ),
         createdBy: actor.userId,
       };
     } else {
@@ -705,11 +731,18 @@ export class InferenceService {
         device = await client.startDevice();
       } catch (error) {
         if (error instanceof OAuthServerError)
-          throw unprocessable('OAUTH_REJECTED', `the provider refused the device authorization: ${error.message}`, {
-            errorCode: error.error,
-          });
+          throw unprocessable(
+            'OAUTH_REJECTED',
+            `the provider refused the device authorization: ${error.message}`,
+            {
+              errorCode: error.error,
+            },
+          );
         if (isProtocolViolation(error))
-          throw unprocessable('OAUTH_INVALID_RESPONSE', `the provider's device authorization answer is unusable: ${error.message}`);
+          throw unprocessable(
+            'OAUTH_INVALID_RESPONSE',
+            `the provider's device authorization answer is unusable: ${error.message}`,
+          );
         throw outboundFailure(error, 'the device authorization request');
       }
       values = {
@@ -775,7 +808,9 @@ export class InferenceService {
     const overdue = await this.deps.db
       .select()
       .from(inferenceOauthSessions)
-      .where(and(eq(inferenceOauthSessions.status, 'pending'), lt(inferenceOauthSessions.expiresAt, new Date())));
+      .where(
+        and(eq(inferenceOauthSessions.status, 'pending'), lt(inferenceOauthSessions.expiresAt, new Date())),
+      );
     for (const row of overdue) await this.withSessionLock(row.id, () => this.expireIfOverdue(actor, row));
   }
 
@@ -833,7 +868,10 @@ export class InferenceService {
     if (params.has('error'))
       return this.finish(actor, row, 'error', {
         errorCode: params.get('error')!.slice(0, 200),
-        errorMessage: (params.get('error_description') ?? 'the provider refused the authorization').slice(0, 1000),
+        errorMessage: (params.get('error_description') ?? 'the provider refused the authorization').slice(
+          0,
+          1000,
+        ),
       });
     if (!params.get('code')) throw invalidField(['callback'], 'the callback carries no code');
     const verifier = this.deps.secrets.open(row.codeVerifierSealed!, sessionSealContext('code_verifier'));
@@ -876,7 +914,12 @@ export class InferenceService {
   }
 
   /** OAuth refusals end the session in `error`; transport trouble is a 422 and the session stays pending. */
-  private async oauthFailure(actor: AuditActor, row: SessionRow, error: unknown, what: string): Promise<SessionRow> {
+  private async oauthFailure(
+    actor: AuditActor,
+    row: SessionRow,
+    error: unknown,
+    what: string,
+  ): Promise<SessionRow> {
     if (error instanceof OAuthServerError)
       return this.finish(actor, row, 'error', {
         errorCode: error.error.slice(0, 200),
@@ -890,36 +933,46 @@ export class InferenceService {
     throw outboundFailure(error, what);
   }
 
-  private async completeWithTokens(actor: AuditActor, row: SessionRow, tokens: TokenSet): Promise<SessionRow> {
+  private async completeWithTokens(
+    actor: AuditActor,
+    row: SessionRow,
+    tokens: TokenSet,
+  ): Promise<SessionRow> {
     const seal = this.deps.secrets;
     try {
-      return await this.finish(actor, row, 'complete', { errorCode: null, errorMessage: null }, async (tx) => {
-        const connection = await this.insertConnection(tx, {
-          providerId: row.providerId,
-          name: row.connectionName,
-          authType: 'oauth',
-          accessTokenSealed: seal.seal(tokens.accessToken, sealContext('access_token')),
-          refreshTokenSealed: tokens.refreshToken
-            ? seal.seal(tokens.refreshToken, sealContext('refresh_token'))
-            : null,
-          accessTokenExpiresAt: tokens.expiresAt,
-          tokenScope: tokens.scope ?? null,
-          createdBy: row.createdBy,
-        });
-        await this.deps.audit.record(tx, actor, {
-          action: 'inference.connection.created',
-          targetType: 'inference_connection',
-          targetId: connection.id,
-          metadata: {
+      return await this.finish(
+        actor,
+        row,
+        'complete',
+        { errorCode: null, errorMessage: null },
+        async (tx) => {
+          const connection = await this.insertConnection(tx, {
             providerId: row.providerId,
             name: row.connectionName,
             authType: 'oauth',
-            sessionId: row.id,
-            withRefreshToken: Boolean(tokens.refreshToken),
-          },
-        });
-        return { connectionId: connection.id };
-      });
+            accessTokenSealed: seal.seal(tokens.accessToken, sealContext('access_token')),
+            refreshTokenSealed: tokens.refreshToken
+              ? seal.seal(tokens.refreshToken, sealContext('refresh_token'))
+              : null,
+            accessTokenExpiresAt: tokens.expiresAt,
+            tokenScope: tokens.scope ?? null,
+            createdBy: row.createdBy,
+          });
+          await this.deps.audit.record(tx, actor, {
+            action: 'inference.connection.created',
+            targetType: 'inference_connection',
+            targetId: connection.id,
+            metadata: {
+              providerId: row.providerId,
+              name: row.connectionName,
+              authType: 'oauth',
+              sessionId: row.id,
+              withRefreshToken: Boolean(tokens.refreshToken),
+            },
+          });
+          return { connectionId: connection.id };
+        },
+      );
     } catch (error) {
       if (error instanceof AppError && error.code === 'CONFLICT')
         return this.finish(actor, row, 'error', {
