@@ -1,34 +1,20 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
-import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
-import { type OidcPeer, POLL_INTERVAL_SECONDS, startOidcProvider } from '../services/oidc-provider.js';
-import { freePort } from '../services/peers.js';
+import { type OidcPeer, POLL_INTERVAL_SECONDS } from '../services/oidc-provider.js';
 import { expectError } from '../support/expectations.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { writeTestCatalog } from './support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { type OAuthTestBed, startOAuthTestBed } from './support.js';
 
+let bed: OAuthTestBed;
 let gateway: TestGateway;
 let oidc: OidcPeer;
-let models: ModelListServer;
 
 beforeAll(async () => {
-  oidc = await startOidcProvider();
-  models = await startModelListServer({ apiKeys: [], isActiveToken: (token) => oidc.isActive(token) });
-  const closedPort = await freePort();
-  gateway = await startTestGateway({
-    inferenceCatalogPath: writeTestCatalog({
-      oidc,
-      modelsUrl: models.url,
-      unreachable: `http://127.0.0.1:${closedPort}`,
-    }),
-  });
+  bed = await startOAuthTestBed();
+  ({ gateway, oidc } = bed);
 });
-afterAll(async () => {
-  await gateway?.close();
-  await models?.close();
-  await oidc?.close();
-});
+afterAll(() => bed?.close());
 
 async function start(providerId = 'test-device') {
   const result = await gateway.call('POST', '/api/inference/providers/oauth/start', { body: { providerId } });

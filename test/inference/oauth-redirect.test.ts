@@ -1,28 +1,20 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
-import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
-import { type OidcPeer, startOidcProvider } from '../services/oidc-provider.js';
+import type { OidcPeer } from '../services/oidc-provider.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { writeTestCatalog } from './support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { type OAuthTestBed, startOAuthTestBed } from './support.js';
 
+let bed: OAuthTestBed;
 let gateway: TestGateway;
 let oidc: OidcPeer;
-let models: ModelListServer;
 
 beforeAll(async () => {
-  oidc = await startOidcProvider();
-  models = await startModelListServer({ apiKeys: [], isActiveToken: (token) => oidc.isActive(token) });
-  gateway = await startTestGateway({
-    inferenceCatalogPath: writeTestCatalog({ oidc, modelsUrl: models.url }),
-  });
+  bed = await startOAuthTestBed();
+  ({ gateway, oidc } = bed);
 });
-afterAll(async () => {
-  await gateway?.close();
-  await models?.close();
-  await oidc?.close();
-});
+afterAll(() => bed?.close());
 
 const SESSION_FIELDS = [
   'authorizationUrl',

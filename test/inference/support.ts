@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CatalogEntry } from '../../src/modules/inference/catalog.js';
-import type { OidcPeer } from '../services/oidc-provider.js';
+import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
+import { type OidcPeer, startOidcProvider } from '../services/oidc-provider.js';
+import { freePort } from '../services/peers.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 export const API_KEY = 'sk-test-0123456789abcdef';
 
@@ -83,69 +86,95 @@ export function writeTestCatalog(options: {
           redirectUri: oidc.redirectUri,
         },
       },
-      {
-        id: 'test-device',
-        label: 'Test device sign-in',
-        family: 'vendor3',
-        wireProtocol: 'vendor1-chat',
+      deviceEntry('test-device', 'Test device sign-in', {
         baseUrl: `${modelsUrl}/v1`,
-        authTypes: ['oauth'],
-        subscription: true,
-        featured: false,
-        modelsPath: '/models',
-        oauthFlow: 'device',
-        completionMode: 'device_poll',
-        oauth: {
-          issuer: oidc.issuer,
-          tokenEndpoint: oidc.endpoints.token,
-          deviceAuthorizationEndpoint: oidc.endpoints.deviceAuthorization,
-          clientId: oidc.deviceClientId,
-          scopes: ['openid'],
-        },
-      },
-      {
-        id: 'test-device-short',
-        label: 'Test device sign-in with 2-second codes',
-        family: 'vendor3',
-        wireProtocol: 'vendor1-chat',
+        tokenEndpoint: oidc.endpoints.token,
+        deviceAuthorizationEndpoint: oidc.endpoints.deviceAuthorization,
+        clientId: oidc.deviceClientId,
+        issuer: oidc.issuer,
+      }),
+      deviceEntry('test-device-short', 'Test device sign-in with 2-second codes', {
         baseUrl: `${modelsUrl}/v1`,
-        authTypes: ['oauth'],
-        subscription: true,
-        featured: false,
-        oauthFlow: 'device',
-        completionMode: 'device_poll',
-        oauth: {
-          issuer: oidc.issuer,
-          tokenEndpoint: oidc.endpoints.token,
-          deviceAuthorizationEndpoint: oidc.endpoints.deviceAuthorization,
-          clientId: oidc.shortDeviceClientId,
-          scopes: ['openid'],
-        },
-      },
+        tokenEndpoint: oidc.endpoints.token,
+        deviceAuthorizationEndpoint: oidc.endpoints.deviceAuthorization,
+        clientId: oidc.shortDeviceClientId,
+        issuer: oidc.issuer,
+      }),
     );
   }
   if (options.unreachable) {
-    providers.push({
-      id: 'test-unreachable',
-      label: 'Test device sign-in whose server is down',
-      family: 'vendor3',
-      wireProtocol: 'vendor1-chat',
-      baseUrl: options.unreachable,
-      authTypes: ['oauth'],
-      subscription: true,
-      featured: false,
-      oauthFlow: 'device',
-      completionMode: 'device_poll',
-      oauth: {
+    providers.push(
+      deviceEntry('test-unreachable', 'Test device sign-in whose server is down', {
+        baseUrl: options.unreachable,
         tokenEndpoint: `${options.unreachable}/token`,
         deviceAuthorizationEndpoint: `${options.unreachable}/device/auth`,
         clientId: 'nobody',
-        scopes: [],
-      },
-    });
+      }),
+    );
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-catalog-'));
   const file = path.join(dir, 'catalog.json');
   fs.writeFileSync(file, JSON.stringify({ version: 1, providers }, null, 2));
   return file;
+}
+
+function deviceEntry(
+  id: string,
+  label: string,
+  where: {
+    baseUrl: string;
+    tokenEndpoint: string;
+    deviceAuthorizationEndpoint: string;
+    clientId: string;
+    issuer?: string;
+  },
+): CatalogEntry {
+  const { baseUrl, ...oauth } = where;
+  return {
+    id,
+    label,
+    family: 'vendor3',
+    wireProtocol: 'vendor1-chat',
+    baseUrl,
+    authTypes: ['oauth'],
+    subscription: true,
+    featured: false,
+    modelsPath: '/models',
+    oauthFlow: 'device',
+    completionMode: 'device_poll',
+    oauth: { ...oauth, scopes: ['openid'] },
+  };
+}
+
+export interface OAuthTestBed {
+  gateway: TestGateway;
+  oidc: OidcPeer;
+  models: ModelListServer;
+  close(): Promise<void>;
+}
+
+/**
+ * The real authorization server, the model-list server that accepts its access tokens, and a
+ * gateway whose catalog points at both (plus a device entry whose server is down).
+ */
+export async function startOAuthTestBed(): Promise<OAuthTestBed> {
+  const oidc = await startOidcProvider();
+  const models = await startModelListServer({ apiKeys: [], isActiveToken: (token) => oidc.isActive(token) });
+  const gateway = await startTestGateway({
+    inferenceCatalogPath: writeTestCatalog({
+      oidc,
+      modelsUrl: models.url,
+      unreachable: `http://127.0.0.1:${await freePort()}`,
+    }),
+  });
+  return {
+    gateway,
+    oidc,
+    models,
+    async close() {
+      await gateway.close();
+      await models.close();
+      await oidc.close();
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, ilike, isNotNull, lt, type SQL } from 'drizzle-orm';
 import { type AuditActor, systemActor } from '../../core/actor.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
@@ -172,6 +173,18 @@ function isProtocolViolation(error: unknown): error is Error {
   );
 }
 
+/** One page of a table: the rows of the page window and the total count, each row mapped to its view. */
+async function pageOf<Row, View>(
+  filter: PageRequest,
+  rows: (limit: number, offset: number) => PromiseLike<Row[]>,
+  total: PromiseLike<{ value: number }[]>,
+  view: (row: Row) => View,
+) {
+  const { limit, offset } = pageWindow(filter);
+  const [found, [counted]] = await Promise.all([rows(limit, offset), total]);
+  return toPage(found.map(view), counted?.value ?? 0, filter);
+}
+
 /** Inference providers: the catalog, connections and OAuth sign-in sessions. */
 export class InferenceService {
   private readonly byId: Map<string, CatalogEntry>;
@@ -233,21 +246,18 @@ export class InferenceService {
     if (filter.q)
       conditions.push(ilike(inferenceConnections.name, `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.deps.db
-        .select()
-        .from(inferenceConnections)
-        .where(where)
-        .orderBy(inferenceConnections.name)
-        .limit(limit)
-        .offset(offset),
-      this.deps.db.select({ value: count() }).from(inferenceConnections).where(where),
-    ]);
-    return toPage(
-      rows.map((row) => this.view(row)),
-      total?.value ?? 0,
+    return pageOf(
       filter,
+      (limit, offset) =>
+        this.deps.db
+          .select()
+          .from(inferenceConnections)
+          .where(where)
+          .orderBy(inferenceConnections.name)
+          .limit(limit)
+          .offset(offset),
+      this.deps.db.select({ value: count() }).from(inferenceConnections).where(where),
+      (row) => this.view(row),
     );
   }
 
@@ -695,7 +705,7 @@ export class InferenceService {
       throw unprocessable('OAUTH_NOT_SUPPORTED', `provider ${entry.id} does not sign in with OAuth`, {
         authTypes: entry.authTypes,
       });
-    const id = crypto.randomUUID();
+    const id = randomUUID();
     const connectionName =
       input.name !== undefined ? trimmedName(input.name) : `${entry.label} (${id.slice(0, 8)})`;
     const [taken] = await this.deps.db
@@ -786,21 +796,18 @@ export class InferenceService {
     if (filter.providerId) conditions.push(eq(inferenceOauthSessions.providerId, filter.providerId));
     if (filter.status) conditions.push(eq(inferenceOauthSessions.status, filter.status));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.deps.db
-        .select()
-        .from(inferenceOauthSessions)
-        .where(where)
-        .orderBy(desc(inferenceOauthSessions.createdAt), desc(inferenceOauthSessions.id))
-        .limit(limit)
-        .offset(offset),
-      this.deps.db.select({ value: count() }).from(inferenceOauthSessions).where(where),
-    ]);
-    return toPage(
-      rows.map((row) => this.record(row)),
-      total?.value ?? 0,
+    return pageOf(
       filter,
+      (limit, offset) =>
+        this.deps.db
+          .select()
+          .from(inferenceOauthSessions)
+          .where(where)
+          .orderBy(desc(inferenceOauthSessions.createdAt), desc(inferenceOauthSessions.id))
+          .limit(limit)
+          .offset(offset),
+      this.deps.db.select({ value: count() }).from(inferenceOauthSessions).where(where),
+      (row) => this.record(row),
     );
   }
 
