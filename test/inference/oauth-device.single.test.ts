@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
+import { auditEvents, inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
+import { loadCatalog } from '../../src/modules/inference/catalog.js';
+import { InferenceService } from '../../src/modules/inference/service.js';
 import { type OidcPeer, POLL_INTERVAL_SECONDS } from '../services/oidc-provider.js';
 import { expectError } from '../support/expectations.js';
 import type { TestGateway } from '../support/gateway.js';
@@ -122,6 +124,23 @@ describe('device flow (device_poll)', () => {
     const session = await start();
     await gateway.call('POST', `/api/inference/providers/oauth/${session.id}/cancel`);
     expect((await poll(session.id)).body.status).toBe('cancelled');
+  });
+
+  it('records one cancellation when two gateway processes cancel the same session at once', async () => {
+    const session = await start();
+    const catalog = loadCatalog(gateway.config.inferenceCatalogPath);
+    const processes = [
+      new InferenceService(gateway.deps, catalog),
+      new InferenceService(gateway.deps, catalog),
+    ];
+    const actor = { userId: null, email: 'system', requestId: null, clientIp: null };
+    const answers = await Promise.all(processes.map((service) => service.cancelSession(actor, session.id)));
+    expect(answers.map((answer) => answer.status)).toEqual(['cancelled', 'cancelled']);
+    const events = await gateway.deps.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, session.id));
+    expect(events.filter((event) => event.action === 'inference.oauth_session.cancelled')).toHaveLength(1);
   });
 
   it('ignores a callback sent to a device session and polls', async () => {

@@ -173,6 +173,9 @@ function isProtocolViolation(error: unknown): error is Error {
   );
 }
 
+/** Rolls back a session change whose conditional update found the session already finished. */
+class SessionNoLongerPending extends Error {}
+
 /** One page of a table: the rows of the page window and the total count, each row mapped to its view. */
 async function pageOf<Row, View>(
   filter: PageRequest,
@@ -664,10 +667,8 @@ export class InferenceService {
           })
           .where(and(eq(inferenceOauthSessions.id, row.id), eq(inferenceOauthSessions.status, 'pending')))
           .returning();
-        if (!updated) {
-          tx.rollback();
-          return undefined;
-        }
+        // Another gateway process finished the session first: undo what `before` wrote.
+        if (!updated) throw new SessionNoLongerPending();
         await this.deps.audit.record(tx, actor, {
           action: `inference.oauth_session.${status === 'complete' ? 'completed' : status}`,
           targetType: 'inference_oauth_session',
@@ -682,7 +683,7 @@ export class InferenceService {
         return updated;
       })
       .catch((error: unknown) => {
-        if (error instanceof Error && error.name === 'TransactionRollbackError') return undefined;
+        if (error instanceof SessionNoLongerPending) return undefined;
         throw error;
       });
     return changed ?? this.sessionRow(row.id);
