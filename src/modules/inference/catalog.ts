@@ -157,7 +157,9 @@ export function catalogProblems(text: string): { problems: string[]; entries: Ca
           ? `unknown field ${String(issue.params.additionalProperty)}`
           : issue.keyword === 'required'
             ? `${String(issue.params.missingProperty)} is required`
-            : (issue.message ?? 'is invalid');
+            : issue.keyword === 'enum' && Array.isArray(issue.params.allowedValues)
+              ? `must be one of ${issue.params.allowedValues.join(', ')}`
+              : (issue.message ?? 'is invalid');
       return `${where || '(top level)'}: ${detail}`;
     });
     return { problems: [...new Set(problems)], entries: [] };

@@ -108,7 +108,7 @@ const BaseUrl = Type.String({
   description: 'only where the catalog entry allows it',
 });
 /** Session ids are uuids; the contract types the path parameter as a non-empty string (anything else is 404). */
-const SessionParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 200 }) });
+const SessionParams = Type.Object({ id: Type.String({ minLength: 1 }) });
 
 const view = { scope: 'inference:view' };
 const manage = { scope: 'inference:manage' };
