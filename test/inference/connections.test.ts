@@ -324,7 +324,13 @@ describe('POST /api/inference/connections/{id}/test', () => {
     });
     const result = await gateway.call('POST', `/api/inference/connections/${connection.id}/test`);
     expect(result.body.data).toMatchObject({ ok: false, httpStatus: 401, modelCount: 0 });
-    expect(result.body.data.error).toContain('invalid credentials');
+    expect(result.body.data.error).toContain('invalid credentials: [redacted]');
+    expect(result.text).not.toContain('sk-wrong');
+    const audit = await gateway.deps.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, connection.id));
+    expect(JSON.stringify(audit)).not.toContain('sk-wrong');
     expect(
       (await gateway.call('GET', `/api/inference/connections/${connection.id}`)).body.data.lastTestOk,
     ).toBe(false);

@@ -41,8 +41,11 @@ export async function startModelListServer(options: {
     const allowed =
       (key !== undefined && options.apiKeys.includes(key)) ||
       (bearer !== undefined && options.isActiveToken !== undefined && (await options.isActiveToken(bearer)));
+    // Like some real providers, the refusal quotes the key it was given.
     if (!allowed)
-      return send(401, { error: { message: 'invalid credentials', type: 'authentication_error' } });
+      return send(401, {
+        error: { message: `invalid credentials: ${key ?? 'none'}`, type: 'authentication_error' },
+      });
     send(200, { object: 'list', data: MODELS });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

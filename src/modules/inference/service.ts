@@ -173,6 +173,16 @@ function isProtocolViolation(error: unknown): error is Error {
   );
 }
 
+/** The text with every credential (and its bare token after a `Bearer ` prefix) replaced. */
+function scrub(text: string | null, credentials: string[]): string | null {
+  if (text === null) return null;
+  let clean = text;
+  for (const credential of credentials.flatMap((value) => [value, value.replace(/^Bearer /, '')])) {
+    if (credential.length >= 4) clean = clean.split(credential).join('[redacted]');
+  }
+  return clean;
+}
+
 /** Rolls back a session change whose conditional update found the session already finished. */
 class SessionNoLongerPending extends Error {}
 
@@ -404,9 +414,10 @@ export class InferenceService {
       );
     if (!entry.modelsPath)
       throw unprocessable('MODELS_NOT_SUPPORTED', `the catalog names no modelsPath for provider ${entry.id}`);
-    if (row.authType === 'oauth') row = await this.freshTokens(row, entry);
+    if (row.authType === 'oauth') row = await this.freshTokens(actor, row, entry);
     const url = joinUrl(row.baseUrl ?? entry.baseUrl, entry.modelsPath);
-    const headers = { ...(entry.extraHeaders ?? {}), ...this.credentialHeaders(row, entry) };
+    const credentials = this.credentialHeaders(row, entry);
+    const headers = { ...(entry.extraHeaders ?? {}), ...credentials };
     const testedAt = new Date();
     let result: ConnectionTestResult;
     try {
@@ -418,7 +429,8 @@ export class InferenceService {
         responseMs: listing.responseMs,
         modelCount: listing.models.length,
         models: listing.models,
-        error: listing.error,
+        // Some providers quote the credential they refused; it must not reach the answer or the audit trail.
+        error: scrub(listing.error, Object.values(credentials)),
         testedAt,
       };
     } catch (error) {
@@ -475,12 +487,17 @@ export class InferenceService {
   }
 
   /** The row with an access token valid for a while yet, refreshing it first when it is about to expire. */
-  private async freshTokens(row: ConnectionRow, entry: CatalogEntry): Promise<ConnectionRow> {
+  private async freshTokens(
+    actor: AuditActor,
+    row: ConnectionRow,
+    entry: CatalogEntry,
+  ): Promise<ConnectionRow> {
     const expiring =
       row.accessTokenExpiresAt !== null &&
       row.accessTokenExpiresAt.getTime() - Date.now() < REFRESH_MARGIN_MS;
     if (!expiring || !row.refreshTokenSealed) return row;
-    await this.refreshConnection(systemActor(), row, entry).catch(() => undefined);
+    // A refusal is recorded on the connection; the test then shows what the provider says to the old token.
+    await this.refreshConnection(actor, row, entry).catch(() => undefined);
     return this.connectionRow(row.id);
   }
 
