@@ -384,6 +384,22 @@ describe('refresh tokens', () => {
     expect(await oidc.isActive(accessToken)).toBe(true);
   });
 
+  it('renews an access token about to expire before using it for a connection test', async () => {
+    const session = await start();
+    const done = await complete(session.id, await oidc.browser.authorize(session.authorizationUrl));
+    await gateway.deps.db
+      .update(inferenceConnections)
+      .set({ accessTokenExpiresAt: new Date(Date.now() + 30_000) })
+      .where(eq(inferenceConnections.id, done.body.connectionId));
+    const tested = await gateway.call('POST', `/api/inference/connections/${done.body.connectionId}/test`);
+    expect(tested.body.data.ok).toBe(true);
+    const connection = await gateway.call('GET', `/api/inference/connections/${done.body.connectionId}`);
+    expect(connection.body.data.lastRefreshedAt).not.toBeNull();
+    expect(new Date(connection.body.data.accessTokenExpiresAt).getTime()).toBeGreaterThan(
+      Date.now() + 600_000,
+    );
+  });
+
   it('renews on demand with POST /api/inference/connections/{id}/refresh', async () => {
     const session = await start();
     const done = await complete(session.id, await oidc.browser.authorize(session.authorizationUrl));
