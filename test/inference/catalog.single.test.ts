@@ -111,6 +111,27 @@ describe('GET /api/inference/providers/catalog (built-in catalog)', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents every inference route with its required scope', async () => {
+    const result = await gateway.call('GET', '/openapi.json');
+    expect(result.status).toBe(200);
+    const paths = Object.entries(result.body.paths as Record<string, Record<string, Entry>>).filter(([url]) =>
+      url.startsWith('/api/inference/'),
+    );
+    expect(paths.map(([url]) => url)).toEqual(
+      expect.arrayContaining([
+        '/api/inference/providers/catalog',
+        '/api/inference/providers/oauth/start',
+        '/api/inference/providers/oauth/{id}/complete',
+        '/api/inference/connections/{id}/test',
+      ]),
+    );
+    for (const [, operations] of paths)
+      for (const operation of Object.values(operations))
+        expect(['inference:view', 'inference:manage']).toContain(operation['x-required-scope']);
+  });
+});
+
 describe('operator catalog (INFRAGATE_INFERENCE_CATALOG)', () => {
   it("serves the operator's catalog instead of the built-in one", async () => {
     const custom = await startTestGateway({
