@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { catalogFileProblems } from './modules/inference/catalog.js';
 
 export type EgressPolicy = 'public' | 'private' | 'any';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -28,6 +29,8 @@ export interface Config {
   repohostTimeoutMs: number;
   /** Most groups and most projects a repository host test lists (pagination stops there). */
   repohostPreviewMaxItems: number;
+  /** Operator's inference provider catalog (JSON file); unset means the built-in catalog/inference-providers.json. */
+  inferenceCatalogPath: string | undefined;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -114,7 +117,12 @@ export function loadConfig(env: Env = process.env): Config {
     loginWindowSeconds: read.integer('INFRAGATE_LOGIN_WINDOW_SECONDS', 900, 10, 86400),
     repohostTimeoutMs: read.integer('INFRAGATE_REPOHOST_TIMEOUT_MS', 15_000, 100, 300_000),
     repohostPreviewMaxItems: read.integer('INFRAGATE_REPOHOST_PREVIEW_MAX_ITEMS', 1000, 1, 100_000),
+    inferenceCatalogPath: read.optional('INFRAGATE_INFERENCE_CATALOG'),
   };
+  if (config.inferenceCatalogPath !== undefined) {
+    config.inferenceCatalogPath = path.resolve(config.inferenceCatalogPath);
+    read.problems.push(...catalogFileProblems(config.inferenceCatalogPath));
+  }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }

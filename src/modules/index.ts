@@ -1,6 +1,7 @@
 import type { GatewayModule } from '../server.js';
 import authRoutes from './auth/routes.js';
 import certificateRoutes from './certificates/routes.js';
+import inferenceRoutes from './inference/routes.js';
 import repohostRoutes from './repohost/routes.js';
 import systemRoutes from './system/routes.js';
 import userRoutes from './users/routes.js';
@@ -12,4 +13,5 @@ export const modules: GatewayModule[] = [
   userRoutes,
   certificateRoutes,
   repohostRoutes,
+  inferenceRoutes,
 ];

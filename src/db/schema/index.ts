@@ -3,4 +3,5 @@ export * from './audit.js';
 export * from './certificates.js';
 export * from './coordination.js';
 export * from './identity.js';
+export * from './inference.js';
 export * from './repohost.js';
