@@ -148,7 +148,7 @@ describe.each(trees)('$label', ({ base, kind }) => {
     it('renames a folder', async () => {
       const folder = await create(unique('old'));
       const result = await gateway.call('PUT', `${base}/${folder.id}`, {
-        body: { name: 'renamed-' + folder.id },
+        body: { name: `renamed-${folder.id}` },
       });
       expect(result.status).toBe(200);
       expect(result.body.data.name).toBe(`renamed-${folder.id}`);
