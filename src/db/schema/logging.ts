@@ -21,37 +21,27 @@ export interface LogFieldDefinition {
  * Schema folders and environment folders are two independent trees of the same shape: a folder has
  * at most one parent (null = root), a position among its siblings and a name unique among them.
  */
-export const loggingSchemaFolders = pgTable(
-  'logging_schema_folders',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    name: text('name').notNull(),
-    parentId: uuid('parent_id').references((): AnyPgColumn => loggingSchemaFolders.id),
-    sortOrder: integer('sort_order').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [
-    unique('logging_schema_folders_sibling_name_key').on(table.parentId, table.name).nullsNotDistinct(),
-    index('logging_schema_folders_parent_idx').on(table.parentId, table.sortOrder),
-  ],
-);
+function folderTable<Name extends string>(name: Name) {
+  const table = pgTable(
+    name,
+    {
+      id: uuid('id').primaryKey().defaultRandom(),
+      name: text('name').notNull(),
+      parentId: uuid('parent_id').references((): AnyPgColumn => table.id),
+      sortOrder: integer('sort_order').notNull().default(0),
+      createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+      updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    },
+    (columns) => [
+      unique(`${name}_sibling_name_key`).on(columns.parentId, columns.name).nullsNotDistinct(),
+      index(`${name}_parent_idx`).on(columns.parentId, columns.sortOrder),
+    ],
+  );
+  return table;
+}
 
-export const loggingEnvironmentFolders = pgTable(
-  'logging_environment_folders',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    name: text('name').notNull(),
-    parentId: uuid('parent_id').references((): AnyPgColumn => loggingEnvironmentFolders.id),
-    sortOrder: integer('sort_order').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (table) => [
-    unique('logging_environment_folders_sibling_name_key').on(table.parentId, table.name).nullsNotDistinct(),
-    index('logging_environment_folders_parent_idx').on(table.parentId, table.sortOrder),
-  ],
-);
+export const loggingSchemaFolders = folderTable('logging_schema_folders');
+export const loggingEnvironmentFolders = folderTable('logging_environment_folders');
 
 /** The shape of the log records of an environment; names are unique within a folder. */
 export const loggingSchemas = pgTable(
@@ -90,3 +80,6 @@ export const loggingEnvironments = pgTable(
     index('logging_environments_schema_idx').on(table.schemaId),
   ],
 );
+
+/** Either folder table, for code that serves both trees. */
+export type LoggingFolderTable = ReturnType<typeof folderTable<string>>;

@@ -7,10 +7,9 @@ import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { queryRows } from '../../db/raw.js';
-import type { loggingSchemaFolders, loggingSchemas } from '../../db/schema/index.js';
+import type { LoggingFolderTable, loggingSchemas } from '../../db/schema/index.js';
 
-/** Both folder tables have exactly these columns; the environment tree is used through this type. */
-export type FolderTable = typeof loggingSchemaFolders;
+export type FolderTable = LoggingFolderTable;
 /**
  * The columns every item table (schemas, environments) shares: id, name, folderId, updatedAt. Only
  * those are touched through this type.
@@ -20,6 +19,9 @@ export type ItemTable = typeof loggingSchemas;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Path ids are plain strings in the contract; anything that is not a UUID cannot name a record. */
 export const isUuid = (value: string) => UUID.test(value);
+
+/** An ILIKE pattern matching `q` anywhere, with its wildcards taken literally. */
+export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** A generous bound on folder depth, so a walk up the tree can never loop on corrupted data. */
 const MAX_WALK = 10_000;
@@ -104,7 +106,7 @@ export class FolderTree {
       if (!isUuid(filter.parentId)) return toPage([], 0, filter);
       conditions.push(eq(f.parentId, filter.parentId));
     }
-    if (filter.q) conditions.push(ilike(f.name, `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`));
+    if (filter.q) conditions.push(ilike(f.name, likePattern(filter.q)));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([

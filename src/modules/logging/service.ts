@@ -1,4 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, isNull, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflict, notFound, validationError } from '../../core/errors.js';
@@ -12,7 +13,7 @@ import {
   loggingSchemaFolders,
   loggingSchemas,
 } from '../../db/schema/index.js';
-import { type FolderTable, FolderTree, type ItemTable, isUuid } from './folder-tree.js';
+import { FolderTree, type ItemTable, isUuid, likePattern } from './folder-tree.js';
 
 // Any fixed numbers work; they only have to be the same in every gateway process.
 const SCHEMA_TREE_LOCK_KEY = 7_302_118_460;
@@ -101,13 +102,8 @@ function checkFields(fields: LogFieldDefinition[]): LogFieldDefinition[] {
   return fields.map(({ name, type, required }) => ({ name, type, required }));
 }
 
-const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, '\\$&')}%`;
-
 /** The condition of a `folderId` filter, or `false` when it cannot match anything. */
-function folderCondition(
-  column: ItemTable['folderId'],
-  folderId: string | undefined,
-): SQL | false | undefined {
+function folderCondition(column: AnyPgColumn, folderId: string | undefined): SQL | false | undefined {
   if (folderId === undefined) return undefined;
   if (folderId === 'root') return isNull(column);
   return isUuid(folderId) ? eq(column, folderId) : false;
@@ -136,7 +132,8 @@ export class LoggingService {
     });
     this.environmentFolders = new FolderTree(db, audit, {
       kind: 'environment',
-      folders: loggingEnvironmentFolders as unknown as FolderTable,
+      folders: loggingEnvironmentFolders,
+      // Only the columns both item tables share (id, name, folderId, updatedAt) are used through it.
       items: loggingEnvironments as unknown as ItemTable,
       lockKey: ENVIRONMENT_TREE_LOCK_KEY,
     });
@@ -249,7 +246,7 @@ export class LoggingService {
   // Environments
 
   async listEnvironments(filter: EnvironmentFilter) {
-    const folder = folderCondition(loggingEnvironments.folderId as never, filter.folderId);
+    const folder = folderCondition(loggingEnvironments.folderId, filter.folderId);
     if (folder === false) return toPage([], 0, filter);
     if (filter.schemaId !== undefined && !isUuid(filter.schemaId)) return toPage([], 0, filter);
     const where = and(
