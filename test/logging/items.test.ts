@@ -293,6 +293,17 @@ describe('logging environments', () => {
     expectError(await gateway.call('DELETE', `/api/logging/environments/${env.id}`), 404, 'NOT_FOUND');
   });
 
+  it('deletes the environments of an environment folder deleted with ?recursive=true', async () => {
+    const folder = await environmentFolder();
+    const inner = await environmentFolder(unique('inner'), folder.id);
+    const env = await environment({ folderId: inner.id });
+    const result = await gateway.call('DELETE', `/api/logging/environment-folders/${folder.id}`, {
+      query: { recursive: true },
+    });
+    expect(result.status).toBe(200);
+    expectError(await gateway.call('GET', `/api/logging/environments/${env.id}`), 404, 'NOT_FOUND');
+  });
+
   it('needs a token (401) and logging:manage to change (403)', async () => {
     expectError(
       await gateway.call('POST', '/api/logging/environments', { body: { name: 'x' }, token: null }),
@@ -385,6 +396,11 @@ describe.each(itemMoves)('$label', ({ url, key, folder, item, itemUrl }) => {
     expectValidationError(await gateway.call('POST', url, { body: { ids: [] } }), ['folderId']);
     expectValidationError(await gateway.call('POST', url, { body: { folderId: null } }), ['ids']);
     expectValidationError(await gateway.call('POST', url, { body: { ids: 'x', folderId: null } }), ['ids']);
+  });
+
+  it('refuses more than 1000 ids with 400', async () => {
+    const ids = Array.from({ length: 1001 }, (_, index) => `id-${index}`);
+    expectValidationError(await gateway.call('POST', url, { body: { ids, folderId: null } }), ['ids']);
   });
 
   it('needs a token (401) and logging:manage (403)', async () => {
