@@ -2,6 +2,7 @@ import type { GatewayModule } from '../server.js';
 import authRoutes from './auth/routes.js';
 import certificateRoutes from './certificates/routes.js';
 import inferenceRoutes from './inference/routes.js';
+import loggingRoutes from './logging/routes.js';
 import repohostRoutes from './repohost/routes.js';
 import systemRoutes from './system/routes.js';
 import userRoutes from './users/routes.js';
@@ -11,6 +12,7 @@ export const modules: GatewayModule[] = [
   systemRoutes,
   authRoutes,
   userRoutes,
+  loggingRoutes,
   certificateRoutes,
   repohostRoutes,
   inferenceRoutes,

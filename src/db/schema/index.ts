@@ -4,4 +4,5 @@ export * from './certificates.js';
 export * from './coordination.js';
 export * from './identity.js';
 export * from './inference.js';
+export * from './logging.js';
 export * from './repohost.js';
