@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { catalogFileProblems } from './modules/inference/catalog.js';
 
 export type EgressPolicy = 'public' | 'private' | 'any';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -19,6 +20,17 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Failed logins per email within the window before that email is locked for the window. */
+  loginMaxFailuresPerEmail: number;
+  /** Failed logins per client address within the window before that address is locked. */
+  loginMaxFailuresPerAddress: number;
+  loginWindowSeconds: number;
+  /** Deadline of one repository host test (all its GitLab calls together), in ms. */
+  repohostTimeoutMs: number;
+  /** Most groups and most projects a repository host test lists (pagination stops there). */
+  repohostPreviewMaxItems: number;
+  /** Operator's inference provider catalog (JSON file); unset means the built-in catalog/inference-providers.json. */
+  inferenceCatalogPath: string | undefined;
   /** Static sites (pages): upload limits, retention and how sites are served. */
   pages: PagesConfig;
 }
@@ -125,7 +137,17 @@ export function loadConfig(env: Env = process.env): Config {
       maxFiles: read.integer('INFRAGATE_PAGES_MAX_FILES', 20_000, 1, 1_000_000),
       sandbox: read.boolean('INFRAGATE_PAGES_SANDBOX', true),
     },
+    loginMaxFailuresPerEmail: read.integer('INFRAGATE_LOGIN_MAX_FAILURES', 5, 1, 1000),
+    loginMaxFailuresPerAddress: read.integer('INFRAGATE_LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100000),
+    loginWindowSeconds: read.integer('INFRAGATE_LOGIN_WINDOW_SECONDS', 900, 10, 86400),
+    repohostTimeoutMs: read.integer('INFRAGATE_REPOHOST_TIMEOUT_MS', 15_000, 100, 300_000),
+    repohostPreviewMaxItems: read.integer('INFRAGATE_REPOHOST_PREVIEW_MAX_ITEMS', 1000, 1, 100_000),
+    inferenceCatalogPath: read.optional('INFRAGATE_INFERENCE_CATALOG'),
   };
+  if (config.inferenceCatalogPath !== undefined) {
+    config.inferenceCatalogPath = path.resolve(config.inferenceCatalogPath);
+    read.problems.push(...catalogFileProblems(config.inferenceCatalogPath));
+  }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }

@@ -1,8 +1,21 @@
 import type { GatewayModule } from '../server.js';
 import authRoutes from './auth/routes.js';
+import certificateRoutes from './certificates/routes.js';
+import inferenceRoutes from './inference/routes.js';
+import loggingRoutes from './logging/routes.js';
 import pagesRoutes from './pages/routes.js';
+import repohostRoutes from './repohost/routes.js';
 import systemRoutes from './system/routes.js';
 import userRoutes from './users/routes.js';
 
 /** Every area of the gateway, registered in this order. */
-export const modules: GatewayModule[] = [systemRoutes, authRoutes, userRoutes, pagesRoutes];
+export const modules: GatewayModule[] = [
+  systemRoutes,
+  authRoutes,
+  userRoutes,
+  loggingRoutes,
+  certificateRoutes,
+  repohostRoutes,
+  inferenceRoutes,
+  pagesRoutes,
+];

@@ -79,19 +79,14 @@ export async function startPostgres(): Promise<PostgresServer> {
   return {
     url,
     stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null)
-        return fs.rmSync(root, { recursive: true, force: true });
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      // runuser ignores SIGINT (the run would wait here forever), so the postmaster gets SIGINT (fast
-      // shutdown) by its own pid; SIGTERM to runuser, which forwards it, is the fallback.
-      try {
-        const postmaster = Number(
-          fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0],
-        );
-        process.kill(postmaster, 'SIGINT');
-      } catch {
-        child.kill('SIGTERM');
-      }
+      // Signal postgres itself (runuser does not pass SIGINT on): a fast shutdown, then the
+      // wrapper exits with it.
+      const exited =
+        child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+      const postmasterPid = Number(
+        fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      process.kill(postmasterPid, 'SIGINT');
       await exited;
       fs.rmSync(root, { recursive: true, force: true });
     },

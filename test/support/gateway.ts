@@ -65,11 +65,24 @@ export async function openTestDatabase() {
   return database;
 }
 
+export interface TestGatewayOptions {
+  /** Receives the gateway's log lines (set `logLevel` in the overrides, e.g. `trace`). */
+  logStream?: NodeJS.WritableStream;
+}
+
 /** A real gateway on a fresh database, driven through `inject()` (or `listen()` for real sockets). */
-export async function startTestGateway(overrides: Partial<Config> = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  overrides: Partial<Config> = {},
+  options: TestGatewayOptions = {},
+): Promise<TestGateway> {
   const config = testConfig(overrides);
   const database = await openTestDatabase();
-  const app = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
+  const app = await buildServer({
+    config,
+    database,
+    masterKey: crypto.randomBytes(32),
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+  });
   app.addHook('onClose', async () => database.close());
   await app.ready();
   const { db } = app.deps;

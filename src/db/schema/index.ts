@@ -1,4 +1,9 @@
 // Every table of the gateway, one file per area; migrations/ holds the SQL that creates them.
 export * from './audit.js';
+export * from './certificates.js';
+export * from './coordination.js';
 export * from './identity.js';
+export * from './inference.js';
+export * from './logging.js';
 export * from './pages.js';
+export * from './repohost.js';

@@ -1,0 +1,65 @@
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './identity.js';
+
+/**
+ * A connection to an inference provider of the catalog. Credentials are sealed with the master key
+ * (`inference_connections.<column>`) and never answered.
+ */
+export const inferenceConnections = pgTable(
+  'inference_connections',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    providerId: text('provider_id').notNull(),
+    name: text('name').notNull().unique(),
+    authType: text('auth_type', { enum: ['oauth', 'api_key', 'local'] }).notNull(),
+    /** Operator's base URL, only for catalog entries that allow it; null means the catalog's. */
+    baseUrl: text('base_url'),
+    apiKeySealed: text('api_key_sealed'),
+    accessTokenSealed: text('access_token_sealed'),
+    refreshTokenSealed: text('refresh_token_sealed'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    tokenScope: text('token_scope'),
+    lastRefreshedAt: timestamp('last_refreshed_at', { withTimezone: true }),
+    lastRefreshError: text('last_refresh_error'),
+    lastTestedAt: timestamp('last_tested_at', { withTimezone: true }),
+    lastTestOk: boolean('last_test_ok'),
+    lastTestError: text('last_test_error'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('inference_connections_provider_idx').on(table.providerId),
+    index('inference_connections_refresh_idx').on(table.accessTokenExpiresAt),
+  ],
+);
+
+/** An OAuth sign-in in progress (redirect + PKCE with a pasted callback, or the device flow). */
+export const inferenceOauthSessions = pgTable(
+  'inference_oauth_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    providerId: text('provider_id').notNull(),
+    status: text('status', { enum: ['pending', 'complete', 'error', 'expired', 'cancelled'] }).notNull(),
+    flow: text('flow', { enum: ['redirect', 'device'] }).notNull(),
+    completionMode: text('completion_mode').notNull(),
+    authorizationUrl: text('authorization_url').notNull(),
+    /** Name of the connection the session creates. */
+    connectionName: text('connection_name').notNull(),
+    stateSealed: text('state_sealed'),
+    codeVerifierSealed: text('code_verifier_sealed'),
+    deviceCodeSealed: text('device_code_sealed'),
+    redirectUri: text('redirect_uri'),
+    userCode: text('user_code'),
+    pollIntervalSeconds: integer('poll_interval_seconds'),
+    lastPolledAt: timestamp('last_polled_at', { withTimezone: true }),
+    connectionId: uuid('connection_id').references(() => inferenceConnections.id, { onDelete: 'set null' }),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('inference_oauth_sessions_status_idx').on(table.status, table.expiresAt)],
+);

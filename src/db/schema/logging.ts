@@ -1,0 +1,85 @@
+import {
+  type AnyPgColumn,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/** One field of a logging schema. */
+export interface LogFieldDefinition {
+  name: string;
+  type: 'string' | 'number' | 'boolean' | 'timestamp' | 'object';
+  required: boolean;
+}
+
+/**
+ * Schema folders and environment folders are two independent trees of the same shape: a folder has
+ * at most one parent (null = root), a position among its siblings and a name unique among them.
+ */
+function folderTable<Name extends string>(name: Name) {
+  const table = pgTable(
+    name,
+    {
+      id: uuid('id').primaryKey().defaultRandom(),
+      name: text('name').notNull(),
+      parentId: uuid('parent_id').references((): AnyPgColumn => table.id),
+      sortOrder: integer('sort_order').notNull().default(0),
+      createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+      updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    },
+    (columns) => [
+      unique(`${name}_sibling_name_key`).on(columns.parentId, columns.name).nullsNotDistinct(),
+      index(`${name}_parent_idx`).on(columns.parentId, columns.sortOrder),
+    ],
+  );
+  return table;
+}
+
+export const loggingSchemaFolders = folderTable('logging_schema_folders');
+export const loggingEnvironmentFolders = folderTable('logging_environment_folders');
+
+/** The shape of the log records of an environment; names are unique within a folder. */
+export const loggingSchemas = pgTable(
+  'logging_schemas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    folderId: uuid('folder_id').references(() => loggingSchemaFolders.id),
+    description: text('description').notNull().default(''),
+    fields: jsonb('fields').$type<LogFieldDefinition[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique('logging_schemas_folder_name_key').on(table.folderId, table.name).nullsNotDistinct(),
+    index('logging_schemas_folder_idx').on(table.folderId),
+  ],
+);
+
+/** A logging environment (e.g. production logs of one system); names are unique within a folder. */
+export const loggingEnvironments = pgTable(
+  'logging_environments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    folderId: uuid('folder_id').references(() => loggingEnvironmentFolders.id),
+    description: text('description').notNull().default(''),
+    schemaId: uuid('schema_id').references(() => loggingSchemas.id),
+    retentionDays: integer('retention_days').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique('logging_environments_folder_name_key').on(table.folderId, table.name).nullsNotDistinct(),
+    index('logging_environments_folder_idx').on(table.folderId),
+    index('logging_environments_schema_idx').on(table.schemaId),
+  ],
+);
+
+/** Either folder table, for code that serves both trees. */
+export type LoggingFolderTable = ReturnType<typeof folderTable<string>>;

@@ -1,0 +1,413 @@
+import { and, asc, count, eq, ilike, inArray, isNull, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AuditActor } from '../../core/actor.js';
+import type { AuditRecorder } from '../../core/audit-recorder.js';
+import { conflict, notFound, validationError } from '../../core/errors.js';
+import { trimmedName } from '../../core/names.js';
+import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import {
+  type LogFieldDefinition,
+  loggingEnvironmentFolders,
+  loggingEnvironments,
+  loggingSchemaFolders,
+  loggingSchemas,
+} from '../../db/schema/index.js';
+import { FolderTree, type ItemTable, isUuid, likePattern } from './folder-tree.js';
+
+// Any fixed numbers work; they only have to be the same in every gateway process.
+const SCHEMA_TREE_LOCK_KEY = 7_302_118_460;
+const ENVIRONMENT_TREE_LOCK_KEY = 7_302_118_461;
+
+export const DEFAULT_RETENTION_DAYS = 30;
+
+export interface SchemaView {
+  id: string;
+  name: string;
+  folderId: string | null;
+  description: string;
+  fields: LogFieldDefinition[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EnvironmentView {
+  id: string;
+  name: string;
+  folderId: string | null;
+  description: string;
+  schemaId: string | null;
+  retentionDays: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ItemFilter extends PageRequest {
+  /** A folder id, or `root` for items outside any folder. */
+  folderId?: string | undefined;
+  q?: string | undefined;
+}
+
+export interface EnvironmentFilter extends ItemFilter {
+  schemaId?: string | undefined;
+}
+
+export interface SchemaInput {
+  name: string;
+  folderId?: string | null | undefined;
+  description?: string | undefined;
+  fields: LogFieldDefinition[];
+}
+
+export interface EnvironmentInput {
+  name: string;
+  folderId?: string | null | undefined;
+  description?: string | undefined;
+  schemaId?: string | null | undefined;
+  retentionDays?: number | undefined;
+}
+
+const schemaColumns = {
+  id: loggingSchemas.id,
+  name: loggingSchemas.name,
+  folderId: loggingSchemas.folderId,
+  description: loggingSchemas.description,
+  fields: loggingSchemas.fields,
+  createdAt: loggingSchemas.createdAt,
+  updatedAt: loggingSchemas.updatedAt,
+};
+
+const environmentColumns = {
+  id: loggingEnvironments.id,
+  name: loggingEnvironments.name,
+  folderId: loggingEnvironments.folderId,
+  description: loggingEnvironments.description,
+  schemaId: loggingEnvironments.schemaId,
+  retentionDays: loggingEnvironments.retentionDays,
+  createdAt: loggingEnvironments.createdAt,
+  updatedAt: loggingEnvironments.updatedAt,
+};
+
+/** Field names of one schema are unique; a duplicate names the later occurrence. */
+function checkFields(fields: LogFieldDefinition[]): LogFieldDefinition[] {
+  const seen = new Set<string>();
+  const issues = fields.flatMap((field, index) => {
+    if (!seen.has(field.name)) {
+      seen.add(field.name);
+      return [];
+    }
+    return [{ path: ['fields', index, 'name'], message: `duplicate field name ${field.name}` }];
+  });
+  if (issues.length > 0) throw validationError(issues);
+  return fields.map(({ name, type, required }) => ({ name, type, required }));
+}
+
+/** The condition of a `folderId` filter, or `false` when it cannot match anything. */
+function folderCondition(column: AnyPgColumn, folderId: string | undefined): SQL | false | undefined {
+  if (folderId === undefined) return undefined;
+  if (folderId === 'root') return isNull(column);
+  return isUuid(folderId) ? eq(column, folderId) : false;
+}
+
+/**
+ * Logging configuration: two folder trees (schema folders and environment folders), the schemas
+ * that describe log records and the environments that keep them.
+ *
+ * Locks are always taken schema tree first, environment tree second, so writers never deadlock.
+ */
+export class LoggingService {
+  readonly schemaFolders: FolderTree;
+  readonly environmentFolders: FolderTree;
+
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditRecorder,
+  ) {
+    this.schemaFolders = new FolderTree(db, audit, {
+      kind: 'schema',
+      folders: loggingSchemaFolders,
+      items: loggingSchemas,
+      lockKey: SCHEMA_TREE_LOCK_KEY,
+      beforeItemsDeleted: (tx, ids) => this.refuseSchemasInUse(tx, ids),
+    });
+    this.environmentFolders = new FolderTree(db, audit, {
+      kind: 'environment',
+      folders: loggingEnvironmentFolders,
+      // Only the columns both item tables share (id, name, folderId, updatedAt) are used through it.
+      items: loggingEnvironments as unknown as ItemTable,
+      lockKey: ENVIRONMENT_TREE_LOCK_KEY,
+    });
+  }
+
+  // Schemas
+
+  async listSchemas(filter: ItemFilter) {
+    const folder = folderCondition(loggingSchemas.folderId, filter.folderId);
+    if (folder === false) return toPage([], 0, filter);
+    const where = and(folder, filter.q ? ilike(loggingSchemas.name, likePattern(filter.q)) : undefined);
+    const { limit, offset } = pageWindow(filter);
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select(schemaColumns)
+        .from(loggingSchemas)
+        .where(where)
+        .orderBy(asc(loggingSchemas.name), asc(loggingSchemas.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ value: count() }).from(loggingSchemas).where(where),
+    ]);
+    return toPage(rows, total?.value ?? 0, filter);
+  }
+
+  async getSchema(id: string, db: DbOrTx = this.db): Promise<SchemaView> {
+    const row = isUuid(id)
+      ? (await db.select(schemaColumns).from(loggingSchemas).where(eq(loggingSchemas.id, id)))[0]
+      : undefined;
+    if (!row) throw notFound({ schemaId: id });
+    return row;
+  }
+
+  async createSchema(actor: AuditActor, input: SchemaInput): Promise<SchemaView> {
+    const name = trimmedName(input.name);
+    const fields = checkFields(input.fields);
+    const folderId = input.folderId ?? null;
+    const description = input.description ?? '';
+    return this.db.transaction(async (tx) => {
+      await this.schemaFolders.lock(tx);
+      if (folderId !== null) await this.schemaFolders.requireFolder(tx, folderId, 'folderId');
+      const [row] = await this.schemaFolders.uniqueName(name, () =>
+        tx
+          .insert(loggingSchemas)
+          .values({ name, folderId, description, fields })
+          .returning({ id: loggingSchemas.id }),
+      );
+      await this.audit.record(tx, actor, {
+        action: 'logging.schema.created',
+        targetType: 'schema',
+        targetId: row!.id,
+        metadata: { name, folderId, fieldCount: fields.length },
+      });
+      return this.getSchema(row!.id, tx);
+    });
+  }
+
+  async updateSchema(actor: AuditActor, id: string, input: Partial<SchemaInput>): Promise<SchemaView> {
+    const changes: Partial<typeof loggingSchemas.$inferInsert> = {};
+    if (input.name !== undefined) changes.name = trimmedName(input.name);
+    if (input.fields !== undefined) changes.fields = checkFields(input.fields);
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.folderId !== undefined) changes.folderId = input.folderId;
+    return this.db.transaction(async (tx) => {
+      await this.schemaFolders.lock(tx);
+      const before = await this.getSchema(id, tx);
+      if (changes.folderId) await this.schemaFolders.requireFolder(tx, changes.folderId, 'folderId');
+      await this.schemaFolders.uniqueName(changes.name ?? before.name, () =>
+        tx
+          .update(loggingSchemas)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(loggingSchemas.id, id)),
+      );
+      await this.audit.record(tx, actor, {
+        action: 'logging.schema.updated',
+        targetType: 'schema',
+        targetId: id,
+        metadata: {
+          changed: Object.keys(changes).sort(),
+          ...(changes.name !== undefined ? { name: { from: before.name, to: changes.name } } : {}),
+          ...(changes.folderId !== undefined
+            ? { folderId: { from: before.folderId, to: changes.folderId } }
+            : {}),
+        },
+      });
+      return this.getSchema(id, tx);
+    });
+  }
+
+  async deleteSchema(actor: AuditActor, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.schemaFolders.lock(tx);
+      const schema = await this.getSchema(id, tx);
+      await this.refuseSchemasInUse(tx, [id]);
+      await tx.delete(loggingSchemas).where(eq(loggingSchemas.id, id));
+      await this.audit.record(tx, actor, {
+        action: 'logging.schema.deleted',
+        targetType: 'schema',
+        targetId: id,
+        metadata: { name: schema.name, folderId: schema.folderId },
+      });
+    });
+  }
+
+  async moveSchemas(actor: AuditActor, ids: string[], folderId: string | null) {
+    const result = await this.schemaFolders.moveItems(actor, ids, folderId);
+    return { folderId, schemas: await this.schemasByIds(result.ids) };
+  }
+
+  // Environments
+
+  async listEnvironments(filter: EnvironmentFilter) {
+    const folder = folderCondition(loggingEnvironments.folderId, filter.folderId);
+    if (folder === false) return toPage([], 0, filter);
+    if (filter.schemaId !== undefined && !isUuid(filter.schemaId)) return toPage([], 0, filter);
+    const where = and(
+      folder,
+      filter.schemaId !== undefined ? eq(loggingEnvironments.schemaId, filter.schemaId) : undefined,
+      filter.q ? ilike(loggingEnvironments.name, likePattern(filter.q)) : undefined,
+    );
+    const { limit, offset } = pageWindow(filter);
+    const [rows, [total]] = await Promise.all([
+      this.db
+        .select(environmentColumns)
+        .from(loggingEnvironments)
+        .where(where)
+        .orderBy(asc(loggingEnvironments.name), asc(loggingEnvironments.id))
+        .limit(limit)
+        .offset(offset),
+      this.db.select({ value: count() }).from(loggingEnvironments).where(where),
+    ]);
+    return toPage(rows, total?.value ?? 0, filter);
+  }
+
+  async getEnvironment(id: string, db: DbOrTx = this.db): Promise<EnvironmentView> {
+    const row = isUuid(id)
+      ? (
+          await db.select(environmentColumns).from(loggingEnvironments).where(eq(loggingEnvironments.id, id))
+        )[0]
+      : undefined;
+    if (!row) throw notFound({ environmentId: id });
+    return row;
+  }
+
+  async createEnvironment(actor: AuditActor, input: EnvironmentInput): Promise<EnvironmentView> {
+    const name = trimmedName(input.name);
+    const values = {
+      name,
+      folderId: input.folderId ?? null,
+      description: input.description ?? '',
+      schemaId: input.schemaId ?? null,
+      retentionDays: input.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    };
+    return this.db.transaction(async (tx) => {
+      await this.lockForEnvironment(tx, values.schemaId, values.folderId);
+      const [row] = await this.environmentFolders.uniqueName(name, () =>
+        tx.insert(loggingEnvironments).values(values).returning({ id: loggingEnvironments.id }),
+      );
+      await this.audit.record(tx, actor, {
+        action: 'logging.environment.created',
+        targetType: 'environment',
+        targetId: row!.id,
+        metadata: values,
+      });
+      return this.getEnvironment(row!.id, tx);
+    });
+  }
+
+  async updateEnvironment(
+    actor: AuditActor,
+    id: string,
+    input: Partial<EnvironmentInput>,
+  ): Promise<EnvironmentView> {
+    const changes: Partial<typeof loggingEnvironments.$inferInsert> = {};
+    if (input.name !== undefined) changes.name = trimmedName(input.name);
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.folderId !== undefined) changes.folderId = input.folderId;
+    if (input.schemaId !== undefined) changes.schemaId = input.schemaId;
+    if (input.retentionDays !== undefined) changes.retentionDays = input.retentionDays;
+    return this.db.transaction(async (tx) => {
+      await this.lockForEnvironment(tx, changes.schemaId ?? null, changes.folderId ?? null);
+      const before = await this.getEnvironment(id, tx);
+      await this.environmentFolders.uniqueName(changes.name ?? before.name, () =>
+        tx
+          .update(loggingEnvironments)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(loggingEnvironments.id, id)),
+      );
+      const metadata: Record<string, unknown> = { changed: Object.keys(changes).sort() };
+      for (const key of ['name', 'folderId', 'schemaId', 'retentionDays'] as const) {
+        if (changes[key] !== undefined) metadata[key] = { from: before[key], to: changes[key] };
+      }
+      await this.audit.record(tx, actor, {
+        action: 'logging.environment.updated',
+        targetType: 'environment',
+        targetId: id,
+        metadata,
+      });
+      return this.getEnvironment(id, tx);
+    });
+  }
+
+  async deleteEnvironment(actor: AuditActor, id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.environmentFolders.lock(tx);
+      const environment = await this.getEnvironment(id, tx);
+      await tx.delete(loggingEnvironments).where(eq(loggingEnvironments.id, id));
+      await this.audit.record(tx, actor, {
+        action: 'logging.environment.deleted',
+        targetType: 'environment',
+        targetId: id,
+        metadata: { name: environment.name, folderId: environment.folderId },
+      });
+    });
+  }
+
+  async moveEnvironments(actor: AuditActor, ids: string[], folderId: string | null) {
+    const result = await this.environmentFolders.moveItems(actor, ids, folderId);
+    return { folderId, environments: await this.environmentsByIds(result.ids) };
+  }
+
+  // Helpers
+
+  /**
+   * Locks what an environment change depends on, in the fixed order (schema tree, then environment
+   * tree), and checks that the referenced schema and folder exist.
+   */
+  private async lockForEnvironment(tx: Tx, schemaId: string | null, folderId: string | null) {
+    if (schemaId !== null) {
+      await this.schemaFolders.lock(tx);
+      const [schema] = await tx
+        .select({ id: loggingSchemas.id })
+        .from(loggingSchemas)
+        .where(eq(loggingSchemas.id, schemaId));
+      if (!schema) throw notFound({ schemaId });
+    }
+    await this.environmentFolders.lock(tx);
+    if (folderId !== null) await this.environmentFolders.requireFolder(tx, folderId, 'folderId');
+  }
+
+  /** 409 SCHEMA_IN_USE when environments still describe their records with one of these schemas. */
+  private async refuseSchemasInUse(tx: Tx, schemaIds: string[]): Promise<void> {
+    const users = await tx
+      .select({ id: loggingEnvironments.id, schemaId: loggingEnvironments.schemaId })
+      .from(loggingEnvironments)
+      .where(inArray(loggingEnvironments.schemaId, schemaIds))
+      .orderBy(asc(loggingEnvironments.id))
+      .limit(100);
+    if (users.length > 0) {
+      throw conflict('SCHEMA_IN_USE', {
+        explanation: 'environments still use this schema; point them at another schema or delete them first',
+        schemaIds: [...new Set(users.map((row) => row.schemaId))],
+        environmentIds: users.map((row) => row.id),
+      });
+    }
+  }
+
+  private async schemasByIds(ids: string[]): Promise<SchemaView[]> {
+    const wanted = ids.filter(isUuid);
+    if (wanted.length === 0) return [];
+    return this.db
+      .select(schemaColumns)
+      .from(loggingSchemas)
+      .where(inArray(loggingSchemas.id, wanted))
+      .orderBy(asc(loggingSchemas.name), asc(loggingSchemas.id));
+  }
+
+  private async environmentsByIds(ids: string[]): Promise<EnvironmentView[]> {
+    const wanted = ids.filter(isUuid);
+    if (wanted.length === 0) return [];
+    return this.db
+      .select(environmentColumns)
+      .from(loggingEnvironments)
+      .where(inArray(loggingEnvironments.id, wanted))
+      .orderBy(asc(loggingEnvironments.name), asc(loggingEnvironments.id));
+  }
+}
