@@ -97,6 +97,12 @@ describe('GET /api/pages', () => {
     expect(page.body.data.map((p: { slug: string }) => p.slug)).toEqual([`${marker}-1`, `${marker}-2`]);
   });
 
+  it('treats % and _ in the search text as plain characters', async () => {
+    await createProject(gateway, { name: 'Plain name' });
+    const result = await gateway.call('GET', '/api/pages', { query: { q: '%_' } });
+    expect(result.body.data).toEqual([]);
+  });
+
   it('refuses a limit above 100', async () => {
     expectValidationError(await gateway.call('GET', '/api/pages', { query: { limit: 101 } }), ['limit']);
   });

@@ -133,8 +133,10 @@ export class PagesService {
   // ── projects ────────────────────────────────────────────────────────────────────────────────
 
   async listProjects(filter: ProjectFilter) {
-    const where = filter.q
-      ? or(ilike(pagesProjects.name, `%${filter.q}%`), ilike(pagesProjects.slug, `%${filter.q}%`))
+    // `%`, `_` and `\` in the search text are literal characters, not LIKE wildcards.
+    const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, '\\$&')}%` : undefined;
+    const where = pattern
+      ? or(ilike(pagesProjects.name, pattern), ilike(pagesProjects.slug, pattern))
       : undefined;
     return paged(
       filter,
