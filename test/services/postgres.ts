@@ -79,8 +79,15 @@ export async function startPostgres(): Promise<PostgresServer> {
   return {
     url,
     stop: async () => {
-      child.kill('SIGINT');
-      await new Promise((resolve) => child.once('exit', resolve));
+      // Signal postgres itself (runuser does not pass SIGINT on): a fast shutdown, then the
+      // wrapper exits with it.
+      const exited =
+        child.exitCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve));
+      const postmasterPid = Number(
+        fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0],
+      );
+      process.kill(postmasterPid, 'SIGINT');
+      await exited;
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
