@@ -19,6 +19,19 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Key-value database console (`INFRAGATE_KEYVALUE_*`). */
+  keyvalue: KeyValueConfig;
+}
+
+export interface KeyValueConfig {
+  /** Longest a console command may run before it is answered with a timeout. */
+  commandTimeoutMs: number;
+  /** Longest a connection attempt (TCP, TLS, AUTH) may take. */
+  connectTimeoutMs: number;
+  /** Reply size (JSON bytes, approximately) past which a result is cut and marked `truncated`. */
+  maxReplyBytes: number;
+  /** Connections kept open per registered database; commands are pipelined over them. */
+  poolSize: number;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -100,6 +113,12 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    keyvalue: {
+      commandTimeoutMs: read.integer('INFRAGATE_KEYVALUE_COMMAND_TIMEOUT_MS', 5000, 100, 600_000),
+      connectTimeoutMs: read.integer('INFRAGATE_KEYVALUE_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
+      maxReplyBytes: read.integer('INFRAGATE_KEYVALUE_MAX_REPLY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+      poolSize: read.integer('INFRAGATE_KEYVALUE_POOL_SIZE', 2, 1, 32),
+    },
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
