@@ -33,13 +33,13 @@ function inlineCommand(port: number, line: string): Promise<string> {
 }
 
 /**
- * Starts a throw-away redis-server on a free loopback port without persistence. `args` adds
- * configuration, e.g. `['--requirepass', 'secret']`.
+ * Starts a throw-away redis-server on a free loopback port (or `options.port`, to bring a stopped
+ * server back) without persistence. `args` adds configuration, e.g. `['--requirepass', 'secret']`.
  */
-export async function startRedis(args: string[] = []): Promise<RedisServer> {
+export async function startRedis(args: string[] = [], options: { port?: number } = {}): Promise<RedisServer> {
   const binary = redisBinary().path;
   if (!binary) throw new Error('redis-server not found');
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(
     binary,
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
