@@ -29,6 +29,8 @@ interface Pending {
 }
 
 const MAX_BATCH = 500;
+/** Rows an owner may gain past HISTORY_SIZE before old ones are deleted (deletes are batched). */
+const TRIM_SLACK = 25;
 
 /**
  * Audit events and history rows of console commands. A command is answered only after its
@@ -38,6 +40,8 @@ const MAX_BATCH = 500;
 export class CommandLog {
   private pending: Pending[] = [];
   private draining: Promise<void> | null = null;
+  /** Rows written per database/user since their history was last trimmed (this process). */
+  private readonly sinceTrim = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -93,22 +97,26 @@ export class CommandLog {
 
   private async write(records: CommandRecord[]): Promise<void> {
     await this.db.transaction(async (tx) => {
-      for (const record of records) {
-        await this.audit.record(tx, record.actor, {
-          action: 'databases.keyvalue.command_run',
-          targetType: 'database',
-          targetId: record.databaseId,
-          outcome: record.status === 'ok' ? 'success' : 'failure',
-          metadata: {
-            command: record.commandName,
-            class: record.commandClass,
-            keyCount: record.keyCount,
-            argCount: record.argCount,
-            status: record.status,
-            ...(record.reason ? { reason: record.reason } : {}),
+      await this.audit.recordMany(
+        tx,
+        records.map((record) => ({
+          actor: record.actor,
+          entry: {
+            action: 'databases.keyvalue.command_run',
+            targetType: 'database',
+            targetId: record.databaseId,
+            outcome: record.status === 'ok' ? 'success' : 'failure',
+            metadata: {
+              command: record.commandName,
+              class: record.commandClass,
+              keyCount: record.keyCount,
+              argCount: record.argCount,
+              status: record.status,
+              ...(record.reason ? { reason: record.reason } : {}),
+            },
           },
-        });
-      }
+        })),
+      );
       // A database removed meanwhile keeps its audit events but gets no history rows.
       const ids = [...new Set(records.map((record) => record.databaseId))];
       const existing = new Set(
@@ -129,13 +137,20 @@ export class CommandLog {
         }));
       if (rows.length === 0) return;
       await tx.insert(databaseCommandHistory).values(rows);
-      const owners = new Map(rows.map((row) => [`${row.databaseId}/${row.userId}`, row]));
-      for (const { databaseId, userId } of owners.values()) {
+      const due = new Map<string, { databaseId: string; userId: string }>();
+      for (const row of rows) {
+        const owner = `${row.databaseId}/${row.userId}`;
+        const written = (this.sinceTrim.get(owner) ?? 0) + 1;
+        this.sinceTrim.set(owner, written);
+        if (written >= TRIM_SLACK) due.set(owner, row);
+      }
+      for (const [owner, { databaseId, userId }] of due) {
         await tx.execute(sql`
           delete from ${databaseCommandHistory} where id in (
             select id from ${databaseCommandHistory}
             where database_id = ${databaseId} and user_id = ${userId}
             order by seq desc offset ${HISTORY_SIZE})`);
+        this.sinceTrim.delete(owner);
       }
     });
   }

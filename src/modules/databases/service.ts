@@ -81,6 +81,11 @@ export interface CommandResult {
 }
 
 const PASSWORD_CONTEXT = 'databases.password';
+/**
+ * How long a console command may use a registration it read before; changes made through this
+ * process apply at once, changes made through another gateway instance within this time.
+ */
+const ROW_CACHE_MS = 2_000;
 const MAX_HISTORY_TEXT = 1000;
 
 const toView = (row: DatabaseRow): DatabaseView => ({
@@ -148,6 +153,7 @@ const optionalText = (value: string | null | undefined) =>
 /** Registered key-value databases and the command console over them. */
 export class DatabaseService {
   private readonly pools = new Map<string, { version: number; pool: Promise<KeyValuePool> }>();
+  private readonly rows = new Map<string, { row: DatabaseRow; until: number }>();
   private readonly log: CommandLog;
 
   constructor(private readonly deps: Deps) {
@@ -301,7 +307,7 @@ export class DatabaseService {
     if (parsed.args.length === 0) throw invalidField(['command'], 'must contain a command');
     const args = parsed.args;
     const words = args.map((arg) => arg.toString('latin1'));
-    const row = await this.row(id);
+    const row = await this.cachedRow(id);
 
     let text = maskCredentials(args.map((arg) => renderArgument(arg))).join(' ');
     if (text.length > MAX_HISTORY_TEXT) text = `${text.slice(0, MAX_HISTORY_TEXT)}…`;
@@ -469,6 +475,17 @@ export class DatabaseService {
     }
   }
 
+  /** The registration for the console's hot path (see ROW_CACHE_MS). */
+  private async cachedRow(id: string): Promise<DatabaseRow> {
+    const now = Date.now();
+    const cached = this.rows.get(id);
+    if (cached && cached.until > now) return cached.row;
+    const row = await this.row(id);
+    if (this.rows.size > 10_000) this.rows.clear();
+    this.rows.set(id, { row, until: now + ROW_CACHE_MS });
+    return row;
+  }
+
   private async row(id: string): Promise<DatabaseRow> {
     const [row] = await this.deps.db.select().from(databases).where(eq(databases.id, id));
     if (!row) throw notFound({ databaseId: id });
@@ -515,6 +532,7 @@ export class DatabaseService {
   }
 
   private dropPool(id: string): void {
+    this.rows.delete(id);
     const entry = this.pools.get(id);
     if (!entry) return;
     this.pools.delete(id);
