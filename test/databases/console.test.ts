@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainHash, GENESIS_HASH } from '../../src/core/audit-recorder.js';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
@@ -350,6 +351,21 @@ describe.skipIf(!redis.path)(`key-value console${redis.skipReason ? ` (${redis.s
         ],
       ]);
       expect(JSON.stringify(events)).not.toContain('value-one');
+    });
+
+    it('keeps the audit chain intact when concurrent commands are committed together', async () => {
+      const id = await registerDatabase(gateway, { url: server.url });
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => command(gateway, id, `ECHO c${i}`)));
+      expect(results.every((result) => result.status === 200)).toBe(true);
+      const events = await gateway.deps.db.select().from(auditEvents).orderBy(auditEvents.seq);
+      let prevHash = GENESIS_HASH;
+      for (const event of events) {
+        const { prevHash: storedPrev, hash, ...fields } = event;
+        expect(storedPrev).toBe(prevHash);
+        expect(hash).toBe(chainHash(prevHash, fields));
+        prevHash = hash;
+      }
+      expect(events.filter((event) => event.targetId === id)).toHaveLength(31);
     });
 
     it('counts the keys of a command whose keys move with its arguments', async () => {
