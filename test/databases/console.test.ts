@@ -355,7 +355,9 @@ describe.skipIf(!redis.path)(`key-value console${redis.skipReason ? ` (${redis.s
 
     it('keeps the audit chain intact when concurrent commands are committed together', async () => {
       const id = await registerDatabase(gateway, { url: server.url });
-      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => command(gateway, id, `ECHO c${i}`)));
+      const results = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => command(gateway, id, `ECHO c${i}`)),
+      );
       expect(results.every((result) => result.status === 200)).toBe(true);
       const events = await gateway.deps.db.select().from(auditEvents).orderBy(auditEvents.seq);
       let prevHash = GENESIS_HASH;
