@@ -10,6 +10,9 @@ const isSpace = (char: string | undefined) =>
   char === ' ' || char === '\n' || char === '\r' || char === '\t' || char === '\v' || char === '\f';
 const isHex = (char: string | undefined) => char !== undefined && /^[0-9a-fA-F]$/.test(char);
 const ESCAPES: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', a: '\x07' };
+const GLUED_QUOTE = 'a closing quote must be followed by a space or the end of the line';
+/** A closing quote at `at` must end the argument. */
+const closesCleanly = (line: string, at: number) => at + 1 >= line.length || isSpace(line[at + 1]);
 
 export function parseCommandLine(line: string): ParsedCommandLine {
   const args: Buffer[] = [];
@@ -39,8 +42,7 @@ export function parseCommandLine(line: string): ParsedCommandLine {
           pushText(ESCAPES[next] ?? next);
           i += next.length - 1;
         } else if (char === '"') {
-          if (i + 1 < line.length && !isSpace(line[i + 1]))
-            return { ok: false, error: 'a closing quote must be followed by a space or the end of the line' };
+          if (!closesCleanly(line, i)) return { ok: false, error: GLUED_QUOTE };
           quote = null;
           done = true;
         } else pushText(char);
@@ -49,8 +51,7 @@ export function parseCommandLine(line: string): ParsedCommandLine {
           bytes.push(0x27);
           i++;
         } else if (char === "'") {
-          if (i + 1 < line.length && !isSpace(line[i + 1]))
-            return { ok: false, error: 'a closing quote must be followed by a space or the end of the line' };
+          if (!closesCleanly(line, i)) return { ok: false, error: GLUED_QUOTE };
           quote = null;
           done = true;
         } else pushText(char);
