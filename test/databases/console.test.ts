@@ -436,3 +436,44 @@ describe.skipIf(!redis.path)('key-value console limits', () => {
     }
   });
 });
+
+describe.skipIf(!redis.path)('key-value console over TLS', () => {
+  let gateway: TestGateway;
+  let server: RedisServer;
+
+  beforeAll(async () => {
+    [gateway, server] = await Promise.all([startTestGateway(), startRedis([], { tls: true })]);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await server?.stop();
+  });
+
+  it('runs commands on a rediss:// database whose certificate the given CA signed', async () => {
+    const id = await registerDatabase(gateway, { url: server.url, tls: { caPem: server.caPem } });
+    const result = await command(gateway, id, 'PING');
+    expect(result.status).toBe(200);
+    expect(result.body.data.result).toBe('PONG');
+  });
+
+  it('answers 422 TLS_FAILED when the certificate cannot be verified', async () => {
+    const id = await registerDatabase(gateway, { url: server.url });
+    const result = await command(gateway, id, 'PING');
+    expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+    expect(result.body.details.reason).toBe('TLS_FAILED');
+  });
+
+  it('answers 422 TLS_FAILED when the certificate does not name the server', async () => {
+    const id = await registerDatabase(gateway, {
+      url: server.url,
+      tls: { caPem: server.caPem, serverName: 'other.example' },
+    });
+    const result = await command(gateway, id, 'PING');
+    expect(result.body.details?.reason).toBe('TLS_FAILED');
+  });
+
+  it('connects without verification when rejectUnauthorized is false', async () => {
+    const id = await registerDatabase(gateway, { url: server.url, tls: { rejectUnauthorized: false } });
+    expect((await command(gateway, id, 'PING')).status).toBe(200);
+  });
+});

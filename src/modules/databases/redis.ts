@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { Redis } from 'ioredis';
 import type { DatabaseTls } from '../../db/schema/index.js';
@@ -25,7 +26,7 @@ export interface PoolOptions {
 /** Why talking to the server failed, in terms a person can act on. */
 export class KeyValueError extends Error {
   constructor(
-    readonly kind: 'unreachable' | 'auth' | 'timeout' | 'reply',
+    readonly kind: 'unreachable' | 'auth' | 'timeout' | 'reply' | 'tls',
     message: string,
   ) {
     super(message);
@@ -45,14 +46,22 @@ function toKeyValueError(error: unknown, lastConnectionError: Error | undefined)
   const cause = lastConnectionError ?? err;
   if (cause.name === 'ReplyError' && AUTH_ERROR.test(cause.message))
     return new KeyValueError('auth', cause.message);
+  const code = String((cause as NodeJS.ErrnoException).code ?? '');
+  if (
+    /^(ERR_TLS|ERR_SSL|UNABLE_TO|CERT_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) ||
+    /certificate/i.test(cause.message)
+  )
+    return new KeyValueError('tls', cause.message);
   return new KeyValueError('unreachable', cause.message);
 }
 
 function tlsOptions(target: KeyValueTarget): ConnectionOptions | undefined {
   if (!target.tls) return undefined;
   // The socket goes to the checked address; the certificate is checked against `servername`.
+  const name = target.tls.serverName ?? target.hostName;
   return {
-    servername: target.tls.serverName ?? target.hostName,
+    // SNI carries names only; for an IP the certificate is checked against the address itself.
+    ...(net.isIP(name) ? {} : { servername: name }),
     rejectUnauthorized: target.tls.rejectUnauthorized,
     ...(target.tls.caPem ? { ca: target.tls.caPem } : {}),
   };

@@ -435,6 +435,11 @@ export class DatabaseService {
           explanation: `the server refused the registered credentials: ${error.message}`,
           serverError: error.message,
         };
+      case 'tls':
+        return {
+          reason: 'TLS_FAILED',
+          explanation: `the TLS handshake failed (check tls.caPem, tls.serverName or tls.rejectUnauthorized): ${error.message}`,
+        };
       case 'timeout':
         return { reason: 'TIMEOUT', explanation: `the server did not answer in time: ${error.message}` };
       case 'reply':
