@@ -168,6 +168,27 @@ describe.skipIf(!redis.path)(`database registry${redis.skipReason ? ` (${redis.s
       expect(result.body.data.status.serverVersion).toMatch(/^\d+\.\d+\.\d+/);
     });
 
+    it('never shows the password, in the list or in one database', async () => {
+      const id = await registerDatabase(gateway, { url: server.url, password: 'hidden-everywhere' });
+      const one = await gateway.call('GET', `/api/databases/${id}`);
+      const list = await gateway.call('GET', '/api/databases', { query: { limit: 100 } });
+      expect(one.body.data.hasPassword).toBe(true);
+      expect(one.text + list.text).not.toContain('hidden-everywhere');
+      expect(one.text + list.text).not.toContain('passwordSealed');
+    });
+
+    it('shows refused credentials as AUTH_FAILED', async () => {
+      const secured = await startRedis(['--requirepass', 'the-right-one']);
+      try {
+        const id = await registerDatabase(gateway, { url: secured.url, password: 'the-wrong-one' });
+        const result = await gateway.call('GET', `/api/databases/${id}`);
+        expect(result.body.data.status).toMatchObject({ reachable: false, reason: 'AUTH_FAILED' });
+        expect(result.text).not.toContain('the-wrong-one');
+      } finally {
+        await secured.stop();
+      }
+    });
+
     it('shows a server that is down as unreachable, with the reason', async () => {
       const down = await startRedis();
       await down.stop();
