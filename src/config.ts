@@ -31,8 +31,21 @@ export interface Config {
   repohostPreviewMaxItems: number;
   /** Operator's inference provider catalog (JSON file); unset means the built-in catalog/inference-providers.json. */
   inferenceCatalogPath: string | undefined;
+  /** Key-value database console (`INFRAGATE_KEYVALUE_*`). */
+  keyvalue: KeyValueConfig;
   /** Static sites (pages): upload limits, retention and how sites are served. */
   pages: PagesConfig;
+}
+
+export interface KeyValueConfig {
+  /** Longest a console command may run before it is answered with a timeout. */
+  commandTimeoutMs: number;
+  /** Longest a connection attempt (TCP, TLS, AUTH) may take. */
+  connectTimeoutMs: number;
+  /** Reply size (JSON bytes, approximately) past which a result is cut and marked `truncated`. */
+  maxReplyBytes: number;
+  /** Connections kept open per registered database; commands are pipelined over them. */
+  poolSize: number;
 }
 
 export interface PagesConfig {
@@ -143,6 +156,12 @@ export function loadConfig(env: Env = process.env): Config {
     repohostTimeoutMs: read.integer('INFRAGATE_REPOHOST_TIMEOUT_MS', 15_000, 100, 300_000),
     repohostPreviewMaxItems: read.integer('INFRAGATE_REPOHOST_PREVIEW_MAX_ITEMS', 1000, 1, 100_000),
     inferenceCatalogPath: read.optional('INFRAGATE_INFERENCE_CATALOG'),
+    keyvalue: {
+      commandTimeoutMs: read.integer('INFRAGATE_KEYVALUE_COMMAND_TIMEOUT_MS', 5000, 100, 600_000),
+      connectTimeoutMs: read.integer('INFRAGATE_KEYVALUE_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
+      maxReplyBytes: read.integer('INFRAGATE_KEYVALUE_MAX_REPLY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+      poolSize: read.integer('INFRAGATE_KEYVALUE_POOL_SIZE', 2, 1, 32),
+    },
   };
   if (config.inferenceCatalogPath !== undefined) {
     config.inferenceCatalogPath = path.resolve(config.inferenceCatalogPath);

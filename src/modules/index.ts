@@ -1,6 +1,7 @@
 import type { GatewayModule } from '../server.js';
 import authRoutes from './auth/routes.js';
 import certificateRoutes from './certificates/routes.js';
+import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
 import loggingRoutes from './logging/routes.js';
 import pagesRoutes from './pages/routes.js';
@@ -14,6 +15,7 @@ export const modules: GatewayModule[] = [
   authRoutes,
   userRoutes,
   loggingRoutes,
+  databaseRoutes,
   certificateRoutes,
   repohostRoutes,
   inferenceRoutes,

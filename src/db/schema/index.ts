@@ -2,6 +2,7 @@
 export * from './audit.js';
 export * from './certificates.js';
 export * from './coordination.js';
+export * from './databases.js';
 export * from './identity.js';
 export * from './inference.js';
 export * from './logging.js';

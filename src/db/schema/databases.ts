@@ -1,0 +1,62 @@
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './identity.js';
+
+/** TLS settings of a `rediss://` database; the CA is public material, never a secret. */
+export interface DatabaseTls {
+  /** Verify the server certificate (default true). */
+  rejectUnauthorized: boolean;
+  /** PEM bundle to trust instead of the system CAs. */
+  caPem?: string | undefined;
+  /** Name checked against the certificate and sent as SNI, when it differs from the URL's host. */
+  serverName?: string | undefined;
+}
+
+/** Registered key-value databases; the password is sealed (`databases.password`). */
+export const databases = pgTable('databases', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull().unique(),
+  type: text('type', { enum: ['keyvalue'] }).notNull(),
+  url: text('url').notNull(),
+  username: text('username'),
+  passwordSealed: text('password_sealed'),
+  tls: jsonb('tls').$type<DatabaseTls>(),
+  dbIndex: integer('db_index').notNull().default(0),
+  allowDangerous: boolean('allow_dangerous').notNull().default(false),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Each caller's recent console commands per database (credentials masked), trimmed to the newest 50. */
+export const databaseCommandHistory = pgTable(
+  'database_command_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Insertion order, which is the order commands were answered in. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    databaseId: uuid('database_id')
+      .notNull()
+      .references(() => databases.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    command: text('command').notNull(),
+    commandName: text('command_name').notNull(),
+    status: text('status', { enum: ['ok', 'error', 'refused'] }).notNull(),
+    error: text('error'),
+    durationMs: real('duration_ms'),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (table) => [index('database_command_history_owner_idx').on(table.databaseId, table.userId, table.seq)],
+);

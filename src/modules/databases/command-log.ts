@@ -1,0 +1,157 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Actor } from '../../core/actor.js';
+import type { AuditRecorder } from '../../core/audit-recorder.js';
+import type { Db } from '../../db/client.js';
+import { databaseCommandHistory, databases } from '../../db/schema/index.js';
+
+/** How many commands the history keeps per caller and database. */
+export const HISTORY_SIZE = 50;
+
+export interface CommandRecord {
+  actor: Actor;
+  databaseId: string;
+  /** The command line with credentials masked (never stored unmasked). */
+  command: string;
+  commandName: string;
+  commandClass: string | null;
+  keyCount: number | null;
+  argCount: number;
+  status: 'ok' | 'error' | 'refused';
+  reason: string | null;
+  error: string | null;
+  durationMs: number | null;
+}
+
+interface Pending {
+  record: CommandRecord;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+const MAX_BATCH = 500;
+/** Rows an owner may gain past HISTORY_SIZE before old ones are deleted (deletes are batched). */
+const TRIM_SLACK = 25;
+
+/**
+ * Audit events and history rows of console commands. A command is answered only after its
+ * audit event committed; commands arriving while a write is under way are committed together in
+ * the next transaction (group commit), so concurrent callers share one round of writes.
+ */
+export class CommandLog {
+  private pending: Pending[] = [];
+  private draining: Promise<void> | null = null;
+  /** Rows written per database/user since their history was last trimmed (this process). */
+  private readonly sinceTrim = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditRecorder,
+  ) {}
+
+  append(record: CommandRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ record, resolve, reject });
+      this.draining ??= new Promise<void>((done) => setImmediate(done)).then(() => this.drain());
+    });
+  }
+
+  /** Waits for everything appended so far to be written. */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  async history(databaseId: string, userId: string, limit: number) {
+    return this.db
+      .select({
+        id: databaseCommandHistory.id,
+        command: databaseCommandHistory.command,
+        commandName: databaseCommandHistory.commandName,
+        status: databaseCommandHistory.status,
+        error: databaseCommandHistory.error,
+        durationMs: databaseCommandHistory.durationMs,
+        createdAt: databaseCommandHistory.createdAt,
+      })
+      .from(databaseCommandHistory)
+      .where(
+        and(eq(databaseCommandHistory.databaseId, databaseId), eq(databaseCommandHistory.userId, userId)),
+      )
+      .orderBy(desc(databaseCommandHistory.seq))
+      .limit(limit);
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        try {
+          await this.write(batch.map((item) => item.record));
+          for (const item of batch) item.resolve();
+        } catch (error) {
+          for (const item of batch) item.reject(error);
+        }
+      }
+    } finally {
+      this.draining = null;
+    }
+  }
+
+  private async write(records: CommandRecord[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await this.audit.recordMany(
+        tx,
+        records.map((record) => ({
+          actor: record.actor,
+          entry: {
+            action: 'databases.keyvalue.command_run',
+            targetType: 'database',
+            targetId: record.databaseId,
+            outcome: record.status === 'ok' ? 'success' : 'failure',
+            metadata: {
+              command: record.commandName,
+              class: record.commandClass,
+              keyCount: record.keyCount,
+              argCount: record.argCount,
+              status: record.status,
+              ...(record.reason ? { reason: record.reason } : {}),
+            },
+          },
+        })),
+      );
+      // A database removed meanwhile keeps its audit events but gets no history rows.
+      const ids = [...new Set(records.map((record) => record.databaseId))];
+      const existing = new Set(
+        (await tx.select({ id: databases.id }).from(databases).where(inArray(databases.id, ids))).map(
+          (row) => row.id,
+        ),
+      );
+      const rows = records
+        .filter((record) => existing.has(record.databaseId))
+        .map((record) => ({
+          databaseId: record.databaseId,
+          userId: record.actor.userId,
+          command: record.command,
+          commandName: record.commandName,
+          status: record.status,
+          error: record.error,
+          durationMs: record.durationMs,
+        }));
+      if (rows.length === 0) return;
+      await tx.insert(databaseCommandHistory).values(rows);
+      const due = new Map<string, { databaseId: string; userId: string }>();
+      for (const row of rows) {
+        const owner = `${row.databaseId}/${row.userId}`;
+        const written = (this.sinceTrim.get(owner) ?? 0) + 1;
+        this.sinceTrim.set(owner, written);
+        if (written >= TRIM_SLACK) due.set(owner, row);
+      }
+      for (const [owner, { databaseId, userId }] of due) {
+        await tx.execute(sql`
+          delete from ${databaseCommandHistory} where id in (
+            select id from ${databaseCommandHistory}
+            where database_id = ${databaseId} and user_id = ${userId}
+            order by seq desc offset ${HISTORY_SIZE})`);
+        this.sinceTrim.delete(owner);
+      }
+    });
+  }
+}
