@@ -33,6 +33,8 @@ export interface Config {
   inferenceCatalogPath: string | undefined;
   /** Key-value database console (`INFRAGATE_KEYVALUE_*`). */
   keyvalue: KeyValueConfig;
+  /** Static sites (pages): upload limits, retention and how sites are served. */
+  pages: PagesConfig;
 }
 
 export interface KeyValueConfig {
@@ -46,6 +48,19 @@ export interface KeyValueConfig {
   poolSize: number;
 }
 
+export interface PagesConfig {
+  /** Unpinned deployments kept per project (the newest ones); pinned and production ones are always kept. */
+  retainDeployments: number;
+  /** Largest deployment archive accepted, in bytes, as uploaded (compressed). */
+  maxArchiveBytes: number;
+  /** Largest total size of the files of one deployment once extracted, in bytes. */
+  maxSiteBytes: number;
+  /** Most files one deployment may hold. */
+  maxFiles: number;
+  /** Serve sites with `Content-Security-Policy: sandbox …` so their scripts cannot act as the gateway's origin. */
+  sandbox: boolean;
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const EGRESS_POLICIES: readonly EgressPolicy[] = ['public', 'private', 'any'];
 
@@ -56,6 +71,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
 
 type Env = Record<string, string | undefined>;
 
@@ -125,6 +143,13 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    pages: {
+      retainDeployments: read.integer('INFRAGATE_PAGES_RETAIN_DEPLOYMENTS', 10, 1, 10_000),
+      maxArchiveBytes: read.integer('INFRAGATE_PAGES_MAX_ARCHIVE_BYTES', 100 * MiB, 1024, 64 * GiB),
+      maxSiteBytes: read.integer('INFRAGATE_PAGES_MAX_SITE_BYTES', 500 * MiB, 1024, 256 * GiB),
+      maxFiles: read.integer('INFRAGATE_PAGES_MAX_FILES', 20_000, 1, 1_000_000),
+      sandbox: read.boolean('INFRAGATE_PAGES_SANDBOX', true),
+    },
     loginMaxFailuresPerEmail: read.integer('INFRAGATE_LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginMaxFailuresPerAddress: read.integer('INFRAGATE_LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100000),
     loginWindowSeconds: read.integer('INFRAGATE_LOGIN_WINDOW_SECONDS', 900, 10, 86400),

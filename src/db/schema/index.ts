@@ -6,4 +6,5 @@ export * from './databases.js';
 export * from './identity.js';
 export * from './inference.js';
 export * from './logging.js';
+export * from './pages.js';
 export * from './repohost.js';

@@ -1,0 +1,162 @@
+/**
+ * Static site serving: requests per second of the gateway's `/sites/<slug>/…` (production deployment
+ * looked up, files from content-addressed blobs) against `@fastify/static` serving the very same
+ * directory, in one run, on loopback. The load generator (autocannon) runs in a child process so it
+ * does not share the servers' event loop.
+ *
+ *   npx tsx bench/pages-serve.ts [--duration 4] [--connections 20] [--rounds 3]
+ */
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import fastifyStatic from '@fastify/static';
+import Fastify from 'fastify';
+import tar from 'tar-stream';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { groups, users } from '../src/db/schema/index.js';
+import { issueToken } from '../src/modules/auth/tokens.js';
+import { buildServer } from '../src/server.js';
+
+const run = promisify(execFile);
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? Number(args[at + 1]) : fallback;
+};
+const DURATION = Math.min(option('duration', 4), 60);
+const CONNECTIONS = Math.min(option('connections', 20), 200);
+/** Alternating rounds per file; the best round of each server counts (other tenants of a shared machine only slow runs down). */
+const ROUNDS = Math.min(option('rounds', 3), 10);
+
+/** A small site: an HTML page, a stylesheet, a script bundle and an image-sized binary. */
+const FILES: Record<string, Buffer> = {
+  'index.html': Buffer.from(
+    `<!doctype html><title>bench</title>${'<p>lorem ipsum dolor sit amet</p>'.repeat(60)}`,
+  ),
+  'assets/style.css': Buffer.from('body{margin:0;font:16px sans-serif}\n'.repeat(150)),
+  'assets/app.js': Buffer.from('function f(a,b){return a+b}\n'.repeat(1200)),
+  'img/photo.bin': crypto.randomBytes(64 * 1024),
+};
+const TARGETS = ['index.html', 'assets/app.js', 'img/photo.bin'];
+
+async function tarGz(root: string): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const [name, content] of Object.entries(FILES)) {
+    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
+    fs.writeFileSync(path.join(root, name), content);
+    pack.entry({ name }, content);
+  }
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  return zlib.gzipSync(Buffer.concat(chunks));
+}
+
+interface Result {
+  requests: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, duration: number): Promise<Result> {
+  const cli = path.resolve('node_modules/autocannon/autocannon.js');
+  const { stdout } = await run(
+    process.execPath,
+    [cli, '-c', String(CONNECTIONS), '-d', String(duration), '-j', url],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
+  const report = JSON.parse(stdout);
+  return {
+    requests: report.requests.average,
+    p99: report.latency.p99,
+    errors: report.errors,
+    non2xx: report.non2xx,
+  };
+}
+
+async function main() {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-bench-pages-'));
+  const siteDir = path.join(work, 'site');
+  const archive = await tarGz(siteDir);
+
+  const config = loadConfig({ INFRAGATE_DATA_DIR: path.join(work, 'data'), LOG_LEVEL: 'silent' });
+  const database = await openDatabase({});
+  await migrate(database.db);
+  const gateway = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
+  await gateway.ready();
+  const [admins] = await database.db.select().from(groups);
+  const [admin] = await database.db
+    .insert(users)
+    .values({ email: 'bench@localhost', name: 'bench', groupId: admins!.id })
+    .returning();
+  const { token } = await issueToken(database.db, {
+    userId: admin!.id,
+    kind: 'api',
+    name: 'bench',
+    expiresAt: null,
+  });
+  const headers = { authorization: `Bearer ${token}` };
+  const project = await gateway.inject({
+    method: 'POST',
+    url: '/api/pages',
+    headers,
+    payload: { name: 'Bench', slug: 'bench' },
+  });
+  const deployed = await gateway.inject({
+    method: 'POST',
+    url: `/api/pages/${project.json().data.id}/deployments`,
+    headers: { ...headers, 'content-type': 'application/gzip' },
+    payload: archive,
+  });
+  if (deployed.statusCode !== 201) throw new Error(`deploy failed: ${deployed.body}`);
+  const gatewayBase = await gateway.listen({ port: 0, host: '127.0.0.1' });
+
+  const baseline = Fastify({ logger: false });
+  await baseline.register(fastifyStatic, { root: siteDir, prefix: '/sites/bench/' });
+  const baselineBase = await baseline.listen({ port: 0, host: '127.0.0.1' });
+
+  console.log(
+    `pages serving bench: ${CONNECTIONS} connections, best of ${ROUNDS} alternating ${DURATION}s runs, node ${process.version}, ${os.cpus().length} cpus`,
+  );
+  const rows: string[] = [];
+  for (const file of TARGETS) {
+    const gatewayUrl = `${gatewayBase}/sites/bench/${file}`;
+    const baselineUrl = `${baselineBase}/sites/bench/${file}`;
+    // Same bytes from both servers, or the comparison means nothing.
+    const [a, b] = await Promise.all([fetch(gatewayUrl), fetch(baselineUrl)]);
+    const [bytesA, bytesB] = [Buffer.from(await a.arrayBuffer()), Buffer.from(await b.arrayBuffer())];
+    if (a.status !== 200 || b.status !== 200 || !bytesA.equals(bytesB))
+      throw new Error(`mismatch on ${file}`);
+
+    await load(gatewayUrl, 1);
+    await load(baselineUrl, 1);
+    const ours = await load(gatewayUrl, DURATION);
+    const theirs = await load(baselineUrl, DURATION);
+    if (ours.errors || ours.non2xx || theirs.errors || theirs.non2xx)
+      throw new Error(`errors while loading ${file}`);
+    const ratio = ours.requests / theirs.requests;
+    rows.push(
+      `| ${file} (${FILES[file]!.length} B) | ${ours.requests.toFixed(0)} | ${theirs.requests.toFixed(0)} | ${ratio.toFixed(2)} | ${ours.p99} / ${theirs.p99} |`,
+    );
+  }
+  console.log('| file | gateway req/s | @fastify/static req/s | ratio | p99 ms (gateway / static) |');
+  console.log('|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+
+  await baseline.close();
+  await gateway.close();
+  await database.close();
+  fs.rmSync(work, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

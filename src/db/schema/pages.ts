@@ -1,0 +1,69 @@
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './identity.js';
+
+/** A static site: a unique slug and a pointer to the deployment served at `/sites/<slug>/`. */
+export const pagesProjects = pgTable('pages_projects', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique(),
+  spaFallback: boolean('spa_fallback').notNull().default(false),
+  productionDeploymentId: uuid('production_deployment_id').references(
+    (): AnyPgColumn => pagesDeployments.id,
+    { onDelete: 'set null' },
+  ),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** One uploaded version of a site; immutable once created except for its pinned flag. */
+export const pagesDeployments = pgTable(
+  'pages_deployments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => pagesProjects.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['ready'] })
+      .notNull()
+      .default('ready'),
+    fileCount: integer('file_count').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    archiveFormat: text('archive_format', { enum: ['tar.gz', 'tar', 'zip'] }).notNull(),
+    archiveBytes: bigint('archive_bytes', { mode: 'number' }).notNull(),
+    archiveSha256: text('archive_sha256').notNull(),
+    pinned: boolean('pinned').notNull().default(false),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdByEmail: text('created_by_email'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('pages_deployments_project_created_idx').on(table.projectId, table.createdAt)],
+);
+
+/** The files of a deployment; contents live once per SHA-256 in `<dataDir>/pages/blobs/`. */
+export const pagesDeploymentFiles = pgTable(
+  'pages_deployment_files',
+  {
+    deploymentId: uuid('deployment_id')
+      .notNull()
+      .references(() => pagesDeployments.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    sha256: text('sha256').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    contentType: text('content_type').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.deploymentId, table.path] }),
+    index('pages_deployment_files_sha256_idx').on(table.sha256),
+  ],
+);

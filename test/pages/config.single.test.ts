@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('pages configuration', () => {
+  it('has defaults: keep 10 unpinned deployments, 100 MiB archives, 500 MiB sites, 20000 files, sandboxed', () => {
+    expect(loadConfig({}).pages).toEqual({
+      retainDeployments: 10,
+      maxArchiveBytes: 100 * 1024 * 1024,
+      maxSiteBytes: 500 * 1024 * 1024,
+      maxFiles: 20_000,
+      sandbox: true,
+    });
+  });
+
+  it('reads INFRAGATE_PAGES_* variables', () => {
+    const pages = loadConfig({
+      INFRAGATE_PAGES_RETAIN_DEPLOYMENTS: '3',
+      INFRAGATE_PAGES_MAX_ARCHIVE_BYTES: '2048',
+      INFRAGATE_PAGES_MAX_SITE_BYTES: '4096',
+      INFRAGATE_PAGES_MAX_FILES: '7',
+      INFRAGATE_PAGES_SANDBOX: 'false',
+    }).pages;
+    expect(pages).toEqual({
+      retainDeployments: 3,
+      maxArchiveBytes: 2048,
+      maxSiteBytes: 4096,
+      maxFiles: 7,
+      sandbox: false,
+    });
+  });
+
+  it('reports every bad value at once', () => {
+    try {
+      loadConfig({ INFRAGATE_PAGES_RETAIN_DEPLOYMENTS: '0', INFRAGATE_PAGES_MAX_FILES: 'many' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toMatch(/INFRAGATE_PAGES_RETAIN_DEPLOYMENTS=0 is invalid/);
+      expect(problems).toMatch(/INFRAGATE_PAGES_MAX_FILES=many is invalid/);
+    }
+  });
+});
