@@ -17,7 +17,7 @@ export const modules: GatewayModule[] = [
   loggingRoutes,
   databaseRoutes,
   certificateRoutes,
+  pagesRoutes,
   repohostRoutes,
   inferenceRoutes,
-  pagesRoutes,
 ];
