@@ -13,7 +13,7 @@ import { PrincipalResolver } from './core/auth/principal-resolver.js';
 import { BackgroundJobs } from './core/background-jobs.js';
 import type { Deps, RouteAccess } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
-import { registerErrorHandling } from './core/http-errors.js';
+import { answerFrameworkError, registerErrorHandling } from './core/http-errors.js';
 import { registerNulGuard } from './core/nul-guard.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
@@ -99,7 +99,9 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     genReqId: () => crypto.randomUUID(),
     trustProxy: false,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long ids must reach validation (and a clear 400/404) rather than fail inside the router.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const closers: (() => Promise<void> | void)[] = [];

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_MESSAGE, type ErrorCode, type ValidationIssue } from './errors.js';
 
 interface AjvIssue {
@@ -35,6 +35,18 @@ function send(
   const body: Record<string, unknown> = { code, message: message ?? ERROR_MESSAGE[code] };
   if (details !== undefined) body.details = details;
   return reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Errors raised before a route is chosen (a malformed URL, a parameter longer than the router
+ * takes) bypass the error handler; they are bad requests and answer the envelope too.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void send(reply, 400, 'VALIDATION_ERROR', [{ path: [], message: error.message }]);
 }
 
 /** Maps every failure to the contract's envelope; nothing but INTERNAL_ERROR leaves a 500, and no stack leaves. */

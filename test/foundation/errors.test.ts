@@ -99,3 +99,10 @@ describe('NUL characters', () => {
     expectValidationError(await gateway.call('GET', '/api/admin/users?q=%00'), ['q']);
   });
 });
+
+describe('router-level failures', () => {
+  it('answer a path parameter longer than the router keeps with the envelope, not a framework error', async () => {
+    const result = await gateway.call('GET', `/api/admin/users/${'a'.repeat(3000)}`);
+    expectError(result, 400, 'VALIDATION_ERROR');
+  });
+});

@@ -144,6 +144,9 @@ export async function startTestGateway(
     async listen() {
       return app.listen({ port: 0, host: '127.0.0.1' });
     },
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+    },
   };
 }

@@ -90,7 +90,10 @@ export function violationsOf(
   const nullable =
     types.includes('null') || (schema.anyOf ?? []).some((member: JsonSchema) => member.type === 'null');
   if (schema.anyOf || schema.oneOf) return out;
-  if (required && path.length > 0) out.push({ path, value: undefined, remove: true, what: 'missing' });
+  // A property with a default is filled in when missing, so leaving it out is not an error.
+  if (required && path.length > 0 && schema.default === undefined) {
+    out.push({ path, value: undefined, remove: true, what: 'missing' });
+  }
   if (types.includes('string')) {
     out.push({ path, value: 12345, what: 'number instead of string' });
     if (schema.maxLength !== undefined)
