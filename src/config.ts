@@ -19,8 +19,19 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Chunk size suggested to upload clients (`chunkSize` of an upload session). */
+  uploadChunkBytes: number;
+  /** Largest chunk body one PUT may carry; past it the answer is 413. */
+  uploadMaxChunkBytes: number;
+  /** Largest file an upload session may announce (`totalBytes`). */
+  uploadMaxFileBytes: number;
+  /** An open upload session expires this long after its last activity; a sweep removes its temp data. */
+  uploadTtlSeconds: number;
+  /** How often the upload expiry sweep runs. */
+  uploadSweepSeconds: number;
 }
 
+const MIB = 1024 * 1024;
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const EGRESS_POLICIES: readonly EgressPolicy[] = ['public', 'private', 'any'];
 
@@ -100,7 +111,17 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    uploadChunkBytes: read.integer('INFRAGATE_UPLOAD_CHUNK_BYTES', 16 * MIB, 64 * 1024, 1024 * MIB),
+    uploadMaxChunkBytes: read.integer('INFRAGATE_UPLOAD_MAX_CHUNK_BYTES', 64 * MIB, 64 * 1024, 4096 * MIB),
+    uploadMaxFileBytes: read.integer('INFRAGATE_UPLOAD_MAX_FILE_BYTES', 1024 * 1024 * MIB, 1, 2 ** 50),
+    uploadTtlSeconds: read.integer('INFRAGATE_UPLOAD_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    uploadSweepSeconds: read.integer('INFRAGATE_UPLOAD_SWEEP_SECONDS', 60, 1, 24 * 3600),
   };
+  if (config.uploadChunkBytes > config.uploadMaxChunkBytes) {
+    read.problems.push(
+      `INFRAGATE_UPLOAD_CHUNK_BYTES=${config.uploadChunkBytes} is invalid: expected at most INFRAGATE_UPLOAD_MAX_CHUNK_BYTES (${config.uploadMaxChunkBytes})`,
+    );
+  }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }
