@@ -88,6 +88,7 @@ function formatDuration(seconds: number): string {
 class Progress {
   private readonly startedAt = Date.now();
   private lastDraw = 0;
+  private lastDrawnBytes = -1;
   private done: number;
   private readonly startBytes: number;
 
@@ -113,7 +114,9 @@ class Progress {
   private draw(force: boolean): void {
     const now = Date.now();
     if (!force && now - this.lastDraw < (this.out.isTTY ? 100 : 1000)) return;
+    if (force && !this.out.isTTY && this.lastDrawnBytes === this.done) return;
     this.lastDraw = now;
+    this.lastDrawnBytes = this.done;
     const elapsed = Math.max((now - this.startedAt) / 1000, 0.001);
     const rate = (this.done - this.startBytes) / elapsed;
     const fraction = this.total === 0 ? 1 : this.done / this.total;
@@ -206,7 +209,8 @@ function describeApiError(error: unknown): string {
         )
         .join('; ')
     : api.details
-      ? String(api.details.explanation ?? api.details.reason ?? JSON.stringify(api.details))
+      ? [api.details.reason, api.details.explanation].filter(Boolean).join(': ') ||
+        JSON.stringify(api.details)
       : '';
   return `${api.status} ${api.code ?? ''} ${api.message ?? ''}${details ? `: ${details}` : ''}`.trim();
 }
