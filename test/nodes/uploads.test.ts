@@ -463,6 +463,28 @@ describe('POST /api/nodes/{id}/files/uploads/{uploadId}/complete', () => {
     });
   });
 
+  it('keeps the data when a file appeared at the path meanwhile (409 FILE_EXISTS) and completes once it is gone', async () => {
+    const target = uniquePath('late');
+    const data = crypto.randomBytes(1000);
+    const upload = await createUpload(gateway, nodeId, {
+      path: target,
+      totalBytes: 1000,
+      sha256: sha256(data),
+    });
+    fs.mkdirSync(path.dirname(path.join(root, target)), { recursive: true });
+    fs.writeFileSync(path.join(root, target), 'someone else');
+    const blocked = await putChunk(gateway, nodeId, upload.uploadId, data, 0);
+    expectError(blocked, 409, 'CONFLICT');
+    expect(blocked.body.details.reason).toBe('FILE_EXISTS');
+    expect(await session(upload.uploadId)).toMatchObject({ status: 'open', receivedBytes: 1000 });
+
+    fs.rmSync(path.join(root, target));
+    const done = await gateway.call('POST', `${uploadsUrl()}/${upload.uploadId}/complete`);
+    expect(done.status).toBe(200);
+    expect(done.body.data.status).toBe('complete');
+    expect(sha256OfFile(path.join(root, target))).toBe(sha256(data));
+  });
+
   it('completes an empty file, and answers the same again when repeated', async () => {
     const target = uniquePath('empty');
     const upload = await createUpload(gateway, nodeId, { path: target, totalBytes: 0, sha256: sha256('') });

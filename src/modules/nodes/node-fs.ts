@@ -17,6 +17,11 @@ const MAX_PATH_LENGTH = 4096;
 const MAX_SEGMENT_BYTES = 255;
 /** Writes are gathered into blocks of this size: few syscalls, bounded memory. */
 const WRITE_BLOCK_BYTES = 1024 * 1024;
+/**
+ * While a chunk streams, a background fdatasync is started after every this many bytes, so the disk
+ * writes back while the network delivers and the fsync that acknowledges the chunk has little left.
+ */
+const EARLY_SYNC_BYTES = 8 * 1024 * 1024;
 
 /**
  * `/a/b.bin`, `a/b.bin` and `a//b.bin` all become `a/b.bin`. `.`/`..` segments, NUL bytes, the temp
@@ -221,6 +226,8 @@ export async function writeChunk(
   offset: number,
   body: Readable | undefined,
   maxBytes: number,
+  /** Sees every block once it is written, in order (e.g. to hash the file as it arrives). */
+  onWritten?: (buffers: Buffer[]) => void,
 ): Promise<ChunkWrite> {
   const handle = await fsp
     .open(tempFilePath(root, uploadId), fs.constants.O_RDWR | fs.constants.O_NOFOLLOW)
@@ -228,6 +235,7 @@ export async function writeChunk(
       if (errno(error) === 'ENOENT') throw new TempDataLostError('temp file is missing');
       throw error;
     });
+  let background: Promise<void> | undefined;
   try {
     const { size } = await handle.stat();
     if (size < offset) throw new TempDataLostError(`temp file holds ${size} bytes, ${offset} acknowledged`);
@@ -237,6 +245,22 @@ export async function writeChunk(
     let position = offset;
     let pending: Buffer[] = [];
     let pendingBytes = 0;
+    let syncKickedAt = offset;
+    const kickSync = () => {
+      if (background || position - syncKickedAt < EARLY_SYNC_BYTES) return;
+      syncKickedAt = position;
+      // Errors surface in the final fsync below, which every path awaits.
+      background = handle
+        .datasync()
+        .catch(() => undefined)
+        .finally(() => {
+          background = undefined;
+        });
+    };
+    const settle = async () => {
+      await background;
+      await handle.sync();
+    };
     const flush = async () => {
       if (pendingBytes === 0) return;
       const buffers = pending;
@@ -246,6 +270,8 @@ export async function writeChunk(
       const { bytesWritten } = await handle.writev(buffers, position);
       if (bytesWritten !== bytes) throw new Error(`short write: ${bytesWritten} of ${bytes} bytes`);
       position += bytes;
+      onWritten?.(buffers);
+      kickSync();
     };
     try {
       // destroyOnReturn false: on overflow the request stays open so the 400/413 answer still reaches the client.
@@ -254,6 +280,7 @@ export async function writeChunk(
         if (position - offset + pendingBytes + buffer.length > maxBytes) {
           pending = [];
           pendingBytes = 0;
+          await background;
           await handle.truncate(offset);
           await handle.sync();
           return { written: 0, overflow: true };
@@ -266,12 +293,13 @@ export async function writeChunk(
     } catch (interrupted) {
       // What arrived before the client went away is intact: keep it so the client can resume after it.
       await flush();
-      await handle.sync();
+      await settle();
       return { written: position - offset, overflow: false, interrupted };
     }
-    await handle.sync();
+    await settle();
     return { written: position - offset, overflow: false };
   } finally {
+    await background;
     await handle.close();
   }
 }

@@ -87,6 +87,12 @@ export const UPLOAD_SWEEP_JOB = 'nodes.uploads.sweep';
  * renamed into place. One writer at a time per session (a lease in the row), everyone else gets 409.
  */
 export class UploadService {
+  /**
+   * SHA-256 state of sessions written by this process, fed as bytes are written, so completion need
+   * not read the file again. A session resumed elsewhere (position differs) falls back to a re-read.
+   */
+  private readonly digests = new Map<string, { hash: crypto.Hash; position: number }>();
+
   constructor(
     private readonly db: Db,
     private readonly audit: AuditRecorder,
@@ -222,9 +228,23 @@ export class UploadService {
         .catch((error: unknown) => this.log.warn({ err: error, uploadId }, 'upload lease renewal failed'));
     }, LEASE_RENEW_MS);
     renew.unref();
+    const digest = this.digestFor(row, offset);
     let result: Awaited<ReturnType<typeof writeChunk>>;
     try {
-      result = await writeChunk(root, row.id, offset, input.body, maxBytes);
+      result = await writeChunk(
+        root,
+        row.id,
+        offset,
+        input.body,
+        maxBytes,
+        digest &&
+          ((buffers) => {
+            for (const buffer of buffers) {
+              digest.hash.update(buffer);
+              digest.position += buffer.length;
+            }
+          }),
+      );
     } catch (error) {
       clearInterval(renew);
       if (error instanceof TempDataLostError) return this.fail(actor, row, token, root, 'TEMP_DATA_LOST');
@@ -235,6 +255,7 @@ export class UploadService {
     }
 
     if (result.overflow) {
+      this.digests.delete(row.id);
       await this.release(row.id, token, {});
       if (maxBytes < this.config.uploadMaxChunkBytes) throw pastTotal(offset, undefined, row.totalBytes);
       throw chunkTooLarge(this.config.uploadMaxChunkBytes);
@@ -327,6 +348,7 @@ export class UploadService {
         return row;
       });
       if (!ended) continue;
+      this.digests.delete(candidate.id);
       expired += 1;
       const root = await realRoot(candidate.rootPath).catch(() => undefined);
       if (root) await removeTempFile(root, candidate.id);
@@ -353,6 +375,22 @@ export class UploadService {
   }
 
   // --- internals -------------------------------------------------------------------------------
+
+  /** The running hash for a chunk at `offset`, when this process saw every byte before it. */
+  private digestFor(row: UploadRow, offset: number) {
+    if (!row.sha256) return undefined;
+    let digest = this.digests.get(row.id);
+    if (digest && digest.position !== offset) {
+      this.digests.delete(row.id);
+      digest = undefined;
+    }
+    if (!digest && offset === 0) {
+      if (this.digests.size >= 10_000) this.digests.clear();
+      digest = { hash: crypto.createHash('sha256'), position: 0 };
+      this.digests.set(row.id, digest);
+    }
+    return digest;
+  }
 
   private expiry(): Date {
     return new Date(Date.now() + this.config.uploadTtlSeconds * 1000);
@@ -466,7 +504,10 @@ export class UploadService {
     if (size !== row.totalBytes) return this.fail(actor, row, token, root, 'TEMP_DATA_LOST');
     let actual: string | undefined;
     if (row.sha256) {
-      actual = await hashTempFile(root, row.id);
+      const digest = this.digests.get(row.id);
+      this.digests.delete(row.id);
+      actual =
+        digest?.position === row.totalBytes ? digest.hash.digest('hex') : await hashTempFile(root, row.id);
       if (actual !== row.sha256)
         return this.fail(actor, row, token, root, 'CHECKSUM_MISMATCH', { actualSha256: actual });
     }
@@ -513,6 +554,7 @@ export class UploadService {
     action: string,
     detail: Record<string, unknown> = {},
   ): Promise<UploadRow> {
+    this.digests.delete(row.id);
     return this.db.transaction(async (tx) => {
       const now = new Date();
       const [ended] = await tx
