@@ -2,6 +2,7 @@
 import { CliError, describeError, runAdminCommand } from './cli/admin-commands.js';
 import { runViaAdminSocket } from './cli/admin-socket.js';
 import { serve } from './cli/serve.js';
+import { runUpload } from './cli/upload.js';
 import { loadConfig } from './config.js';
 import { AuditRecorder } from './core/audit-recorder.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
@@ -16,6 +17,7 @@ const USAGE = `usage: infragate <command>
   users create --email E --name N --group G [--password-stdin]
   users list [--json]
   tokens create --email E [--name N] [--expires 30d] print a new API token on the last line
+  upload --node <name|id> <local-file> <remote-path>  upload a file through the API (resumable; see upload --help)
 `;
 
 async function readStdin(): Promise<string> {
@@ -29,6 +31,11 @@ async function main(argv: string[]): Promise<void> {
   const [command] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(USAGE);
+    return;
+  }
+  // A client of the HTTP API (INFRAGATE_URL, INFRAGATE_TOKEN): needs no server configuration.
+  if (command === 'upload') {
+    process.stdout.write(`${await runUpload(argv.slice(1))}\n`);
     return;
   }
   const config = loadConfig();

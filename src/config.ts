@@ -35,6 +35,16 @@ export interface Config {
   keyvalue: KeyValueConfig;
   /** Static sites (pages): upload limits, retention and how sites are served. */
   pages: PagesConfig;
+  /** Chunk size suggested to upload clients (`chunkSize` of an upload session). */
+  uploadChunkBytes: number;
+  /** Largest chunk body one PUT may carry; past it the answer is 413. */
+  uploadMaxChunkBytes: number;
+  /** Largest file an upload session may announce (`totalBytes`). */
+  uploadMaxFileBytes: number;
+  /** An open upload session expires this long after its last activity; a sweep removes its temp data. */
+  uploadTtlSeconds: number;
+  /** How often the upload expiry sweep runs. */
+  uploadSweepSeconds: number;
 }
 
 export interface KeyValueConfig {
@@ -162,10 +172,20 @@ export function loadConfig(env: Env = process.env): Config {
       maxReplyBytes: read.integer('INFRAGATE_KEYVALUE_MAX_REPLY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
       poolSize: read.integer('INFRAGATE_KEYVALUE_POOL_SIZE', 2, 1, 32),
     },
+    uploadChunkBytes: read.integer('INFRAGATE_UPLOAD_CHUNK_BYTES', 16 * MiB, 64 * 1024, 1024 * MiB),
+    uploadMaxChunkBytes: read.integer('INFRAGATE_UPLOAD_MAX_CHUNK_BYTES', 64 * MiB, 64 * 1024, 4096 * MiB),
+    uploadMaxFileBytes: read.integer('INFRAGATE_UPLOAD_MAX_FILE_BYTES', 1024 * 1024 * MiB, 1, 2 ** 50),
+    uploadTtlSeconds: read.integer('INFRAGATE_UPLOAD_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
+    uploadSweepSeconds: read.integer('INFRAGATE_UPLOAD_SWEEP_SECONDS', 60, 1, 24 * 3600),
   };
   if (config.inferenceCatalogPath !== undefined) {
     config.inferenceCatalogPath = path.resolve(config.inferenceCatalogPath);
     read.problems.push(...catalogFileProblems(config.inferenceCatalogPath));
+  }
+  if (config.uploadChunkBytes > config.uploadMaxChunkBytes) {
+    read.problems.push(
+      `INFRAGATE_UPLOAD_CHUNK_BYTES=${config.uploadChunkBytes} is invalid: expected at most INFRAGATE_UPLOAD_MAX_CHUNK_BYTES (${config.uploadMaxChunkBytes})`,
+    );
   }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;

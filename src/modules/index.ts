@@ -4,6 +4,7 @@ import certificateRoutes from './certificates/routes.js';
 import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
 import loggingRoutes from './logging/routes.js';
+import nodeRoutes from './nodes/routes.js';
 import pagesRoutes from './pages/routes.js';
 import repohostRoutes from './repohost/routes.js';
 import systemRoutes from './system/routes.js';
@@ -20,4 +21,5 @@ export const modules: GatewayModule[] = [
   pagesRoutes,
   repohostRoutes,
   inferenceRoutes,
+  nodeRoutes,
 ];

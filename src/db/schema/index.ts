@@ -6,5 +6,6 @@ export * from './databases.js';
 export * from './identity.js';
 export * from './inference.js';
 export * from './logging.js';
+export * from './nodes.js';
 export * from './pages.js';
 export * from './repohost.js';

@@ -1,0 +1,144 @@
+import { and, count, eq, ilike, type SQL } from 'drizzle-orm';
+import type { AuditActor } from '../../core/actor.js';
+import type { AuditRecorder } from '../../core/audit-recorder.js';
+import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflict, notFound } from '../../core/errors.js';
+import { trimmedName } from '../../core/names.js';
+import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { nodes, nodeUploads } from '../../db/schema/index.js';
+import { checkRootDirectory, realRoot, removeTempFile } from './node-fs.js';
+
+export interface NodeView {
+  id: string;
+  name: string;
+  rootPath: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface NodeFilter extends PageRequest {
+  q?: string | undefined;
+  name?: string | undefined;
+}
+
+const nodeColumns = {
+  id: nodes.id,
+  name: nodes.name,
+  rootPath: nodes.rootPath,
+  createdAt: nodes.createdAt,
+  updatedAt: nodes.updatedAt,
+};
+
+/** Nodes: named storage roots on the gateway's host that file uploads write into. */
+export class NodeService {
+  constructor(
+    private readonly db: Db,
+    private readonly audit: AuditRecorder,
+  ) {}
+
+  async listNodes(filter: NodeFilter) {
+    const conditions: SQL[] = [];
+    if (filter.q) conditions.push(ilike(nodes.name, `%${filter.q}%`));
+    if (filter.name) conditions.push(eq(nodes.name, filter.name));
+    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const { limit, offset } = pageWindow(filter);
+    const [rows, [total]] = await Promise.all([
+      this.db.select(nodeColumns).from(nodes).where(where).orderBy(nodes.name).limit(limit).offset(offset),
+      this.db.select({ value: count() }).from(nodes).where(where),
+    ]);
+    return toPage(rows, total?.value ?? 0, filter);
+  }
+
+  async getNode(id: string, db: DbOrTx = this.db): Promise<NodeView> {
+    const [row] = await db.select(nodeColumns).from(nodes).where(eq(nodes.id, id));
+    if (!row) throw notFound({ nodeId: id });
+    return row;
+  }
+
+  async createNode(actor: AuditActor, input: { name: string; rootPath: string }): Promise<NodeView> {
+    const name = trimmedName(input.name);
+    const rootPath = await checkRootDirectory(input.rootPath);
+    return this.db.transaction(async (tx) => {
+      let row: NodeView;
+      try {
+        [row] = (await tx.insert(nodes).values({ name, rootPath }).returning(nodeColumns)) as [NodeView];
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('NODE_NAME_TAKEN', { name });
+        throw error;
+      }
+      await this.audit.record(tx, actor, {
+        action: 'nodes.node.created',
+        targetType: 'node',
+        targetId: row.id,
+        metadata: { name, rootPath },
+      });
+      return row;
+    });
+  }
+
+  async updateNode(
+    actor: AuditActor,
+    id: string,
+    input: { name?: string | undefined; rootPath?: string | undefined },
+  ): Promise<NodeView> {
+    const changes: { name?: string; rootPath?: string } = {};
+    if (input.name !== undefined) changes.name = trimmedName(input.name);
+    if (input.rootPath !== undefined) changes.rootPath = await checkRootDirectory(input.rootPath);
+    return this.db.transaction(async (tx) => {
+      const current = await this.getNode(id, tx);
+      if (changes.rootPath !== undefined && changes.rootPath !== current.rootPath) {
+        const [open] = await tx
+          .select({ value: count() })
+          .from(nodeUploads)
+          .where(and(eq(nodeUploads.nodeId, id), eq(nodeUploads.status, 'open')));
+        if ((open?.value ?? 0) > 0)
+          throw conflict('NODE_HAS_OPEN_UPLOADS', {
+            openUploads: open!.value,
+            explanation:
+              'finish or abort the open uploads before moving the root (their data lives under it)',
+          });
+      }
+      let row: NodeView;
+      try {
+        [row] = (await tx
+          .update(nodes)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(nodes.id, id))
+          .returning(nodeColumns)) as [NodeView];
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('NODE_NAME_TAKEN', { name: changes.name });
+        throw error;
+      }
+      await this.audit.record(tx, actor, {
+        action: 'nodes.node.updated',
+        targetType: 'node',
+        targetId: id,
+        metadata: { before: { name: current.name, rootPath: current.rootPath }, changes },
+      });
+      return row;
+    });
+  }
+
+  /** Deletes the node and its upload sessions (open ones lose their temp data); files in the root stay. */
+  async deleteNode(actor: AuditActor, id: string): Promise<void> {
+    const { node, openIds } = await this.db.transaction(async (tx) => {
+      const node = await this.getNode(id, tx);
+      const open = await tx
+        .select({ id: nodeUploads.id })
+        .from(nodeUploads)
+        .where(and(eq(nodeUploads.nodeId, id), eq(nodeUploads.status, 'open')));
+      await tx.delete(nodes).where(eq(nodes.id, id));
+      await this.audit.record(tx, actor, {
+        action: 'nodes.node.deleted',
+        targetType: 'node',
+        targetId: id,
+        metadata: { name: node.name, rootPath: node.rootPath, abortedUploads: open.length },
+      });
+      return { node, openIds: open.map((row) => row.id) };
+    });
+    if (openIds.length === 0) return;
+    const root = await realRoot(node.rootPath).catch(() => undefined);
+    if (root) for (const uploadId of openIds) await removeTempFile(root, uploadId);
+  }
+}
