@@ -19,6 +19,14 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Deadline of every call to a container engine (Docker Engine API), in milliseconds. */
+  dockerTimeoutMs: number;
+  /** Largest file accepted by a container-host volume file write, in bytes (413 past it). */
+  volumeWriteLimitBytes: number;
+  /** How many results each saved container health check keeps. */
+  healthCheckHistory: number;
+  /** Image used for short-lived helper containers (volume writes) when a node names none. */
+  helperImage: string;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -100,6 +108,15 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    dockerTimeoutMs: read.integer('INFRAGATE_DOCKER_TIMEOUT_MS', 10_000, 100, 600_000),
+    volumeWriteLimitBytes: read.integer(
+      'INFRAGATE_VOLUME_WRITE_LIMIT_BYTES',
+      10 * 1024 * 1024,
+      1,
+      1024 * 1024 * 1024,
+    ),
+    healthCheckHistory: read.integer('INFRAGATE_HEALTHCHECK_HISTORY', 50, 1, 10_000),
+    helperImage: read.string('INFRAGATE_CONTAINERHOST_HELPER_IMAGE', 'docker.io/library/busybox:latest'),
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
