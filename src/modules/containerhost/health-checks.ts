@@ -216,6 +216,8 @@ export class HealthCheckService {
 
   /** One probe now: the saved config (if any) overlaid by the request body. Records nothing. */
   async test(nodeId: string, containerName: string, input: HealthCheckInput): Promise<HealthResult> {
+    // The body alone is checked first, so a bad request is a 400 before any lookup can 404.
+    checkRange({ ...HEALTH_CHECK_DEFAULTS, ...input });
     await this.nodes.row(nodeId);
     const saved = await this.savedRow(nodeId, containerName);
     const config = checkRange({ ...HEALTH_CHECK_DEFAULTS, ...(saved ? configOf(saved) : {}), ...input });

@@ -429,42 +429,46 @@ export class ResourceService {
   }
 
   private volumeWriteRequest(input: VolumeWriteInput): { relative: string; content: Buffer } {
-    let rawPath: unknown;
-    let content: Buffer;
+    const limit = this.deps.config.volumeWriteLimitBytes;
+    const tooLarge = (path: (string | number)[]) =>
+      validationError([{ path, message: `must be at most ${limit} bytes` }], 413);
     if (Buffer.isBuffer(input.body)) {
-      rawPath = input.queryPath;
-      if (rawPath === undefined) throw invalidField(['path'], 'is required (query parameter ?path=)');
-      content = input.body;
-    } else {
-      const body = (input.body ?? {}) as Record<string, unknown>;
-      if (typeof body !== 'object' || Array.isArray(body))
-        throw invalidField([], 'must be a JSON object or a raw body');
-      const issues: ValidationIssue[] = [];
-      rawPath = body.path ?? input.queryPath;
-      if (rawPath === undefined) issues.push({ path: ['path'], message: 'is required' });
-      else if (typeof rawPath !== 'string') issues.push({ path: ['path'], message: 'must be string' });
-      if (typeof body.content !== 'string')
-        issues.push({
-          path: ['content'],
-          message: body.content === undefined ? 'is required' : 'must be string',
-        });
-      const encoding = body.encoding ?? 'utf8';
-      if (encoding !== 'utf8' && encoding !== 'base64')
-        issues.push({ path: ['encoding'], message: 'must be one of: utf8, base64' });
-      else if (
-        encoding === 'base64' &&
-        typeof body.content === 'string' &&
-        !/^[A-Za-z0-9+/]*={0,2}$/.test(body.content.replace(/\s/g, ''))
-      )
-        issues.push({ path: ['content'], message: 'is not valid base64' });
-      if (issues.length > 0) throw validationError(issues);
-      content = Buffer.from(body.content as string, encoding as BufferEncoding);
-      if (content.length > this.deps.config.volumeWriteLimitBytes)
-        throw validationError(
-          [{ path: ['content'], message: `must be at most ${this.deps.config.volumeWriteLimitBytes} bytes` }],
-          413,
-        );
+      if (input.queryPath === undefined) throw invalidField(['path'], 'is required (query parameter ?path=)');
+      if (input.body.length > limit) throw tooLarge([]);
+      return { relative: volumeRelativePath(input.queryPath), content: input.body };
     }
+    if (typeof input.body !== 'object' || input.body === null || Array.isArray(input.body))
+      throw validationError(
+        [
+          {
+            path: [],
+            message: 'send application/octet-stream with ?path=, or a JSON object {path, content, encoding}',
+          },
+        ],
+        typeof input.body === 'string' ? 415 : 400,
+      );
+    const body = input.body as Record<string, unknown>;
+    const issues: ValidationIssue[] = [];
+    const rawPath = body.path ?? input.queryPath;
+    if (rawPath === undefined) issues.push({ path: ['path'], message: 'is required' });
+    else if (typeof rawPath !== 'string') issues.push({ path: ['path'], message: 'must be string' });
+    if (typeof body.content !== 'string')
+      issues.push({
+        path: ['content'],
+        message: body.content === undefined ? 'is required' : 'must be string',
+      });
+    const encoding = body.encoding ?? 'utf8';
+    if (encoding !== 'utf8' && encoding !== 'base64')
+      issues.push({ path: ['encoding'], message: 'must be one of: utf8, base64' });
+    else if (
+      encoding === 'base64' &&
+      typeof body.content === 'string' &&
+      !/^[A-Za-z0-9+/]*={0,2}$/.test(body.content.replace(/\s/g, ''))
+    )
+      issues.push({ path: ['content'], message: 'is not valid base64' });
+    if (issues.length > 0) throw validationError(issues);
+    const content = Buffer.from(body.content as string, encoding as BufferEncoding);
+    if (content.length > limit) throw tooLarge(['content']);
     return { relative: volumeRelativePath(rawPath as string), content };
   }
 
