@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import type Docker from 'dockerode';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containerhostHealthChecks } from '../../src/db/schema/index.js';
 import { HEALTH_JOB } from '../../src/modules/containerhost/health-checks.js';
 import { freePort } from '../services/peers.js';
 import { type PodmanPeer, podmanBinaries, removeLabelled, startPodman } from '../services/podman.js';
@@ -50,7 +52,7 @@ describe.skipIf(Boolean(binaries.skipReason))('container hosts against Podman', 
   const base = () => `/api/containerhost/nodes/${nodeId}`;
 
   beforeAll(async () => {
-    [podman, gateway] = await Promise.all([startPodman(), startTestGateway()]);
+    [podman, gateway] = await Promise.all([startPodman(), startTestGateway({ healthCheckHistory: 2 })]);
     const { docker, image } = podman;
     const labels = { 'io.infragate.test': run };
     await Promise.all([
@@ -320,6 +322,24 @@ describe.skipIf(Boolean(binaries.skipReason))('container hosts against Podman', 
         httpStatus: 200,
         bodyMatched: true,
       });
+    });
+
+    it('moves a check one interval ahead once it ran, so it does not run again at once', async () => {
+      await gateway.deps.jobs.runNow(HEALTH_JOB);
+      const results = await gateway.call('GET', `${base()}/containers/${names.web}/health-check/results`);
+      expect(results.body.pagination.total).toBe(1);
+    });
+
+    it('keeps only the last INFRAGATE_HEALTHCHECK_HISTORY results', async () => {
+      for (let round = 0; round < 3; round++) {
+        await gateway.deps.db
+          .update(containerhostHealthChecks)
+          .set({ nextRunAt: new Date(Date.now() - 1000) })
+          .where(eq(containerhostHealthChecks.containerName, names.web));
+        await gateway.deps.jobs.runNow(HEALTH_JOB);
+      }
+      const results = await gateway.call('GET', `${base()}/containers/${names.web}/health-check/results`);
+      expect(results.body.pagination.total).toBe(2);
     });
 
     it('does not run a disabled check in the background', async () => {

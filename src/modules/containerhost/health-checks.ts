@@ -1,11 +1,11 @@
-import { and, asc, count, desc, eq, lte, notInArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lte, notInArray, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
 import { containerhostHealthChecks, containerhostHealthResults } from '../../db/schema/index.js';
-import { publishedHost } from './docker.js';
+import { type Engine, publishedHost } from './docker.js';
 import type { NodeService } from './nodes.js';
 
 export type BodyMatchMode = 'includes' | 'exact' | 'starts_with' | 'ends_with';
@@ -218,16 +218,15 @@ export class HealthCheckService {
   async test(nodeId: string, containerName: string, input: HealthCheckInput): Promise<HealthResult> {
     // The body alone is checked first, so a bad request is a 400 before any lookup can 404.
     checkRange({ ...HEALTH_CHECK_DEFAULTS, ...input });
-    await this.nodes.row(nodeId);
+    const { engine } = await this.nodes.engine(nodeId);
     const saved = await this.savedRow(nodeId, containerName);
     const config = checkRange({ ...HEALTH_CHECK_DEFAULTS, ...(saved ? configOf(saved) : {}), ...input });
-    return this.probe(nodeId, containerName, config);
+    return this.probe(engine, containerName, config);
   }
 
   /** Resolves the target URL, then performs one HTTP(S) request with the configured timeout. */
-  async probe(nodeId: string, containerName: string, config: HealthCheckConfig): Promise<HealthResult> {
-    const { engine } = await this.nodes.engine(nodeId);
-    const container = await engine.call({ nodeId, containerName }, (docker) =>
+  async probe(engine: Engine, containerName: string, config: HealthCheckConfig): Promise<HealthResult> {
+    const container = await engine.call({ containerName }, (docker) =>
       docker.getContainer(containerName).inspect(),
     );
     const base = { httpStatus: null, responseMs: null, slow: false, bodyMatched: null };
@@ -297,10 +296,13 @@ export class HealthCheckService {
     }
   }
 
-  /** Probes every enabled saved check that is due, stores the results and keeps the last N. */
+  /**
+   * Claims every enabled saved check that is due (moving its next run one interval ahead, with SKIP
+   * LOCKED so several gateway instances share the work), probes them, and keeps the last N results.
+   */
   async runDue(): Promise<void> {
-    const due = await this.deps.db
-      .select()
+    const claimable = this.deps.db
+      .select({ id: containerhostHealthChecks.id })
       .from(containerhostHealthChecks)
       .where(
         and(
@@ -309,7 +311,13 @@ export class HealthCheckService {
         ),
       )
       .orderBy(asc(containerhostHealthChecks.nextRunAt))
-      .limit(100);
+      .limit(100)
+      .for('update', { skipLocked: true });
+    const due = await this.deps.db
+      .update(containerhostHealthChecks)
+      .set({ nextRunAt: sql`now() + make_interval(secs => ${containerhostHealthChecks.intervalSeconds})` })
+      .where(inArray(containerhostHealthChecks.id, claimable))
+      .returning();
     const queue = [...due];
     const worker = async () => {
       for (let check = queue.shift(); check; check = queue.shift()) await this.runSaved(check);
@@ -320,7 +328,8 @@ export class HealthCheckService {
   private async runSaved(check: typeof containerhostHealthChecks.$inferSelect): Promise<void> {
     let result: HealthResult;
     try {
-      result = await this.probe(check.nodeId, check.containerName, configOf(check));
+      const { engine } = await this.nodes.engine(check.nodeId);
+      result = await this.probe(engine, check.containerName, configOf(check));
     } catch (error) {
       const explanation =
         error instanceof AppError
@@ -343,10 +352,6 @@ export class HealthCheckService {
       await tx
         .insert(containerhostHealthResults)
         .values({ ...result, error: result.error ?? null, checkId: check.id });
-      await tx
-        .update(containerhostHealthChecks)
-        .set({ nextRunAt: new Date(Date.now() + check.intervalSeconds * 1000) })
-        .where(eq(containerhostHealthChecks.id, check.id));
       const newest = tx
         .select({ id: containerhostHealthResults.id })
         .from(containerhostHealthResults)

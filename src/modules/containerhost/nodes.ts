@@ -7,7 +7,7 @@ import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
 import type { DbOrTx } from '../../db/client.js';
 import { containerhostNodes } from '../../db/schema/index.js';
-import { connectEngine, type Endpoint, type Engine, parseEndpoint } from './docker.js';
+import { connectEngine, type Endpoint, type Engine, parseEndpoint, translateEngineError } from './docker.js';
 
 type NodeRow = typeof containerhostNodes.$inferSelect;
 
@@ -70,6 +70,9 @@ function toView(row: NodeRow): NodeView {
 
 /** Docker Engine endpoints the gateway manages; the only place that opens engine connections. */
 export class NodeService {
+  /** Engine clients by node, reused while the node is unchanged (keeps engine connections warm). */
+  private readonly engines = new Map<string, { updatedAt: number; engine: Engine }>();
+
   constructor(private readonly deps: Deps) {}
 
   async list(request: PageRequest & { q?: string | undefined }) {
@@ -179,6 +182,7 @@ export class NodeService {
         .where(eq(containerhostNodes.id, nodeId))
         .returning({ name: containerhostNodes.name, endpoint: containerhostNodes.endpoint });
       if (!row) throw notFound({ nodeId });
+      this.engines.delete(nodeId);
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.node.deleted',
         targetType: 'containerhost_node',
@@ -189,6 +193,21 @@ export class NodeService {
   }
 
   private async engineFor(row: NodeRow): Promise<Engine> {
+    const cached = this.engines.get(row.id);
+    if (cached && cached.updatedAt === row.updatedAt.getTime()) {
+      // Remote hosts are re-checked against the egress policy on every use (DNS may have moved).
+      if (cached.engine.endpoint.kind !== 'unix')
+        await this.deps.egress.resolve(cached.engine.endpoint.host).catch((error: unknown) => {
+          throw translateEngineError(error, {});
+        });
+      return cached.engine;
+    }
+    const engine = await this.openEngine(row);
+    this.engines.set(row.id, { updatedAt: row.updatedAt.getTime(), engine });
+    return engine;
+  }
+
+  private async openEngine(row: NodeRow): Promise<Engine> {
     const endpoint = parseEndpoint(row.endpoint);
     if ('error' in endpoint) throw validationError([{ path: ['endpoint'], message: endpoint.error }]);
     const open = (sealed: string | null, context: string) =>
