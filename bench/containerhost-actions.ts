@@ -153,13 +153,13 @@ async function main() {
     ] as const;
     console.log('| action | runs | direct median / p95 (ms) | gateway median / p95 (ms) | ratio (median) |');
     console.log('|---|---|---|---|---|');
-    console.log(
-      `gateway floor (GET /auth/me): median ${summary(floor).median.toFixed(1)} ms, p95 ${summary(floor).p95.toFixed(1)} ms`,
-    );
     for (const [name, runs, direct, gateway] of rows)
       console.log(
         `| ${name} | ${runs} | ${direct.median.toFixed(1)} / ${direct.p95.toFixed(1)} | ${gateway.median.toFixed(1)} / ${gateway.p95.toFixed(1)} | ${(gateway.median / direct.median).toFixed(2)}x |`,
       );
+    console.log(
+      `gateway floor (GET /auth/me): median ${summary(floor).median.toFixed(1)} ms, p95 ${summary(floor).p95.toFixed(1)} ms`,
+    );
   } finally {
     await removeLabelled(podman.docker, label).catch(() => {});
     await app.close();

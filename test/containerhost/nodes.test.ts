@@ -182,6 +182,12 @@ describe('GET /api/containerhost/nodes', () => {
     expect(result.body.pagination.total).toBeGreaterThanOrEqual(2);
   });
 
+  it('filters nodes by a substring of name or endpoint', async () => {
+    const node = await createNode({ endpoint: 'unix:///run/filter-me/docker.sock' });
+    const result = await gateway.call('GET', NODES, { query: { q: 'FILTER-ME' } });
+    expect(result.body.data.map((n: { id: string }) => n.id)).toEqual([node.id]);
+  });
+
   it('refuses a limit above 100', async () => {
     expectValidationError(await gateway.call('GET', NODES, { query: { limit: 101 } }), ['limit']);
   });
@@ -210,6 +216,13 @@ describe('GET /api/containerhost/nodes/{nodeId}', () => {
     const result = await gateway.call('GET', `${NODES}/${node.id}`);
     expectError(result, 422, 'UNPROCESSABLE_ENTITY');
     expect(result.body.details).toMatchObject({ reason: 'ENGINE_UNREACHABLE', errno: 'ECONNREFUSED' });
+  });
+
+  it('answers 422 when an ssh:// engine cannot be reached', async () => {
+    const node = await createNode({ endpoint: `ssh://deploy@127.0.0.1:${await freePort()}` });
+    const result = await gateway.call('GET', `${NODES}/${node.id}`);
+    expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+    expect(result.body.details.reason).toMatch(/^ENGINE_/);
   });
 
   it('answers 422 ENGINE_TIMEOUT instead of hanging when the engine never answers', async () => {

@@ -1,4 +1,4 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, ilike, or } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
@@ -77,13 +77,20 @@ export class NodeService {
 
   async list(request: PageRequest & { q?: string | undefined }) {
     const { limit, offset } = pageWindow(request);
+    const where = request.q
+      ? or(
+          ilike(containerhostNodes.name, `%${request.q}%`),
+          ilike(containerhostNodes.endpoint, `%${request.q}%`),
+        )
+      : undefined;
     const rows = await this.deps.db
       .select()
       .from(containerhostNodes)
+      .where(where)
       .orderBy(asc(containerhostNodes.name))
       .limit(limit)
       .offset(offset);
-    const [total] = await this.deps.db.select({ value: count() }).from(containerhostNodes);
+    const [total] = await this.deps.db.select({ value: count() }).from(containerhostNodes).where(where);
     return toPage(rows.map(toView), total?.value ?? 0, request);
   }
 
