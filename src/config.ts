@@ -27,6 +27,11 @@ export interface Config {
   healthCheckHistory: number;
   /** Image used for short-lived helper containers (volume writes) when a node names none. */
   helperImage: string;
+  /** Failed logins per email within the window before that email is locked for the window. */
+  loginMaxFailuresPerEmail: number;
+  /** Failed logins per client address within the window before that address is locked. */
+  loginMaxFailuresPerAddress: number;
+  loginWindowSeconds: number;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -117,6 +122,9 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     healthCheckHistory: read.integer('INFRAGATE_HEALTHCHECK_HISTORY', 50, 1, 10_000),
     helperImage: read.string('INFRAGATE_CONTAINERHOST_HELPER_IMAGE', 'docker.io/library/busybox:latest'),
+    loginMaxFailuresPerEmail: read.integer('INFRAGATE_LOGIN_MAX_FAILURES', 5, 1, 1000),
+    loginMaxFailuresPerAddress: read.integer('INFRAGATE_LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100000),
+    loginWindowSeconds: read.integer('INFRAGATE_LOGIN_WINDOW_SECONDS', 900, 10, 86400),
   };
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;

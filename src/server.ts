@@ -4,16 +4,19 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { Config } from './config.js';
 import { AuditRecorder } from './core/audit-recorder.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
 import { BackgroundJobs } from './core/background-jobs.js';
-import type { Deps } from './core/deps.js';
+import type { Deps, RouteAccess } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
 import { registerErrorHandling } from './core/http-errors.js';
+import { registerNulGuard } from './core/nul-guard.js';
 import { SecretBox } from './core/secret-box.js';
+import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
 import type { Database } from './db/client.js';
 import { modules } from './modules/index.js';
@@ -40,6 +43,44 @@ const PUBLIC_PREFIXES = ['/docs'];
 
 export const API_VERSION = '1.0.0';
 
+/** Every registered route with its access declaration (tests check that none is left undeclared). */
+export interface RouteRecord {
+  method: string;
+  url: string;
+  scope: string | undefined;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeCatalog: RouteRecord[];
+  }
+}
+
+const INVALIDATION_CHANNEL = 'infragate_invalidate';
+
+/**
+ * Several gateways on one PostgreSQL: a revoke, disable or scope change in one process drops the
+ * principal caches of all of them through NOTIFY (the embedded PGlite has a single process).
+ */
+async function shareInvalidations(
+  database: Database,
+  principals: PrincipalResolver,
+  instanceId: string,
+  closers: (() => Promise<void> | void)[],
+): Promise<void> {
+  if (database.kind !== 'postgres') return;
+  const unsubscribe = await database.subscribe(INVALIDATION_CHANNEL, (sender) => {
+    if (sender !== instanceId) principals.invalidateLocal();
+  });
+  closers.push(unsubscribe);
+  principals.onInvalidate(() => {
+    database.db.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${instanceId})`).catch(() => {
+      // The other processes' caches then expire by TTL (seconds) instead of at once.
+    });
+  });
+}
+
 /** Builds the gateway without listening: tests use `inject()` or `listen({port: 0})`. */
 export async function buildServer(options: ServerOptions): Promise<App> {
   const { config, database } = options;
@@ -60,7 +101,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
 
   const closers: (() => Promise<void> | void)[] = [];
   const principals = new PrincipalResolver(database.db);
-  const jobs = new BackgroundJobs(app.log);
+  const instanceId = crypto.randomUUID();
+  const jobs = new BackgroundJobs(app.log, database.db, instanceId);
   const egress = new EgressGuard(config.egress);
   const deps: Deps = {
     config,
@@ -75,6 +117,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     onClose: (hook) => closers.push(hook),
   };
   app.decorate('deps', deps);
+  await shareInvalidations(database, principals, instanceId, closers);
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     await jobs.stop();
@@ -84,13 +127,22 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const routeCatalog: RouteRecord[] = [];
+  app.decorate('routeCatalog', routeCatalog);
   app.addHook('onRoute', (route) => {
     if (PUBLIC_PREFIXES.some((prefix) => route.url.startsWith(prefix)))
       route.config = { ...route.config, public: true };
+    const access = (route.config ?? {}) as RouteAccess;
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD')
+        routeCatalog.push({ method, url: route.url, scope: access.scope, public: access.public === true });
+    }
   });
 
   registerValidation(app);
   registerErrorHandling(app);
+  registerSecurityHeaders(app, { https: config.cookieSecure });
+  registerNulGuard(app);
   await app.register(fastifyCookie);
   registerAuthentication(app, principals);
   await app.register(fastifySwagger, {

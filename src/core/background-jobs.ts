@@ -1,15 +1,27 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.js';
+import { queryRows } from '../db/raw.js';
 
 export interface JobSpec {
   name: string;
   intervalMs: number;
   run: () => Promise<void>;
+  /**
+   * By default a job runs in one gateway process at a time (a lease in the database decides which);
+   * set this for work that each process must do for itself, or that shares safely (SKIP LOCKED).
+   */
+  everyInstance?: boolean;
 }
+
+/** A lease outlives a few missed runs, so a dead holder is replaced soon but a slow one is not. */
+const leaseMs = (job: JobSpec) => job.intervalMs * 3 + 10_000;
 
 /**
  * Periodic background work (exports, health checks, sweeps). A job never overlaps itself; a failing
  * run is logged and the next one goes on schedule. Jobs start when the server listens and stop
- * (waiting for a run in progress) when it closes.
+ * (waiting for a run in progress) when it closes. Across processes, a lease row per job names the
+ * one process that runs it; another takes over when the lease expires.
  */
 export class BackgroundJobs {
   private readonly jobs: JobSpec[] = [];
@@ -17,7 +29,11 @@ export class BackgroundJobs {
   private readonly running = new Map<string, Promise<void>>();
   private started = false;
 
-  constructor(private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly db: Db,
+    readonly instanceId: string,
+  ) {}
 
   register(job: JobSpec): void {
     this.jobs.push(job);
@@ -30,7 +46,7 @@ export class BackgroundJobs {
     for (const job of this.jobs) this.schedule(job);
   }
 
-  /** Runs a job now (if it is not already running) and resolves when that run ends. */
+  /** Runs a job now (if it is not already running here) and resolves when that run ends. */
   runNow(name: string): Promise<void> {
     const job = this.jobs.find((candidate) => candidate.name === name);
     if (!job) return Promise.reject(new Error(`no background job named ${name}`));
@@ -42,6 +58,20 @@ export class BackgroundJobs {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     await Promise.allSettled(this.running.values());
+    await this.db.execute(sql`delete from job_leases where holder = ${this.instanceId}`).catch(() => {});
+  }
+
+  /** Takes or renews the job's lease; false when another live process holds it. */
+  async acquireLease(job: JobSpec): Promise<boolean> {
+    const rows = await queryRows<{ holder: string }>(
+      this.db,
+      sql`insert into job_leases (name, holder, expires_at)
+          values (${job.name}, ${this.instanceId}, now() + ${`${leaseMs(job)} milliseconds`}::interval)
+          on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
+          where job_leases.holder = excluded.holder or job_leases.expires_at < now()
+          returning holder`,
+    );
+    return rows.length === 1;
   }
 
   private schedule(job: JobSpec): void {
@@ -56,8 +86,10 @@ export class BackgroundJobs {
   private runOnce(job: JobSpec): Promise<void> {
     const inFlight = this.running.get(job.name);
     if (inFlight) return inFlight;
-    const run = job
-      .run()
+    const run = (async () => {
+      if (!job.everyInstance && !(await this.acquireLease(job))) return;
+      await job.run();
+    })()
       .catch((error: unknown) => this.log.error({ err: error, job: job.name }, 'background job failed'))
       .finally(() => this.running.delete(job.name));
     this.running.set(job.name, run);

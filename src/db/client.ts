@@ -17,6 +17,11 @@ export type DbOrTx = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * LISTENs on a channel on a connection of its own (NOTIFY from any process on the same database
+   * arrives here); answers the function that stops listening.
+   */
+  subscribe(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -35,13 +40,53 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     // An idle client that loses its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
     await pool.query('select 1');
-    return { db: drizzlePg(pool, { schema }) as unknown as Db, kind: 'postgres', close: () => pool.end() };
+    return {
+      db: drizzlePg(pool, { schema }) as unknown as Db,
+      kind: 'postgres',
+      subscribe: (channel, onMessage) => listenPostgres(target.url!, channel, onMessage),
+      close: () => pool.end(),
+    };
   }
   if (target.pgliteDir) fs.mkdirSync(path.dirname(target.pgliteDir), { recursive: true });
   const client = await PGlite.create(target.pgliteDir);
   return {
     db: drizzlePglite(client, { schema }) as unknown as Db,
     kind: 'pglite',
+    subscribe: async (channel, onMessage) => {
+      const unlisten = await client.listen(channel, onMessage);
+      return unlisten;
+    },
     close: () => client.close(),
+  };
+}
+
+const RECONNECT_DELAY_MS = 1_000;
+
+/** A dedicated LISTEN connection that reconnects after losing its server. */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    next.on('error', () => {
+      if (stopped) return;
+      // Reconnect later; a missed message only means a cache entry lives until its short TTL.
+      setTimeout(() => void connect().catch(() => {}), RECONNECT_DELAY_MS).unref();
+    });
+    await next.connect();
+    await next.query(`listen "${channel.replace(/"/g, '')}"`);
+    client = next;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => {});
   };
 }

@@ -244,9 +244,9 @@ describe('GET /api/containerhost/nodes/{nodeId}', () => {
     }
   });
 
-  it('answers 404 for an unknown node and for an id that is not a UUID', async () => {
+  it('answers 404 for an unknown node and 400 for an id that is not a UUID', async () => {
     expectError(await gateway.call('GET', `${NODES}/${MISSING}`), 404, 'NOT_FOUND');
-    expectError(await gateway.call('GET', `${NODES}/not-a-uuid`), 404, 'NOT_FOUND');
+    expectValidationError(await gateway.call('GET', `${NODES}/not-a-uuid`), ['nodeId']);
     expectError(await gateway.call('GET', `${NODES}/${MISSING}/containers`), 404, 'NOT_FOUND');
   });
 

@@ -3,6 +3,7 @@ import { AUTHENTICATED, SESSION_COOKIE } from '../../core/auth/authenticate.js';
 import { DataOf, IdParams, NullableTimestamp, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
 import type { GatewayModule } from '../../server.js';
 import { UserService } from '../users/service.js';
+import { LoginThrottle } from './login-throttle.js';
 import { AuthService } from './service.js';
 
 const CurrentUser = Type.Object({
@@ -40,6 +41,7 @@ const authRoutes: GatewayModule = async (app) => {
     principals,
     new UserService(db, audit, principals),
     config.sessionTtlSeconds,
+    new LoginThrottle(db, config),
   );
 
   app.post(

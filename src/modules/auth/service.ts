@@ -3,10 +3,11 @@ import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { verifyPassword } from '../../core/auth/passwords.js';
 import type { PrincipalResolver } from '../../core/auth/principal-resolver.js';
-import { notFound, unauthorized } from '../../core/errors.js';
+import { AppError, notFound, unauthorized } from '../../core/errors.js';
 import type { Db } from '../../db/client.js';
 import { authTokens, users } from '../../db/schema/index.js';
 import type { UserService } from '../users/service.js';
+import { FAILED_LOGIN_ACTION, type LoginThrottle } from './login-throttle.js';
 import { issueToken } from './tokens.js';
 
 export interface ClientInfo {
@@ -36,23 +37,42 @@ export class AuthService {
     private readonly principals: PrincipalResolver,
     private readonly users: UserService,
     private readonly sessionTtlSeconds: number,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   /** Email + password → a browser session. Every failure looks the same to the caller. */
   async login(email: string, password: string, client: ClientInfo) {
     const normalized = email.trim().toLowerCase();
     const [user] = await this.db.select().from(users).where(eq(users.email, normalized));
-    const passwordOk = await verifyPassword(password, user?.passwordHash);
     const auditActor: AuditActor = {
       userId: user?.id ?? null,
       email: normalized,
       requestId: client.requestId,
       clientIp: client.clientIp,
     };
+    const verdict = await this.throttle.check(normalized, client.clientIp);
+    if (verdict.locked) {
+      // Not counted as a failure, so a locked account unlocks when the window passes.
+      await this.db.transaction((tx) =>
+        this.audit.record(tx, auditActor, {
+          action: 'auth.login.throttled',
+          targetType: 'user',
+          targetId: user?.id ?? null,
+          outcome: 'failure',
+          metadata: { email: normalized },
+        }),
+      );
+      throw new AppError('UNAUTHORIZED', {
+        reason: 'TOO_MANY_FAILED_LOGINS',
+        explanation: 'too many failed logins for this account or address; try again later',
+        retryAfterSeconds: verdict.retryAfterSeconds,
+      });
+    }
+    const passwordOk = await verifyPassword(password, user?.passwordHash);
     if (!user || !passwordOk || user.disabled) {
       await this.db.transaction((tx) =>
         this.audit.record(tx, auditActor, {
-          action: 'auth.login.failed',
+          action: FAILED_LOGIN_ACTION,
           targetType: 'user',
           targetId: user?.id ?? null,
           outcome: 'failure',

@@ -139,7 +139,13 @@ export class HealthCheckService {
   ) {}
 
   registerJob(): void {
-    this.deps.jobs.register({ name: HEALTH_JOB, intervalMs: 5_000, run: () => this.runDue() });
+    // Due checks are claimed with SKIP LOCKED, so every gateway instance may run the job.
+    this.deps.jobs.register({
+      name: HEALTH_JOB,
+      intervalMs: 5_000,
+      everyInstance: true,
+      run: () => this.runDue(),
+    });
   }
 
   async getSaved(nodeId: string, containerName: string) {

@@ -183,6 +183,7 @@ export class NodeService {
   }
 
   async remove(actor: AuditActor, nodeId: string): Promise<void> {
+    if (!UUID.test(nodeId)) throw notFound({ nodeId });
     await this.deps.db.transaction(async (tx) => {
       const [row] = await tx
         .delete(containerhostNodes)

@@ -15,17 +15,24 @@ const tags = ['containerhost'];
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 const Labels = Type.Record(Type.String(), Type.String());
-const Key = (description: string) => Type.String({ minLength: 1, maxLength: 512, description });
+// Engine ids are 64 hex characters; names longer than that are addressed by id. (The router itself
+// refuses path segments over 100 characters before validation could name the field.)
+const Key = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 // ---- params ---------------------------------------------------------------------------------
-// A node id that is not a UUID names no node: 404, like any unknown id.
-const NodeId = Type.String({ minLength: 1, maxLength: 64, description: 'node id (uuid)' });
+const NodeId = Uuid('node id');
 const NodeParams = Type.Object({ nodeId: NodeId });
 const ContainerParams = Type.Object({ nodeId: NodeId, containerId: Key('container id or name') });
 const ContainerNameParams = Type.Object({ nodeId: NodeId, containerName: Key('container name (or id)') });
 const NetworkParams = Type.Object({ nodeId: NodeId, networkId: Key('network id or name') });
 const VolumeParams = Type.Object({ nodeId: NodeId, name: Key('volume name') });
-const ImageParams = Type.Object({ nodeId: NodeId, imageId: Key('image id or reference') });
+// In the inspect routes the key is the last segment: an empty one is the listing route itself
+// (trailing slashes are ignored), so these keys carry no minimum length.
+const LastKey = (description: string) => Type.String({ maxLength: 64, description });
+const InspectContainerParams = Type.Object({ nodeId: NodeId, containerId: LastKey('container id or name') });
+const InspectNetworkParams = Type.Object({ nodeId: NodeId, networkId: LastKey('network id or name') });
+const InspectVolumeParams = Type.Object({ nodeId: NodeId, name: LastKey('volume name') });
+const ImageParams = Type.Object({ nodeId: NodeId, imageId: LastKey('image id or reference') });
 const FolderParams = Type.Object({ id: Uuid() });
 const ListQuery = Type.Object({
   ...PaginationQueryFields,
@@ -399,7 +406,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Inspect a container (its environment is never returned)',
-        params: ContainerParams,
+        params: InspectContainerParams,
         response: { 200: DataOf(ContainerDetail) },
       },
     },
@@ -430,7 +437,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Inspect a network',
-        params: NetworkParams,
+        params: InspectNetworkParams,
         response: { 200: DataOf(NetworkDetail) },
       },
     },
@@ -461,7 +468,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Inspect a volume',
-        params: VolumeParams,
+        params: InspectVolumeParams,
         response: { 200: DataOf(Type.Object(VolumeFields)) },
       },
     },

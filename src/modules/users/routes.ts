@@ -66,7 +66,8 @@ const userRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'Create a user',
         body: Type.Object({
-          email: Type.String({ format: 'email', maxLength: 320 }),
+          // Local accounts such as admin@localhost are valid, so only the local@domain shape is required.
+          email: Type.String({ pattern: '^[^\\s@]+@[^\\s@]+$', maxLength: 320 }),
           name: Name,
           group: GroupRef,
           password: Type.Optional(Password),

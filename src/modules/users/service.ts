@@ -196,7 +196,7 @@ export class UserService {
         name: groups.name,
         scopes: groups.scopes,
         createdAt: groups.createdAt,
-        userCount: sql<number>`(select count(*)::int from ${users} where ${users.groupId} = ${groups.id})`,
+        userCount: sql<number>`(select count(*)::int from users where users.group_id = groups.id)`,
       })
       .from(groups)
       .orderBy(groups.name);

@@ -1,0 +1,86 @@
+/**
+ * GET /auth/me through the gateway (real token lookup, principal cache) against a raw node:http
+ * server answering the same JSON, both in child processes, driven by autocannon one after the other.
+ *
+ *   npx tsx bench/auth-me.ts [durationSeconds=10] [connections=50]
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { groups, users } from '../src/db/schema/index.js';
+import { issueToken } from '../src/modules/auth/tokens.js';
+import { buildServer } from '../src/server.js';
+import { load, printTable, startServerProcess } from './support/measure.js';
+
+const role = process.argv[2];
+
+async function serveRaw(): Promise<void> {
+  const body = JSON.stringify({
+    data: {
+      id: crypto.randomUUID(),
+      email: 'admin@localhost',
+      name: 'Administrator',
+      groupName: 'admins',
+      scopes: ['*'],
+    },
+  });
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    response.end(body);
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as { port: number };
+    process.send!({ url: `http://127.0.0.1:${port}/auth/me` });
+  });
+}
+
+async function serveGateway(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-bench-'));
+  const config = loadConfig({ INFRAGATE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
+  await migrate(database.db);
+  const app = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
+  const [admins] = await database.db.select().from(groups);
+  const [user] = await database.db
+    .insert(users)
+    .values({ email: 'admin@localhost', name: 'Administrator', groupId: admins!.id })
+    .returning();
+  const { token } = await issueToken(database.db, {
+    userId: user!.id,
+    kind: 'api',
+    name: 'bench',
+    expiresAt: null,
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send!({ url: `${url}/auth/me`, headers: { authorization: `Bearer ${token}` } });
+}
+
+async function main(): Promise<void> {
+  const duration = Number(process.argv[2] ?? 10);
+  const connections = Number(process.argv[3] ?? 50);
+  const script = new URL(import.meta.url).pathname;
+  const results = [];
+  for (const [label, serverRole] of [
+    ['raw node:http', 'raw'],
+    ['infragate GET /auth/me', 'gateway'],
+  ] as const) {
+    const server = startServerProcess(script, [serverRole]);
+    const target = await server.ready;
+    await load(`${label} (warm-up)`, { ...target, connections, durationSeconds: 2 });
+    results.push(await load(label, { ...target, connections, durationSeconds: duration }));
+    server.stop();
+  }
+  console.log(
+    `GET /auth/me, ${connections} connections, ${duration} s each, node ${process.version}, ${os.cpus().length} cores`,
+  );
+  printTable(results, results[0]!);
+}
+
+if (role === 'raw') void serveRaw();
+else if (role === 'gateway') void serveGateway();
+else void main();

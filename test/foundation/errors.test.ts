@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectValidationError } from '../support/expectations.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startTestGateway({ bodyLimitBytes: 2048 });
+});
+afterAll(() => gateway.close());
+
+describe('error envelope', () => {
+  it('answers malformed JSON with 400 VALIDATION_ERROR and path []', async () => {
+    const result = await gateway.call('POST', '/auth/tokens', {
+      rawBody: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    expectValidationError(result, []);
+  });
+
+  it('answers an unknown route with the 404 NOT_FOUND envelope', async () => {
+    expectError(await gateway.call('GET', '/api/does-not-exist'), 404, 'NOT_FOUND');
+    expectError(await gateway.call('GET', '/nothing-here', { token: null }), 404, 'NOT_FOUND');
+  });
+
+  it('answers a body over the limit with 413 VALIDATION_ERROR', async () => {
+    const result = await gateway.call('POST', '/auth/tokens', { body: { name: 'x'.repeat(5000) } });
+    expectError(result, 413, 'VALIDATION_ERROR');
+  });
+
+  it('answers an unsupported content type with 415 VALIDATION_ERROR', async () => {
+    const result = await gateway.call('POST', '/auth/tokens', {
+      rawBody: '<name>x</name>',
+      headers: { 'content-type': 'application/xml' },
+    });
+    expectError(result, 415, 'VALIDATION_ERROR');
+  });
+
+  it('answers a missing JSON body with 400 VALIDATION_ERROR', async () => {
+    const result = await gateway.call('POST', '/auth/tokens', {});
+    expectError(result, 400, 'VALIDATION_ERROR');
+  });
+
+  it('answers a JSON body of the wrong type with 400 and path []', async () => {
+    expectValidationError(await gateway.call('POST', '/auth/tokens', { body: [1, 2] }), []);
+  });
+
+  it('ignores unknown body properties', async () => {
+    const result = await gateway.call('POST', '/auth/tokens', {
+      body: { name: 'x', surprise: { deep: true } },
+    });
+    expect(result.status).toBe(201);
+  });
+
+  it('does not coerce JSON body types (a string is not an integer)', async () => {
+    expectValidationError(
+      await gateway.call('POST', '/auth/tokens', { body: { name: 'x', expiresInDays: '5' } }),
+      ['expiresInDays'],
+    );
+  });
+
+  it('coerces query strings to their declared types', async () => {
+    const result = await gateway.call('GET', '/api/admin/users?limit=5&page=1');
+    expect(result.body.pagination.limit).toBe(5);
+  });
+
+  it('names every bad field at once', async () => {
+    const result = await gateway.call('POST', '/api/admin/users', { body: { email: 5 } });
+    expectValidationError(result, ['email']);
+    expectValidationError(result, ['name']);
+    expectValidationError(result, ['group']);
+  });
+
+  it('sends a request id with every answer', async () => {
+    const result = await gateway.call('GET', '/healthz', { token: null });
+    expect(result.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('health endpoints', () => {
+  it('healthz answers 200 without a token', async () => {
+    const result = await gateway.call('GET', '/healthz', { token: null });
+    expect(result.body).toEqual({ status: 'ok' });
+  });
+
+  it('readyz answers 200 when the database answers', async () => {
+    const result = await gateway.call('GET', '/readyz', { token: null });
+    expect(result.body).toEqual({ status: 'ready' });
+  });
+});
+
+describe('NUL characters', () => {
+  it('are refused in JSON bodies with the field path', async () => {
+    expectValidationError(await gateway.call('POST', '/auth/tokens', { body: { name: 'a\u0000b' } }), [
+      'name',
+    ]);
+  });
+
+  it('are refused in query strings', async () => {
+    expectValidationError(await gateway.call('GET', '/api/admin/users?q=%00'), ['q']);
+  });
+});

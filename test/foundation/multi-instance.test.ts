@@ -1,0 +1,87 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { BackgroundJobs } from '../../src/core/background-jobs.js';
+import { openDatabase } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import { freePort, waitFor } from '../services/peers.js';
+import { createDatabase } from '../services/postgres.js';
+import { runCli, startServeProcess, stopProcess } from '../support/cli.js';
+import { testDbKind } from '../support/gateway.js';
+
+const onPostgres = testDbKind === 'postgres';
+
+describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
+  let env: Record<string, string>;
+  let servers: Awaited<ReturnType<typeof startServeProcess>>[] = [];
+  let ports: number[] = [];
+
+  beforeAll(async () => {
+    const url = await createDatabase(inject('postgresUrl'));
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-multi-'));
+    env = {
+      DATABASE_URL: url,
+      INFRAGATE_DATA_DIR: dataDir,
+      INFRAGATE_MASTER_KEY: crypto.randomBytes(32).toString('hex'),
+    };
+    ports = [await freePort(), await freePort()];
+    // Both start at once: migrations and the first-admin creation must take turns, not collide.
+    servers = await Promise.all(ports.map((port) => startServeProcess({ ...env, PORT: String(port) })));
+    const created = await runCli(
+      ['users', 'create', '--email', 'ops@test', '--name', 'Ops', '--group', 'admins', '--password-stdin'],
+      env,
+      'a shared password\n',
+    );
+    expect(created.code).toBe(0);
+  });
+
+  afterAll(async () => {
+    for (const server of servers) await stopProcess(server.child);
+  });
+
+  it('creates exactly one first admin when both start together', () => {
+    const printedTokens = servers.filter((server) => /igw_/.test(server.output()));
+    expect(printedTokens).toHaveLength(1);
+  });
+
+  it('a session logged out on one instance is refused on the other', async () => {
+    const [a, b] = ports.map((port) => `http://127.0.0.1:${port}`);
+    const login = await fetch(`${a}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ops@test', password: 'a shared password' }),
+    });
+    const { token } = ((await login.json()) as { data: { token: string } }).data;
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await fetch(`${b}/auth/me`, { headers })).status).toBe(200); // now cached on b
+    expect((await fetch(`${a}/auth/logout`, { method: 'POST', headers })).status).toBe(200);
+    // NOTIFY crosses processes in milliseconds; the poll only absorbs that delivery.
+    await waitFor(
+      async () => (await fetch(`${b}/auth/me`, { headers })).status === 401,
+      'revocation on the other instance',
+      3_000,
+    );
+  });
+});
+
+describe.skipIf(!onPostgres)('background job leases', () => {
+  it('run a job in one process at a time', async () => {
+    const url = await createDatabase(inject('postgresUrl'));
+    const databases = [await openDatabase({ url }), await openDatabase({ url })];
+    await migrate(databases[0]!.db);
+    const silent = { error: () => {} } as never;
+    let runs = 0;
+    const job = { name: 'sweep', intervalMs: 60_000, run: async () => void runs++ };
+    const instances = databases.map(
+      (database) => new BackgroundJobs(silent, database.db, crypto.randomUUID()),
+    );
+    for (const instance of instances) instance.register(job);
+    await Promise.all(instances.map((instance) => instance.runNow('sweep')));
+    await Promise.all(instances.map((instance) => instance.runNow('sweep')));
+    expect(runs).toBe(2); // both rounds ran, each in only one of the two processes
+    for (const instance of instances) await instance.stop();
+    for (const database of databases) await database.close();
+  });
+});

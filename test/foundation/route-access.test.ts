@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+
+/** The only routes reachable without a token. */
+const PUBLIC_ROUTES = [
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/openapi\.json$/,
+  /^\/docs/,
+  /^\/auth\/login$/,
+  /^\/sites\//,
+];
+
+let gateway: TestGateway;
+beforeAll(async () => {
+  gateway = await startTestGateway();
+});
+afterAll(() => gateway.close());
+
+const concrete = (url: string) =>
+  url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000').replace(/\*/g, 'x');
+
+describe('route access declarations', () => {
+  it('every route declares exactly one scope or is public', () => {
+    expect(gateway.app.routeCatalog.length).toBeGreaterThan(10);
+    for (const route of gateway.app.routeCatalog) {
+      expect(Boolean(route.scope) !== route.public, `${route.method} ${route.url}`).toBe(true);
+    }
+  });
+
+  it('only the short public list is public', () => {
+    const publicRoutes = gateway.app.routeCatalog.filter((route) => route.public);
+    for (const route of publicRoutes) {
+      expect(
+        PUBLIC_ROUTES.some((pattern) => pattern.test(route.url)),
+        `${route.method} ${route.url}`,
+      ).toBe(true);
+    }
+  });
+
+  it('a caller without a token gets 401 on every non-public route', async () => {
+    for (const route of gateway.app.routeCatalog.filter((r) => !r.public)) {
+      const result = await gateway.call(route.method, concrete(route.url), { token: null, body: {} });
+      expect({
+        route: `${route.method} ${route.url}`,
+        status: result.status,
+        code: result.body?.code,
+      }).toEqual({
+        route: `${route.method} ${route.url}`,
+        status: 401,
+        code: 'UNAUTHORIZED',
+      });
+    }
+  });
+
+  it('a caller whose group has no scopes gets 403 on every /api route', async () => {
+    const token = await gateway.tokenWithScopes([]);
+    for (const route of gateway.app.routeCatalog.filter((r) => !r.public && r.url.startsWith('/api/'))) {
+      const result = await gateway.call(route.method, concrete(route.url), { token, body: {} });
+      expect({
+        route: `${route.method} ${route.url}`,
+        status: result.status,
+        code: result.body?.code,
+      }).toEqual({
+        route: `${route.method} ${route.url}`,
+        status: 403,
+        code: 'FORBIDDEN',
+      });
+    }
+  });
+});
