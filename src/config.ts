@@ -20,6 +20,14 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Deadline of every call to a container engine (Docker Engine API), in milliseconds. */
+  dockerTimeoutMs: number;
+  /** Largest file accepted by a container-host volume file write, in bytes (413 past it). */
+  volumeWriteLimitBytes: number;
+  /** How many results each saved container health check keeps. */
+  healthCheckHistory: number;
+  /** Image used for short-lived helper containers (volume writes) when a node names none. */
+  helperImage: string;
   /** Failed logins per email within the window before that email is locked for the window. */
   loginMaxFailuresPerEmail: number;
   /** Failed logins per client address within the window before that address is locked. */
@@ -160,6 +168,15 @@ export function loadConfig(env: Env = process.env): Config {
       maxFiles: read.integer('INFRAGATE_PAGES_MAX_FILES', 20_000, 1, 1_000_000),
       sandbox: read.boolean('INFRAGATE_PAGES_SANDBOX', true),
     },
+    dockerTimeoutMs: read.integer('INFRAGATE_DOCKER_TIMEOUT_MS', 10_000, 100, 600_000),
+    volumeWriteLimitBytes: read.integer(
+      'INFRAGATE_VOLUME_WRITE_LIMIT_BYTES',
+      10 * 1024 * 1024,
+      1,
+      1024 * 1024 * 1024,
+    ),
+    healthCheckHistory: read.integer('INFRAGATE_HEALTHCHECK_HISTORY', 50, 1, 10_000),
+    helperImage: read.string('INFRAGATE_CONTAINERHOST_HELPER_IMAGE', 'docker.io/library/busybox:latest'),
     loginMaxFailuresPerEmail: read.integer('INFRAGATE_LOGIN_MAX_FAILURES', 5, 1, 1000),
     loginMaxFailuresPerAddress: read.integer('INFRAGATE_LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 100000),
     loginWindowSeconds: read.integer('INFRAGATE_LOGIN_WINDOW_SECONDS', 900, 10, 86400),

@@ -1,6 +1,7 @@
 import type { GatewayModule } from '../server.js';
 import authRoutes from './auth/routes.js';
 import certificateRoutes from './certificates/routes.js';
+import containerhostRoutes from './containerhost/routes.js';
 import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
 import loggingRoutes from './logging/routes.js';
@@ -16,6 +17,7 @@ export const modules: GatewayModule[] = [
   authRoutes,
   userRoutes,
   loggingRoutes,
+  containerhostRoutes,
   databaseRoutes,
   certificateRoutes,
   pagesRoutes,

@@ -1,0 +1,283 @@
+import { asc, count, eq, ilike, or } from 'drizzle-orm';
+import type { AuditActor } from '../../core/actor.js';
+import { isUniqueViolation } from '../../core/db-errors.js';
+import type { Deps } from '../../core/deps.js';
+import { conflict, notFound, type ValidationIssue, validationError } from '../../core/errors.js';
+import { trimmedName } from '../../core/names.js';
+import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import type { DbOrTx } from '../../db/client.js';
+import { containerhostNodes } from '../../db/schema/index.js';
+import { connectEngine, type Endpoint, type Engine, parseEndpoint, translateEngineError } from './docker.js';
+
+type NodeRow = typeof containerhostNodes.$inferSelect;
+
+export interface NodeView {
+  id: string;
+  name: string;
+  endpoint: string;
+  transport: Endpoint['kind'];
+  tls: { ca: boolean; cert: boolean; key: boolean };
+  hasSshKey: boolean;
+  helperImage: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EngineInfo {
+  reachable: true;
+  version: string;
+  apiVersion: string;
+  os: string | null;
+  arch: string | null;
+  kernelVersion: string | null;
+  components: string[];
+}
+
+export interface NodeInput {
+  name?: string | undefined;
+  endpoint?: string | undefined;
+  tlsCa?: string | null | undefined;
+  tlsCert?: string | null | undefined;
+  tlsKey?: string | null | undefined;
+  sshPrivateKey?: string | null | undefined;
+  helperImage?: string | null | undefined;
+}
+
+const SECRET_COLUMNS = {
+  tlsCa: { column: 'tlsCaSealed', context: 'containerhost_nodes.tls_ca' },
+  tlsCert: { column: 'tlsCertSealed', context: 'containerhost_nodes.tls_cert' },
+  tlsKey: { column: 'tlsKeySealed', context: 'containerhost_nodes.tls_key' },
+  sshPrivateKey: { column: 'sshKeySealed', context: 'containerhost_nodes.ssh_key' },
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/;
+
+function toView(row: NodeRow): NodeView {
+  const endpoint = parseEndpoint(row.endpoint);
+  return {
+    id: row.id,
+    name: row.name,
+    endpoint: row.endpoint,
+    transport: 'kind' in endpoint ? endpoint.kind : 'unix',
+    tls: { ca: row.tlsCaSealed !== null, cert: row.tlsCertSealed !== null, key: row.tlsKeySealed !== null },
+    hasSshKey: row.sshKeySealed !== null,
+    helperImage: row.helperImage,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Docker Engine endpoints the gateway manages; the only place that opens engine connections. */
+export class NodeService {
+  /** Engine clients by node, reused while the node is unchanged (keeps engine connections warm). */
+  private readonly engines = new Map<string, { updatedAt: number; engine: Engine }>();
+
+  constructor(private readonly deps: Deps) {}
+
+  async list(request: PageRequest & { q?: string | undefined }) {
+    const { limit, offset } = pageWindow(request);
+    const where = request.q
+      ? or(
+          ilike(containerhostNodes.name, `%${request.q}%`),
+          ilike(containerhostNodes.endpoint, `%${request.q}%`),
+        )
+      : undefined;
+    const rows = await this.deps.db
+      .select()
+      .from(containerhostNodes)
+      .where(where)
+      .orderBy(asc(containerhostNodes.name))
+      .limit(limit)
+      .offset(offset);
+    const [total] = await this.deps.db.select({ value: count() }).from(containerhostNodes).where(where);
+    return toPage(rows.map(toView), total?.value ?? 0, request);
+  }
+
+  async row(nodeId: string, db: DbOrTx = this.deps.db): Promise<NodeRow> {
+    if (!UUID.test(nodeId)) throw notFound({ nodeId });
+    const [row] = await db.select().from(containerhostNodes).where(eq(containerhostNodes.id, nodeId));
+    if (!row) throw notFound({ nodeId });
+    return row;
+  }
+
+  async get(nodeId: string): Promise<NodeView & { engine: EngineInfo }> {
+    const row = await this.row(nodeId);
+    const engine = await this.engineFor(row);
+    const version = await engine.call({ nodeId }, (docker) => docker.version());
+    return {
+      ...toView(row),
+      engine: {
+        reachable: true,
+        version: version.Version,
+        apiVersion: version.ApiVersion,
+        os: version.Os ?? null,
+        arch: version.Arch ?? null,
+        kernelVersion: version.KernelVersion ?? null,
+        components: (version.Components ?? []).map((c) => `${c.Name} ${c.Version}`),
+      },
+    };
+  }
+
+  /** The engine of a node, for the other services of this module. */
+  async engine(nodeId: string): Promise<{ node: NodeRow; engine: Engine }> {
+    const node = await this.row(nodeId);
+    return { node, engine: await this.engineFor(node) };
+  }
+
+  async create(actor: AuditActor, input: NodeInput & { name: string; endpoint: string }): Promise<NodeView> {
+    const values = this.checkedValues(input, undefined);
+    return this.deps.db.transaction(async (tx) => {
+      let row: NodeRow;
+      try {
+        [row] = (await tx
+          .insert(containerhostNodes)
+          .values(values as typeof containerhostNodes.$inferInsert)
+          .returning()) as [NodeRow];
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('NODE_NAME_TAKEN', { name: values.name });
+        throw error;
+      }
+      await this.deps.audit.record(tx, actor, {
+        action: 'containerhost.node.created',
+        targetType: 'containerhost_node',
+        targetId: row.id,
+        metadata: { name: row.name, endpoint: row.endpoint, secretsSet: secretNames(input) },
+      });
+      return toView(row);
+    });
+  }
+
+  async update(actor: AuditActor, nodeId: string, input: NodeInput): Promise<NodeView> {
+    return this.deps.db.transaction(async (tx) => {
+      const current = await this.row(nodeId, tx);
+      const values = this.checkedValues(input, current);
+      let row: NodeRow;
+      try {
+        [row] = (await tx
+          .update(containerhostNodes)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(containerhostNodes.id, nodeId))
+          .returning()) as [NodeRow];
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('NODE_NAME_TAKEN', { name: values.name });
+        throw error;
+      }
+      const changed = Object.keys(input).filter((key) => !(key in SECRET_COLUMNS));
+      await this.deps.audit.record(tx, actor, {
+        action: 'containerhost.node.updated',
+        targetType: 'containerhost_node',
+        targetId: nodeId,
+        metadata: {
+          name: row.name,
+          endpoint: row.endpoint,
+          changed,
+          secretsSet: secretNames(input),
+          secretsCleared: Object.keys(SECRET_COLUMNS).filter(
+            (key) => input[key as keyof typeof SECRET_COLUMNS] === null,
+          ),
+        },
+      });
+      return toView(row);
+    });
+  }
+
+  async remove(actor: AuditActor, nodeId: string): Promise<void> {
+    if (!UUID.test(nodeId)) throw notFound({ nodeId });
+    await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .delete(containerhostNodes)
+        .where(eq(containerhostNodes.id, nodeId))
+        .returning({ name: containerhostNodes.name, endpoint: containerhostNodes.endpoint });
+      if (!row) throw notFound({ nodeId });
+      this.engines.delete(nodeId);
+      await this.deps.audit.record(tx, actor, {
+        action: 'containerhost.node.deleted',
+        targetType: 'containerhost_node',
+        targetId: nodeId,
+        metadata: row,
+      });
+    });
+  }
+
+  private async engineFor(row: NodeRow): Promise<Engine> {
+    const cached = this.engines.get(row.id);
+    if (cached && cached.updatedAt === row.updatedAt.getTime()) {
+      // Remote hosts are re-checked against the egress policy on every use (DNS may have moved).
+      if (cached.engine.endpoint.kind !== 'unix')
+        await this.deps.egress.resolve(cached.engine.endpoint.host).catch((error: unknown) => {
+          throw translateEngineError(error, {});
+        });
+      return cached.engine;
+    }
+    const engine = await this.openEngine(row);
+    this.engines.set(row.id, { updatedAt: row.updatedAt.getTime(), engine });
+    return engine;
+  }
+
+  private async openEngine(row: NodeRow): Promise<Engine> {
+    const endpoint = parseEndpoint(row.endpoint);
+    if ('error' in endpoint) throw validationError([{ path: ['endpoint'], message: endpoint.error }]);
+    const open = (sealed: string | null, context: string) =>
+      sealed === null ? undefined : this.deps.secrets.open(sealed, context);
+    return connectEngine(
+      endpoint,
+      {
+        tlsCa: open(row.tlsCaSealed, SECRET_COLUMNS.tlsCa.context),
+        tlsCert: open(row.tlsCertSealed, SECRET_COLUMNS.tlsCert.context),
+        tlsKey: open(row.tlsKeySealed, SECRET_COLUMNS.tlsKey.context),
+        sshKey: open(row.sshKeySealed, SECRET_COLUMNS.sshPrivateKey.context),
+      },
+      this.deps.egress,
+      this.deps.config.dockerTimeoutMs,
+    );
+  }
+
+  /** Validates the merged node and answers the columns to write (secrets sealed). */
+  private checkedValues(input: NodeInput, current: NodeRow | undefined): Partial<NodeRow> {
+    const issues: ValidationIssue[] = [];
+    const values: Partial<NodeRow> = {};
+    if (input.name !== undefined) values.name = trimmedName(input.name);
+    const endpointText = input.endpoint?.trim() ?? current?.endpoint ?? '';
+    const endpoint = parseEndpoint(endpointText);
+    if ('error' in endpoint) issues.push({ path: ['endpoint'], message: endpoint.error });
+    if (input.endpoint !== undefined) values.endpoint = endpointText;
+    if (input.helperImage !== undefined) values.helperImage = input.helperImage?.trim() || null;
+
+    const has = (key: keyof typeof SECRET_COLUMNS) => {
+      const given = input[key];
+      if (given === null) return false;
+      if (given !== undefined) return true;
+      return current ? current[SECRET_COLUMNS[key].column] !== null : false;
+    };
+    for (const key of Object.keys(SECRET_COLUMNS) as (keyof typeof SECRET_COLUMNS)[]) {
+      const given = input[key];
+      if (given === undefined) continue;
+      if (given === null) {
+        values[SECRET_COLUMNS[key].column] = null;
+        continue;
+      }
+      if (!PEM.test(given)) issues.push({ path: [key], message: 'must be PEM text' });
+      values[SECRET_COLUMNS[key].column] = this.deps.secrets.seal(given, SECRET_COLUMNS[key].context);
+    }
+    const kind = 'kind' in endpoint ? endpoint.kind : undefined;
+    if (kind && kind !== 'tcp')
+      for (const key of ['tlsCa', 'tlsCert', 'tlsKey'] as const)
+        if (has(key)) issues.push({ path: [key], message: 'TLS material applies to tcp:// endpoints only' });
+    if (kind && kind !== 'ssh' && has('sshPrivateKey'))
+      issues.push({ path: ['sshPrivateKey'], message: 'an SSH key applies to ssh:// endpoints only' });
+    if (kind === 'tcp' && has('tlsCert') !== has('tlsKey'))
+      issues.push({
+        path: [has('tlsCert') ? 'tlsKey' : 'tlsCert'],
+        message: 'tlsCert and tlsKey go together',
+      });
+    if (issues.length > 0) throw validationError(issues);
+    return values;
+  }
+}
+
+function secretNames(input: NodeInput): string[] {
+  return Object.keys(SECRET_COLUMNS).filter(
+    (key) => typeof input[key as keyof typeof SECRET_COLUMNS] === 'string',
+  );
+}
