@@ -53,6 +53,8 @@ export interface Config {
   uploadTtlSeconds: number;
   /** How often the upload expiry sweep runs. */
   uploadSweepSeconds: number;
+  /** How long a chunk writer holds a session; after a crash mid-chunk, the session is free again after this. */
+  uploadLeaseSeconds: number;
 }
 
 export interface KeyValueConfig {
@@ -194,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadMaxFileBytes: read.integer('INFRAGATE_UPLOAD_MAX_FILE_BYTES', 1024 * 1024 * MiB, 1, 2 ** 50),
     uploadTtlSeconds: read.integer('INFRAGATE_UPLOAD_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     uploadSweepSeconds: read.integer('INFRAGATE_UPLOAD_SWEEP_SECONDS', 60, 1, 24 * 3600),
+    uploadLeaseSeconds: read.integer('INFRAGATE_UPLOAD_LEASE_SECONDS', 60, 1, 3600),
   };
   if (config.inferenceCatalogPath !== undefined) {
     config.inferenceCatalogPath = path.resolve(config.inferenceCatalogPath);

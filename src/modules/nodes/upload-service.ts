@@ -76,9 +76,6 @@ export interface ChunkInput {
 
 type UploadRow = typeof nodeUploads.$inferSelect;
 
-/** A writer owns a session this long; renewed while a chunk streams, so a crashed writer frees it. */
-const LEASE_MS = 60_000;
-const LEASE_RENEW_MS = 20_000;
 export const UPLOAD_SWEEP_JOB = 'nodes.uploads.sweep';
 
 /**
@@ -92,6 +89,11 @@ export class UploadService {
    * not read the file again. A session resumed elsewhere (position differs) falls back to a re-read.
    */
   private readonly digests = new Map<string, { hash: crypto.Hash; position: number }>();
+
+  /** A writer owns a session this long; renewed while a chunk streams, so a crashed writer frees it. */
+  private get leaseMs(): number {
+    return this.config.uploadLeaseSeconds * 1000;
+  }
 
   constructor(
     private readonly db: Db,
@@ -223,10 +225,10 @@ export class UploadService {
     const renew = setInterval(() => {
       this.db
         .update(nodeUploads)
-        .set({ leaseExpiresAt: new Date(Date.now() + LEASE_MS) })
+        .set({ leaseExpiresAt: new Date(Date.now() + this.leaseMs) })
         .where(and(eq(nodeUploads.id, row.id), eq(nodeUploads.leaseToken, token)))
         .catch((error: unknown) => this.log.warn({ err: error, uploadId }, 'upload lease renewal failed'));
-    }, LEASE_RENEW_MS);
+    }, this.leaseMs / 3);
     renew.unref();
     const digest = this.digestFor(row, offset);
     let result: Awaited<ReturnType<typeof writeChunk>>;
@@ -444,7 +446,7 @@ export class UploadService {
     if (offset !== null) conditions.push(eq(nodeUploads.receivedBytes, offset));
     const [row] = await this.db
       .update(nodeUploads)
-      .set({ leaseToken: token, leaseExpiresAt: new Date(now.getTime() + LEASE_MS) })
+      .set({ leaseToken: token, leaseExpiresAt: new Date(now.getTime() + this.leaseMs) })
       .where(and(...conditions))
       .returning();
     if (row) return { row, token };
