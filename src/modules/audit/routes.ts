@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { invalidField } from '../../core/errors.js';
 import { DataOf, NullableTimestamp, PageOf, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { DELIVERY_STATUSES, SIEM_KINDS } from '../../db/schema/index.js';
@@ -367,8 +368,14 @@ const auditRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'Requeue a failed delivery (fresh attempts, status queued)',
         params: Type.Object({ id: Type.String({ minLength: 1 }) }),
-        body: Type.Optional(Type.Object({})),
         response: { 200: DataOf(Delivery) },
+      },
+      // The body is optional; when one is sent it must be a JSON object (its fields are ignored).
+      preValidation: async (request) => {
+        const { body } = request;
+        if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) {
+          throw invalidField([], 'must be a JSON object when given');
+        }
       },
     },
     async (request) => ({ data: await deliveries.requeue(request.actor, request.params.id) }),
