@@ -11,6 +11,7 @@ export interface ChildGateway {
   /** The first-start admin token, when this start printed one. */
   firstToken: string | undefined;
   output(): string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies freely
   call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }>;
   kill9(): Promise<void>;
   stop(): Promise<void>;
@@ -56,7 +57,10 @@ export async function startChildGateway(env: Record<string, string>): Promise<Ch
     async call(method, path, token, body) {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body ? { body: JSON.stringify(body) } : {}),
       });
       const text = await response.text();

@@ -22,7 +22,9 @@ describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('loses no event: the next start delivers the batch that was in flight', { timeout: 120_000 }, async () => {
+  it('loses no event: the next start delivers the batch that was in flight', {
+    timeout: 120_000,
+  }, async () => {
     sink = await startSiemSink({ secret: WEBHOOK_SECRET });
     gateway = await startChildGateway(env);
     const token = gateway.firstToken!;
@@ -38,7 +40,10 @@ describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
     });
     expect(created.status).toBe(201);
     for (let i = 0; i < 5; i++) {
-      const group = await gateway.call('POST', '/api/admin/groups', token, { name: `crash-${i}`, scopes: [] });
+      const group = await gateway.call('POST', '/api/admin/groups', token, {
+        name: `crash-${i}`,
+        scopes: [],
+      });
       expect(group.status).toBe(201);
     }
 
@@ -50,9 +55,14 @@ describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
         void gateway!.kill9().then(resolve);
       };
     });
-    const enabled = await gateway.call('PATCH', `/api/audit/siem/destinations/${created.body.data.id}`, token, {
-      enabled: true,
-    });
+    const enabled = await gateway.call(
+      'PATCH',
+      `/api/audit/siem/destinations/${created.body.data.id}`,
+      token,
+      {
+        enabled: true,
+      },
+    );
     expect(enabled.status).toBe(200);
     await killed;
     expect(gateway.child.signalCode).toBe('SIGKILL');
@@ -60,21 +70,28 @@ describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
 
     sink.mode = 'ok';
     gateway = await startChildGateway(env);
-    const expected = (
-      await gateway.call('GET', '/api/audit/events?limit=100', token)
-    ).body.data.filter((event: { seq: number }) => event.seq > created.body.data.cursorSeq && event.seq <= created.body.data.cursorSeq + 7);
+    const expected = (await gateway.call('GET', '/api/audit/events?limit=100', token)).body.data.filter(
+      (event: { seq: number }) =>
+        event.seq > created.body.data.cursorSeq && event.seq <= created.body.data.cursorSeq + 7,
+    );
     expect(expected.length).toBe(7); // created, 5 groups, enabled
-    await eventually(() => {
-      const ids = new Set(sink!.webhookEvents.map((event) => event.id));
-      return expected.every((event: { id: string }) => ids.has(event.id));
-    }, 'redelivery after restart', 60_000);
+    await eventually(
+      () => {
+        const ids = new Set(sink!.webhookEvents.map((event) => event.id));
+        return expected.every((event: { id: string }) => ids.has(event.id));
+      },
+      'redelivery after restart',
+      60_000,
+    );
 
     const deliveries = await gateway.call(
       'GET',
       `/api/audit/siem/deliveries?destinationId=${created.body.data.id}&limit=100`,
       token,
     );
-    const first = deliveries.body.data.find((row: { firstEventSeq: number }) => row.firstEventSeq === created.body.data.cursorSeq + 1);
+    const first = deliveries.body.data.find(
+      (row: { firstEventSeq: number }) => row.firstEventSeq === created.body.data.cursorSeq + 1,
+    );
     expect(first).toMatchObject({ status: 'delivered', attempts: 2 });
   });
 });

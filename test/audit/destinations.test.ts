@@ -268,7 +268,9 @@ describe('POST /api/audit/siem/destinations/:id/test', () => {
     const received = sink.hecEvents.filter(
       (envelope) => (envelope.event as { id: string }).id === result.body.data.eventId,
     );
-    expect(received).toEqual([expect.objectContaining({ sourcetype: 'infragate:audit', source: 'infragate' })]);
+    expect(received).toEqual([
+      expect.objectContaining({ sourcetype: 'infragate:audit', source: 'infragate' }),
+    ]);
   });
 
   it('reports the receiver refusing the credential as a failed outcome with its answer', async () => {

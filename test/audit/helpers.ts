@@ -22,13 +22,13 @@ export async function eventually<T>(
   check: () => Promise<T> | T,
   what = 'condition',
   timeoutMs = 20_000,
-): Promise<NonNullable<T>> {
+): Promise<Exclude<NonNullable<T>, false | 0 | ''>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
     try {
       const value = await check();
-      if (value) return value as NonNullable<T>;
+      if (value) return value as Exclude<NonNullable<T>, false | 0 | ''>;
     } catch (error) {
       last = error;
     }

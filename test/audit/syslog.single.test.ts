@@ -1,61 +1,77 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { type RsyslogServer, rsyslogBinary, startRsyslog } from '../services/rsyslog.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { eventually, fastSiem, makeEvents } from './helpers.js';
 
 const rsyslog = rsyslogBinary();
 
-describe.skipIf(rsyslog.skipReason)(`syslog export to rsyslog${rsyslog.skipReason ? ` (${rsyslog.skipReason})` : ''}`, () => {
-  let gateway: TestGateway;
-  let server: RsyslogServer;
-  beforeAll(async () => {
-    server = await startRsyslog();
-    gateway = await startTestGateway(fastSiem());
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await server?.stop();
-  });
+describe.skipIf(rsyslog.skipReason)(
+  `syslog export to rsyslog${rsyslog.skipReason ? ` (${rsyslog.skipReason})` : ''}`,
+  () => {
+    let gateway: TestGateway;
+    let server: RsyslogServer;
+    beforeAll(async () => {
+      server = await startRsyslog();
+      gateway = await startTestGateway(fastSiem());
+    });
+    afterAll(async () => {
+      await gateway?.close();
+      await server?.stop();
+    });
 
-  it('delivers each event as one RFC 5424 message over TCP with octet-counting framing', async () => {
-    const created = await gateway.call('POST', '/api/audit/siem/destinations', {
-      body: { name: 'rsyslog', kind: 'syslog', host: '127.0.0.1', port: server.port, appName: 'infragate-test', batchSize: 3 },
+    it('delivers each event as one RFC 5424 message over TCP with octet-counting framing', async () => {
+      const created = await gateway.call('POST', '/api/audit/siem/destinations', {
+        body: {
+          name: 'rsyslog',
+          kind: 'syslog',
+          host: '127.0.0.1',
+          port: server.port,
+          appName: 'infragate-test',
+          batchSize: 3,
+        },
+      });
+      expect(created.status).toBe(201);
+      await makeEvents(gateway, 5, 'syslog');
+      const events = (
+        await gateway.call('GET', '/api/audit/events', { query: { limit: 100 } })
+      ).body.data.filter((event: { seq: number }) => event.seq > created.body.data.cursorSeq);
+      const lines = await eventually(
+        () => server.messages().length >= events.length && server.messages(),
+        'rsyslog file',
+      );
+      expect(lines).toHaveLength(events.length);
+      for (const line of lines) {
+        // <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID [SD] MSG
+        const match =
+          /^<(\d+)>1 (\S+) (\S+) infragate-test (\d+) (\S+) \[infragate@32473 id="([^"]+)" seq="(\d+)" outcome="success"\] (\{.*\})$/.exec(
+            line,
+          );
+        expect(match, line).not.toBeNull();
+        const [, pri, timestamp, , , msgid, id, , json] = match!;
+        expect(Number(pri)).toBe(13 * 8 + 6);
+        const event = JSON.parse(json!);
+        expect(event).toMatchObject({ id, action: msgid, occurredAt: timestamp });
+      }
+      expect(lines.map((line) => JSON.parse(line.slice(line.indexOf('{'))).id).sort()).toEqual(
+        events.map((event: { id: string }) => event.id).sort(),
+      );
+      const delivered = await gateway.call('GET', '/api/audit/siem/deliveries', {
+        query: { destinationId: created.body.data.id, status: 'delivered' },
+      });
+      const counts = delivered.body.data.map((row: { eventCount: number }) => row.eventCount);
+      expect(counts.reduce((sum: number, n: number) => sum + n, 0)).toBe(events.length);
+      expect(Math.max(...counts)).toBeLessThanOrEqual(3);
     });
-    expect(created.status).toBe(201);
-    await makeEvents(gateway, 5, 'syslog');
-    const events = (await gateway.call('GET', '/api/audit/events', { query: { limit: 100 } })).body.data.filter(
-      (event: { seq: number }) => event.seq > created.body.data.cursorSeq,
-    );
-    const lines = await eventually(() => server.messages().length >= events.length && server.messages(), 'rsyslog file');
-    expect(lines).toHaveLength(events.length);
-    for (const line of lines) {
-      // <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID [SD] MSG
-      const match = /^<(\d+)>1 (\S+) (\S+) infragate-test (\d+) (\S+) \[infragate@32473 id="([^"]+)" seq="(\d+)" outcome="success"\] (\{.*\})$/.exec(line);
-      expect(match, line).not.toBeNull();
-      const [, pri, timestamp, , , msgid, id, , json] = match!;
-      expect(Number(pri)).toBe(13 * 8 + 6);
-      const event = JSON.parse(json!);
-      expect(event).toMatchObject({ id, action: msgid, occurredAt: timestamp });
-    }
-    expect(lines.map((line) => JSON.parse(line.slice(line.indexOf('{'))).id).sort()).toEqual(
-      events.map((event: { id: string }) => event.id).sort(),
-    );
-    const delivered = await gateway.call('GET', '/api/audit/siem/deliveries', {
-      query: { destinationId: created.body.data.id, status: 'delivered' },
-    });
-    const counts = delivered.body.data.map((row: { eventCount: number }) => row.eventCount);
-    expect(counts.reduce((sum: number, n: number) => sum + n, 0)).toBe(events.length);
-    expect(Math.max(...counts)).toBeLessThanOrEqual(3);
-  });
 
-  it('reports a test event to rsyslog as delivered', async () => {
-    const created = await gateway.call('POST', '/api/audit/siem/destinations', {
-      body: { name: 'rsyslog-test', kind: 'syslog', host: 'localhost', port: server.port, enabled: false },
+    it('reports a test event to rsyslog as delivered', async () => {
+      const created = await gateway.call('POST', '/api/audit/siem/destinations', {
+        body: { name: 'rsyslog-test', kind: 'syslog', host: 'localhost', port: server.port, enabled: false },
+      });
+      const before = server.messages().length;
+      const result = await gateway.call('POST', `/api/audit/siem/destinations/${created.body.data.id}/test`);
+      expect(result.body.data).toMatchObject({ ok: true, error: null });
+      await eventually(() => server.messages().length > before, 'test message');
+      expect(server.messages().some((line) => line.includes(result.body.data.eventId))).toBe(true);
     });
-    const before = server.messages().length;
-    const result = await gateway.call('POST', `/api/audit/siem/destinations/${created.body.data.id}/test`);
-    expect(result.body.data).toMatchObject({ ok: true, error: null });
-    await eventually(() => server.messages().length > before, 'test message');
-    expect(server.messages().some((line) => line.includes(result.body.data.eventId))).toBe(true);
-  });
-});
+  },
+);

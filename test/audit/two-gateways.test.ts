@@ -61,7 +61,11 @@ describe.skipIf(testDbKind !== 'postgres')('two gateway processes on one Postgre
       for (let i = 0; i < EVENTS; i += 20) {
         await database.db.transaction(async (tx) => {
           for (let j = 0; j < 20; j++) {
-            await recorder.record(tx, systemActor(), { action: 'test.event.made', targetType: 'test', targetId: String(i + j) });
+            await recorder.record(tx, systemActor(), {
+              action: 'test.event.made',
+              targetType: 'test',
+              targetId: String(i + j),
+            });
           }
         });
       }
@@ -74,7 +78,8 @@ describe.skipIf(testDbKind !== 'postgres')('two gateway processes on one Postgre
     // Give a duplicate, if there were one, time to arrive before counting.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const counts = new Map<string, number>();
-    for (const event of sink.webhookEvents) counts.set(event.id as string, (counts.get(event.id as string) ?? 0) + 1);
+    for (const event of sink.webhookEvents)
+      counts.set(event.id as string, (counts.get(event.id as string) ?? 0) + 1);
     expect(counts.size).toBe(expected);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect(sink.rejectedSignatures).toBe(0);
@@ -84,7 +89,11 @@ describe.skipIf(testDbKind !== 'postgres')('two gateway processes on one Postgre
       `/api/audit/siem/deliveries?destinationId=${created.body.data.id}&status=delivered&limit=1`,
       token,
     );
-    const all = await first.call('GET', `/api/audit/siem/deliveries?destinationId=${created.body.data.id}&limit=1`, token);
+    const all = await first.call(
+      'GET',
+      `/api/audit/siem/deliveries?destinationId=${created.body.data.id}&limit=1`,
+      token,
+    );
     expect(delivered.body.pagination.total).toBe(all.body.pagination.total);
     expect(new Set(sink.requests.map((request) => request.headers['x-infragate-delivery'])).size).toBe(
       sink.requests.length,
