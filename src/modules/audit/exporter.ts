@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
 import type { Deps } from '../../core/deps.js';
+import type { Tx } from '../../db/client.js';
 import { queryRows } from '../../db/raw.js';
 import { auditEvents, siemDeliveries, siemDestinations } from '../../db/schema/index.js';
 import { destinationTarget, SECRET_CONTEXT } from './destinations.js';
@@ -16,6 +17,30 @@ const MAX_ROUNDS = 10_000;
 
 type DestinationRow = typeof siemDestinations.$inferSelect;
 type DeliveryRow = typeof siemDeliveries.$inferSelect;
+
+/**
+ * Ends a claim: writes the outcome only while the delivery is still `delivering` under this claim token
+ * (a delivery discarded or taken over meanwhile is left alone). Answers whether it wrote.
+ */
+async function settle(
+  tx: Tx,
+  id: string,
+  token: string,
+  values: Partial<typeof siemDeliveries.$inferInsert>,
+): Promise<boolean> {
+  const rows = await tx
+    .update(siemDeliveries)
+    .set({ ...values, updatedAt: sql`now()`, claimToken: null, leaseExpiresAt: null })
+    .where(
+      and(
+        eq(siemDeliveries.id, id),
+        eq(siemDeliveries.claimToken, token),
+        eq(siemDeliveries.status, 'delivering'),
+      ),
+    )
+    .returning({ id: siemDeliveries.id });
+  return rows.length > 0;
+}
 
 /** Exponential backoff with jitter: base·2^(n-1), capped, then a random 50–100 % of it. */
 export function backoffMs(attempt: number, baseMs: number, maxMs: number, random = Math.random()): number {
@@ -37,7 +62,6 @@ export class SiemExporter {
   private recovered = false;
   private wakeTimer: NodeJS.Timeout | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
-  private readonly workerId = crypto.randomUUID();
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs'>,
@@ -242,23 +266,7 @@ export class SiemExporter {
 
   private async settleSuccess(delivery: DeliveryRow, token: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      const [settled] = await tx
-        .update(siemDeliveries)
-        .set({
-          status: 'delivered',
-          deliveredAt: sql`now()`,
-          updatedAt: sql`now()`,
-          claimToken: null,
-          leaseExpiresAt: null,
-        })
-        .where(
-          and(
-            eq(siemDeliveries.id, delivery.id),
-            eq(siemDeliveries.claimToken, token),
-            eq(siemDeliveries.status, 'delivering'),
-          ),
-        )
-        .returning({ id: siemDeliveries.id });
+      const settled = await settle(tx, delivery.id, token, { status: 'delivered', deliveredAt: new Date() });
       if (!settled) return;
       await tx
         .update(siemDestinations)
@@ -279,24 +287,11 @@ export class SiemExporter {
       const exhausted = delivery.attempts >= delivery.maxAttempts;
       const status = exhausted ? 'failed' : destination.enabled ? 'retrying' : 'paused';
       const delay = backoffMs(delivery.attempts, siem.retryBaseMs, siem.retryMaxMs);
-      const [settled] = await tx
-        .update(siemDeliveries)
-        .set({
-          status,
-          lastError: message.slice(0, 1000),
-          nextAttemptAt: new Date(Date.now() + (status === 'retrying' ? delay : 0)),
-          updatedAt: sql`now()`,
-          claimToken: null,
-          leaseExpiresAt: null,
-        })
-        .where(
-          and(
-            eq(siemDeliveries.id, delivery.id),
-            eq(siemDeliveries.claimToken, token),
-            eq(siemDeliveries.status, 'delivering'),
-          ),
-        )
-        .returning({ id: siemDeliveries.id });
+      const settled = await settle(tx, delivery.id, token, {
+        status,
+        lastError: message.slice(0, 1000),
+        nextAttemptAt: new Date(Date.now() + (status === 'retrying' ? delay : 0)),
+      });
       if (!settled) return;
       const failures = destination.consecutiveFailures + 1;
       const opened = failures >= siem.circuitThreshold;
@@ -316,10 +311,5 @@ export class SiemExporter {
         })
         .where(eq(siemDestinations.id, destination.id));
     });
-  }
-
-  /** Identifies this process's worker in logs. */
-  get id(): string {
-    return this.workerId;
   }
 }

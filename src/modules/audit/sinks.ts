@@ -2,23 +2,13 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
 import tls from 'node:tls';
+import type { ChainedFields } from '../../core/audit-recorder.js';
 import type { EgressGuard } from '../../core/egress-guard.js';
 import type { SiemKind, SiemSettings } from '../../db/schema/index.js';
 
 /** An audit event as it leaves the gateway; `id` is stable so receivers can deduplicate. */
-export interface ExportEvent {
-  id: string;
-  seq: number;
+export interface ExportEvent extends Omit<ChainedFields, 'occurredAt'> {
   occurredAt: string;
-  actorId: string | null;
-  actorEmail: string | null;
-  action: string;
-  targetType: string | null;
-  targetId: string | null;
-  outcome: string;
-  requestId: string | null;
-  clientIp: string | null;
-  metadata: Record<string, unknown>;
   prevHash: string;
   hash: string;
 }
