@@ -1,3 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RsyslogServer, rsyslogBinary, startRsyslog } from '../services/rsyslog.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -75,3 +81,73 @@ describe.skipIf(rsyslog.skipReason)(
     });
   },
 );
+
+describe('syslog export over TLS', () => {
+  it('sends octet-counted RFC 5424 messages over TLS, trusting the destination caPem', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-syslog-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const cert = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+    let received = Buffer.alloc(0);
+    const server = tls.createServer({ cert, key: fs.readFileSync(path.join(dir, 'key.pem')) }, (socket) => {
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+      });
+      socket.on('end', () => socket.end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const gateway = await startTestGateway(fastSiem());
+    try {
+      const created = await gateway.call('POST', '/api/audit/siem/destinations', {
+        body: {
+          name: 'syslog-tls',
+          kind: 'syslog',
+          host: 'localhost',
+          port: (server.address() as AddressInfo).port,
+          tls: true,
+          caPem: cert,
+        },
+      });
+      expect(created.status).toBe(201);
+      expect(created.text).not.toContain('BEGIN CERTIFICATE');
+      await makeEvents(gateway, 2, 'tls');
+      const frames = await eventually(() => {
+        const messages: string[] = [];
+        let rest = received;
+        while (rest.length > 0) {
+          const space = rest.indexOf(32);
+          const length = Number(rest.subarray(0, space).toString());
+          if (rest.length < space + 1 + length) break;
+          messages.push(rest.subarray(space + 1, space + 1 + length).toString('utf8'));
+          rest = rest.subarray(space + 1 + length);
+        }
+        return messages.length >= 3 && messages;
+      }, 'TLS syslog frames');
+      for (const frame of frames)
+        expect(frame).toMatch(/^<110>1 \S+ \S+ infragate \d+ \S+ \[infragate@32473 /);
+    } finally {
+      await gateway.close();
+      server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
