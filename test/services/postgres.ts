@@ -79,8 +79,15 @@ export async function startPostgres(): Promise<PostgresServer> {
   return {
     url,
     stop: async () => {
-      child.kill('SIGINT');
-      await new Promise((resolve) => child.once('exit', resolve));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // runuser does not pass SIGINT on, so the postmaster itself is told to shut down fast.
+      const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      try {
+        process.kill(postmaster, 'SIGINT');
+      } catch {
+        child.kill('SIGINT');
+      }
+      await exited;
       fs.rmSync(root, { recursive: true, force: true });
     },
   };
