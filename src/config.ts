@@ -43,6 +43,8 @@ export interface Config {
   keyvalue: KeyValueConfig;
   /** Static sites (pages): upload limits, retention and how sites are served. */
   pages: PagesConfig;
+  /** Audit export to SIEM destinations (src/modules/audit). */
+  siem: SiemConfig;
   /** Chunk size suggested to upload clients (`chunkSize` of an upload session). */
   uploadChunkBytes: number;
   /** Largest chunk body one PUT may carry; past it the answer is 413. */
@@ -79,6 +81,28 @@ export interface PagesConfig {
   maxFiles: number;
   /** Serve sites with `Content-Security-Policy: sandbox …` so their scripts cannot act as the gateway's origin. */
   sandbox: boolean;
+}
+
+export interface SiemConfig {
+  /** Default events per delivery for new destinations. */
+  batchSize: number;
+  /** Default longest wait before a partial batch is sent. */
+  flushIntervalMs: number;
+  /** Default attempts before a delivery is `failed`. */
+  maxAttempts: number;
+  /** How often the export worker looks for work when nothing wakes it. */
+  pollIntervalMs: number;
+  /** First retry delay; doubles per attempt (with jitter) up to retryMaxMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** How long a claimed delivery belongs to its worker before another may take it over. */
+  leaseSeconds: number;
+  /** Deliveries sent in parallel by one gateway process. */
+  concurrency: number;
+  /** Consecutive failures after which a destination's circuit opens. */
+  circuitThreshold: number;
+  /** Deadline of one send (HTTP request or syslog connection). */
+  sendTimeoutMs: number;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -197,6 +221,18 @@ export function loadConfig(env: Env = process.env): Config {
     uploadTtlSeconds: read.integer('INFRAGATE_UPLOAD_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     uploadSweepSeconds: read.integer('INFRAGATE_UPLOAD_SWEEP_SECONDS', 60, 1, 24 * 3600),
     uploadLeaseSeconds: read.integer('INFRAGATE_UPLOAD_LEASE_SECONDS', 60, 1, 3600),
+    siem: {
+      batchSize: read.integer('INFRAGATE_SIEM_BATCH_SIZE', 500, 1, 10_000),
+      flushIntervalMs: read.integer('INFRAGATE_SIEM_FLUSH_INTERVAL_MS', 1000, 0, 3_600_000),
+      maxAttempts: read.integer('INFRAGATE_SIEM_MAX_ATTEMPTS', 8, 1, 100),
+      pollIntervalMs: read.integer('INFRAGATE_SIEM_POLL_INTERVAL_MS', 1000, 10, 60_000),
+      retryBaseMs: read.integer('INFRAGATE_SIEM_RETRY_BASE_MS', 5000, 1, 3_600_000),
+      retryMaxMs: read.integer('INFRAGATE_SIEM_RETRY_MAX_MS', 15 * 60_000, 1, 24 * 3_600_000),
+      leaseSeconds: read.integer('INFRAGATE_SIEM_LEASE_SECONDS', 60, 1, 3600),
+      concurrency: read.integer('INFRAGATE_SIEM_CONCURRENCY', 4, 1, 64),
+      circuitThreshold: read.integer('INFRAGATE_SIEM_CIRCUIT_THRESHOLD', 5, 1, 1000),
+      sendTimeoutMs: read.integer('INFRAGATE_SIEM_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
   };
   if (config.inferenceCatalogPath !== undefined) {
     config.inferenceCatalogPath = path.resolve(config.inferenceCatalogPath);

@@ -1,4 +1,5 @@
 import type { GatewayModule } from '../server.js';
+import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
 import certificateRoutes from './certificates/routes.js';
 import containerhostRoutes from './containerhost/routes.js';
@@ -19,6 +20,7 @@ export const modules: GatewayModule[] = [
   loggingRoutes,
   containerhostRoutes,
   databaseRoutes,
+  auditRoutes,
   certificateRoutes,
   pagesRoutes,
   repohostRoutes,

@@ -10,3 +10,4 @@ export * from './logging.js';
 export * from './nodes.js';
 export * from './pages.js';
 export * from './repohost.js';
+export * from './siem.js';

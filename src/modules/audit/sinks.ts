@@ -1,0 +1,259 @@
+import crypto from 'node:crypto';
+import net from 'node:net';
+import os from 'node:os';
+import tls from 'node:tls';
+import type { ChainedFields } from '../../core/audit-recorder.js';
+import type { EgressGuard } from '../../core/egress-guard.js';
+import type { SiemKind, SiemSettings } from '../../db/schema/index.js';
+
+/** An audit event as it leaves the gateway; `id` is stable so receivers can deduplicate. */
+export interface ExportEvent extends Omit<ChainedFields, 'occurredAt'> {
+  occurredAt: string;
+  prevHash: string;
+  hash: string;
+}
+
+export interface SinkTarget {
+  kind: SiemKind;
+  settings: SiemSettings;
+  /** Webhook HMAC secret or HEC token, opened. */
+  secret: string | null;
+}
+
+export interface SendOptions {
+  deliveryId: string;
+  timeoutMs: number;
+}
+
+export interface SendResult {
+  httpStatus: number | null;
+}
+
+/** A send that did not succeed; the message is safe to store and show (never holds a credential). */
+export class SinkError extends Error {
+  constructor(
+    message: string,
+    readonly httpStatus: number | null = null,
+  ) {
+    super(message);
+    this.name = 'SinkError';
+  }
+}
+
+export const SIGNATURE_HEADER = 'x-infragate-signature';
+export const TIMESTAMP_HEADER = 'x-infragate-timestamp';
+const USER_AGENT = 'infragate-siem/1';
+/** Private enterprise number used for the structured-data id (documentation range, RFC 5612). */
+const SD_ID = 'infragate@32473';
+const HOSTNAME =
+  os
+    .hostname()
+    .replace(/[^\x21-\x7e]/g, '')
+    .slice(0, 255) || '-';
+
+/** `sha256=<hex>` over `<timestamp>.<body>`, the value of X-Infragate-Signature. */
+export function webhookSignature(secret: string, timestamp: string, body: string): string {
+  return `sha256=${crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+/** Sends one batch to one destination; resolves when the receiver took it, else throws a SinkError. */
+export async function sendBatch(
+  egress: EgressGuard,
+  target: SinkTarget,
+  events: ExportEvent[],
+  options: SendOptions,
+): Promise<SendResult> {
+  try {
+    switch (target.kind) {
+      case 'webhook':
+        return await sendWebhook(egress, target, events, options);
+      case 'splunk_hec':
+        return await sendHec(egress, target, events, options);
+      case 'syslog':
+        return await sendSyslog(egress, target, events, options);
+    }
+  } catch (error) {
+    if (error instanceof SinkError) throw error;
+    throw new SinkError(describe(error));
+  }
+}
+
+function describe(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error; current instanceof Error && parts.length < 3; current = current.cause) {
+    const code = (current as NodeJS.ErrnoException).code;
+    parts.push(code && !current.message.includes(code) ? `${current.message} (${code})` : current.message);
+  }
+  return (parts.join(': ') || String(error)).slice(0, 500);
+}
+
+async function post(
+  egress: EgressGuard,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+) {
+  const response = await egress.fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'user-agent': USER_AGENT, ...headers },
+    timeoutMs,
+    maxRedirects: 0,
+  });
+  const text = await response.text().catch(() => '');
+  return { status: response.status, text };
+}
+
+async function sendWebhook(
+  egress: EgressGuard,
+  target: SinkTarget,
+  events: ExportEvent[],
+  options: SendOptions,
+): Promise<SendResult> {
+  const body = events.map((event) => `${JSON.stringify(event)}\n`).join('');
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const { status, text } = await post(
+    egress,
+    target.settings.url!,
+    body,
+    {
+      'content-type': 'application/x-ndjson',
+      [TIMESTAMP_HEADER]: timestamp,
+      [SIGNATURE_HEADER]: webhookSignature(target.secret ?? '', timestamp, body),
+      'x-infragate-delivery': options.deliveryId,
+      'x-infragate-event-count': String(events.length),
+    },
+    options.timeoutMs,
+  );
+  if (status < 200 || status >= 300)
+    throw new SinkError(`webhook answered HTTP ${status}${snippet(text)}`, status);
+  return { httpStatus: status };
+}
+
+/** The HEC event endpoint: a bare base URL gets the standard path. */
+export function hecEndpoint(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/services/collector/event';
+  return parsed.toString();
+}
+
+async function sendHec(
+  egress: EgressGuard,
+  target: SinkTarget,
+  events: ExportEvent[],
+  options: SendOptions,
+): Promise<SendResult> {
+  const { index, sourcetype, source } = target.settings;
+  const body = events
+    .map((event) =>
+      JSON.stringify({
+        time: Date.parse(event.occurredAt) / 1000,
+        host: HOSTNAME,
+        source: source ?? 'infragate',
+        sourcetype: sourcetype ?? 'infragate:audit',
+        ...(index ? { index } : {}),
+        event,
+      }),
+    )
+    .join('\n');
+  const { status, text } = await post(
+    egress,
+    hecEndpoint(target.settings.url!),
+    body,
+    {
+      'content-type': 'application/json',
+      authorization: `Splunk ${target.secret ?? ''}`,
+      'x-splunk-request-channel': options.deliveryId,
+    },
+    options.timeoutMs,
+  );
+  let answer: { code?: unknown; text?: unknown } = {};
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    // A proxy in front of HEC may answer plain text; the status decides then.
+  }
+  if (status < 200 || status >= 300 || (answer.code !== undefined && answer.code !== 0)) {
+    const reason = typeof answer.text === 'string' ? `: ${answer.text}` : snippet(text);
+    throw new SinkError(`Splunk HEC answered HTTP ${status}${reason}`, status);
+  }
+  return { httpStatus: status };
+}
+
+function snippet(text: string): string {
+  const trimmed = text.trim().slice(0, 200);
+  return trimmed ? `: ${trimmed}` : '';
+}
+
+const escapeParam = (value: string) => value.replace(/["\\\]]/g, (char) => `\\${char}`);
+const printable = (value: string, max: number) => value.replace(/[^\x21-\x7e]/g, '_').slice(0, max) || '-';
+
+/** One RFC 5424 message: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD] MSG`, MSG being the event as JSON. */
+export function syslogMessage(event: ExportEvent, settings: SiemSettings): string {
+  const facility = settings.facility ?? 13;
+  const severity = event.outcome === 'failure' ? 4 : 6;
+  const sd = `[${SD_ID} id="${event.id}" seq="${event.seq}" outcome="${escapeParam(event.outcome)}"]`;
+  return [
+    `<${facility * 8 + severity}>1`,
+    event.occurredAt,
+    HOSTNAME,
+    printable(settings.appName ?? 'infragate', 48),
+    String(process.pid),
+    printable(event.action, 32),
+    sd,
+    JSON.stringify(event),
+  ].join(' ');
+}
+
+/** Octet-counting framing (RFC 6587 3.4.1): `<length> <message>`. */
+export function octetCounted(message: string): Buffer {
+  const body = Buffer.from(message, 'utf8');
+  return Buffer.concat([Buffer.from(`${body.length} `), body]);
+}
+
+async function sendSyslog(
+  egress: EgressGuard,
+  target: SinkTarget,
+  events: ExportEvent[],
+  options: SendOptions,
+): Promise<SendResult> {
+  const { host, port, tls: useTls, caPem } = target.settings;
+  const address = await egress.resolve(host!);
+  const payload = Buffer.concat(events.map((event) => octetCounted(syslogMessage(event, target.settings))));
+  await new Promise<void>((resolve, reject) => {
+    const socket = useTls
+      ? tls.connect({
+          host: address,
+          port: port!,
+          ...(net.isIP(host!) ? {} : { servername: host! }),
+          ...(caPem ? { ca: caPem } : {}),
+        })
+      : net.connect({ host: address, port: port! });
+    let settled = false;
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) {
+        socket.destroy();
+        reject(error);
+      } else resolve();
+    };
+    const timer = setTimeout(
+      () => finish(new SinkError(`syslog send timed out after ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    socket.once('error', (error) => finish(error));
+    socket.once(useTls ? 'secureConnect' : 'connect', () => {
+      // Written, then a clean close: TCP syslog has no application acknowledgement beyond that.
+      socket.end(payload);
+    });
+    socket.once('close', (hadError) => {
+      if (hadError) finish(new SinkError('syslog connection closed with an error'));
+      else finish();
+    });
+    socket.resume();
+  });
+  return { httpStatus: null };
+}

@@ -1,0 +1,65 @@
+import { loadConfig, type SiemConfig } from '../../src/config.js';
+import type { TestGateway } from '../support/gateway.js';
+
+/** Export settings for tests: the worker polls often and retries quickly. */
+export function fastSiem(overrides: Partial<SiemConfig> = {}): { siem: SiemConfig } {
+  return {
+    siem: {
+      ...loadConfig({}).siem,
+      pollIntervalMs: 50,
+      flushIntervalMs: 0,
+      retryBaseMs: 20,
+      retryMaxMs: 100,
+      circuitThreshold: 1000,
+      sendTimeoutMs: 5000,
+      ...overrides,
+    },
+  };
+}
+
+/** Polls until `check` returns a truthy value (the test timeout bounds the wait). */
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  what = 'condition',
+  timeoutMs = 20_000,
+): Promise<Exclude<NonNullable<T>, false | 0 | ''>> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value as Exclude<NonNullable<T>, false | 0 | ''>;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${what} did not happen within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+}
+
+export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
+export const HEC_TOKEN = '5f1e0c4a-1b2c-4d3e-9f00-abcdefabcdef';
+
+/** Makes `count` audit events through a real mutation route (group creation). */
+export async function makeEvents(gateway: TestGateway, count: number, prefix = 'g'): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const result = await gateway.call('POST', '/api/admin/groups', {
+      body: { name: `${prefix}-${i}-${Math.random().toString(36).slice(2, 8)}`, scopes: [] },
+    });
+    if (result.status !== 201) throw new Error(`group create answered ${result.status}`);
+  }
+}
+
+export async function createWebhook(gateway: TestGateway, url: string, extra: Record<string, unknown> = {}) {
+  const result = await gateway.call('POST', '/api/audit/siem/destinations', {
+    body: {
+      name: `hook-${Math.random().toString(36).slice(2, 8)}`,
+      kind: 'webhook',
+      url,
+      secret: WEBHOOK_SECRET,
+      ...extra,
+    },
+  });
+  if (result.status !== 201) throw new Error(`destination create answered ${result.status}: ${result.text}`);
+  return result.body.data as { id: string; name: string; cursorSeq: number };
+}

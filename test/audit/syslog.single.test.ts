@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RsyslogServer, rsyslogBinary, startRsyslog } from '../services/rsyslog.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { eventually, fastSiem, makeEvents } from './helpers.js';
+
+const rsyslog = rsyslogBinary();
+
+describe.skipIf(rsyslog.skipReason)(
+  `syslog export to rsyslog${rsyslog.skipReason ? ` (${rsyslog.skipReason})` : ''}`,
+  () => {
+    let gateway: TestGateway;
+    let server: RsyslogServer;
+    beforeAll(async () => {
+      server = await startRsyslog();
+      gateway = await startTestGateway(fastSiem());
+    });
+    afterAll(async () => {
+      await gateway?.close();
+      await server?.stop();
+    });
+
+    it('delivers each event as one RFC 5424 message over TCP with octet-counting framing', async () => {
+      const created = await gateway.call('POST', '/api/audit/siem/destinations', {
+        body: {
+          name: 'rsyslog',
+          kind: 'syslog',
+          host: '127.0.0.1',
+          port: server.port,
+          appName: 'infragate-test',
+          batchSize: 3,
+        },
+      });
+      expect(created.status).toBe(201);
+      await makeEvents(gateway, 5, 'syslog');
+      const events = (
+        await gateway.call('GET', '/api/audit/events', { query: { limit: 100 } })
+      ).body.data.filter((event: { seq: number }) => event.seq > created.body.data.cursorSeq);
+      const lines = await eventually(
+        () => server.messages().length >= events.length && server.messages(),
+        'rsyslog file',
+      );
+      expect(lines).toHaveLength(events.length);
+      for (const line of lines) {
+        // <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID [SD] MSG
+        const match =
+          /^<(\d+)>1 (\S+) (\S+) infragate-test (\d+) (\S+) \[infragate@32473 id="([^"]+)" seq="(\d+)" outcome="success"\] (\{.*\})$/.exec(
+            line,
+          );
+        expect(match, line).not.toBeNull();
+        const [, pri, timestamp, , , msgid, id, , json] = match!;
+        expect(Number(pri)).toBe(13 * 8 + 6);
+        const event = JSON.parse(json!);
+        expect(event).toMatchObject({ id, action: msgid, occurredAt: timestamp });
+      }
+      expect(lines.map((line) => JSON.parse(line.slice(line.indexOf('{'))).id).sort()).toEqual(
+        events.map((event: { id: string }) => event.id).sort(),
+      );
+      const delivered = await gateway.call('GET', '/api/audit/siem/deliveries', {
+        query: { destinationId: created.body.data.id, status: 'delivered' },
+      });
+      const counts = delivered.body.data.map((row: { eventCount: number }) => row.eventCount);
+      expect(counts.reduce((sum: number, n: number) => sum + n, 0)).toBe(events.length);
+      expect(Math.max(...counts)).toBeLessThanOrEqual(3);
+    });
+
+    it('reports a test event to rsyslog as delivered', async () => {
+      const created = await gateway.call('POST', '/api/audit/siem/destinations', {
+        body: { name: 'rsyslog-test', kind: 'syslog', host: 'localhost', port: server.port, enabled: false },
+      });
+      const before = server.messages().length;
+      const result = await gateway.call('POST', `/api/audit/siem/destinations/${created.body.data.id}/test`);
+      expect(result.body.data).toMatchObject({ ok: true, error: null });
+      await eventually(() => server.messages().length > before, 'test message');
+      expect(server.messages().some((line) => line.includes(result.body.data.eventId))).toBe(true);
+    });
+  },
+);
+
+describe('syslog export over TLS', () => {
+  it('sends octet-counted RFC 5424 messages over TLS, trusting the destination caPem', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-syslog-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const cert = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+    let received = Buffer.alloc(0);
+    const server = tls.createServer({ cert, key: fs.readFileSync(path.join(dir, 'key.pem')) }, (socket) => {
+      socket.on('data', (chunk: Buffer) => {
+        received = Buffer.concat([received, chunk]);
+      });
+      socket.on('end', () => socket.end());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const gateway = await startTestGateway(fastSiem());
+    try {
+      const created = await gateway.call('POST', '/api/audit/siem/destinations', {
+        body: {
+          name: 'syslog-tls',
+          kind: 'syslog',
+          host: 'localhost',
+          port: (server.address() as AddressInfo).port,
+          tls: true,
+          caPem: cert,
+        },
+      });
+      expect(created.status).toBe(201);
+      expect(created.text).not.toContain('BEGIN CERTIFICATE');
+      await makeEvents(gateway, 2, 'tls');
+      const frames = await eventually(() => {
+        const messages: string[] = [];
+        let rest = received;
+        while (rest.length > 0) {
+          const space = rest.indexOf(32);
+          const length = Number(rest.subarray(0, space).toString());
+          if (rest.length < space + 1 + length) break;
+          messages.push(rest.subarray(space + 1, space + 1 + length).toString('utf8'));
+          rest = rest.subarray(space + 1 + length);
+        }
+        return messages.length >= 3 && messages;
+      }, 'TLS syslog frames');
+      for (const frame of frames)
+        expect(frame).toMatch(/^<110>1 \S+ \S+ infragate \d+ \S+ \[infragate@32473 /);
+    } finally {
+      await gateway.close();
+      server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

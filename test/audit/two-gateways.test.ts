@@ -1,0 +1,102 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { systemActor } from '../../src/core/actor.js';
+import { AuditRecorder } from '../../src/core/audit-recorder.js';
+import { openDatabase } from '../../src/db/client.js';
+import { createDatabase } from '../services/postgres.js';
+import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
+import { testDbKind } from '../support/gateway.js';
+import { type ChildGateway, startChildGateway } from './child-gateway.js';
+import { eventually, WEBHOOK_SECRET } from './helpers.js';
+
+const EVENTS = 600;
+
+describe.skipIf(testDbKind !== 'postgres')('two gateway processes on one PostgreSQL', () => {
+  const gateways: ChildGateway[] = [];
+  const dirs: string[] = [];
+  let sink: SiemSink | undefined;
+  afterAll(async () => {
+    for (const gateway of gateways) await gateway.stop();
+    await sink?.stop();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('deliver every event exactly once between them', { timeout: 180_000 }, async () => {
+    const url = await createDatabase(inject('postgresUrl'));
+    const env = (name: string) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), `infragate-${name}-`));
+      dirs.push(dir);
+      return {
+        DATABASE_URL: url,
+        INFRAGATE_DATA_DIR: dir,
+        // Both processes must open the destination's sealed secret.
+        INFRAGATE_MASTER_KEY: masterKey,
+        INFRAGATE_SIEM_POLL_INTERVAL_MS: '20',
+        INFRAGATE_SIEM_FLUSH_INTERVAL_MS: '0',
+        INFRAGATE_SIEM_CONCURRENCY: '4',
+      };
+    };
+    const masterKey = crypto.randomBytes(32).toString('hex');
+    sink = await startSiemSink({ secret: WEBHOOK_SECRET });
+    const first = await startChildGateway(env('a'));
+    gateways.push(first);
+    const token = first.firstToken!;
+    const created = await first.call('POST', '/api/audit/siem/destinations', token, {
+      name: 'shared-sink',
+      kind: 'webhook',
+      url: sink.webhookUrl,
+      secret: WEBHOOK_SECRET,
+      batchSize: 5,
+    });
+    expect(created.status).toBe(201);
+    gateways.push(await startChildGateway(env('b')));
+
+    // Events committed by a third party (this test) so neither gateway is favoured by a wake-up.
+    const database = await openDatabase({ url, poolSize: 2 });
+    const recorder = new AuditRecorder();
+    try {
+      for (let i = 0; i < EVENTS; i += 20) {
+        await database.db.transaction(async (tx) => {
+          for (let j = 0; j < 20; j++) {
+            await recorder.record(tx, systemActor(), {
+              action: 'test.event.made',
+              targetType: 'test',
+              targetId: String(i + j),
+            });
+          }
+        });
+      }
+    } finally {
+      await database.close();
+    }
+
+    const expected = EVENTS + 1; // the destination's own creation event, then the test's events
+    await eventually(() => sink!.webhookEvents.length >= expected, 'all events at the sink', 120_000);
+    // Give a duplicate, if there were one, time to arrive before counting.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const counts = new Map<string, number>();
+    for (const event of sink.webhookEvents)
+      counts.set(event.id as string, (counts.get(event.id as string) ?? 0) + 1);
+    expect(counts.size).toBe(expected);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect(sink.rejectedSignatures).toBe(0);
+
+    const delivered = await first.call(
+      'GET',
+      `/api/audit/siem/deliveries?destinationId=${created.body.data.id}&status=delivered&limit=1`,
+      token,
+    );
+    const all = await first.call(
+      'GET',
+      `/api/audit/siem/deliveries?destinationId=${created.body.data.id}&limit=1`,
+      token,
+    );
+    expect(delivered.body.pagination.total).toBe(all.body.pagination.total);
+    expect(new Set(sink.requests.map((request) => request.headers['x-infragate-delivery'])).size).toBe(
+      sink.requests.length,
+    );
+  });
+});
