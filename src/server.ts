@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/ty
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { Config } from './config.js';
+import { registerAccessAudit } from './core/access-audit.js';
 import { AuditRecorder } from './core/audit-recorder.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
@@ -123,6 +124,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   };
   app.decorate('deps', deps);
   await shareInvalidations(database, principals, instanceId, closers);
+  registerAccessAudit(app, database.db, deps.audit);
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     await jobs.stop();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../services/peers.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -243,5 +244,36 @@ describe('groups', () => {
       body: { scopes: ['admin:users'] },
     });
     expect((await gateway.call('GET', '/auth/me', { token })).body.data.scopes).toEqual(['admin:users']);
+  });
+});
+
+describe('admin scope use', () => {
+  it('is audited for reads as well as changes, naming the route and the token', async () => {
+    await gateway.call('GET', '/api/admin/groups');
+    const findRead = async () =>
+      (
+        await gateway.deps.db.query.auditEvents.findMany({
+          where: (e, { eq }) => eq(e.action, 'auth.admin_scope.used'),
+        })
+      ).find((event) => event.targetId === 'GET /api/admin/groups');
+    // The event is written once the answer has been sent.
+    await waitFor(async () => (await findRead()) !== undefined, 'the admin-scope audit event');
+    const read = await findRead();
+    expect(read?.metadata).toMatchObject({ scope: 'admin:users', tokenKind: 'api', status: 200 });
+  });
+});
+
+describe('refused scopes', () => {
+  it('are audited with the route and the scope that was missing', async () => {
+    const token = await gateway.tokenWithScopes([]);
+    await gateway.call('GET', '/api/admin/users', { token });
+    const findDenial = async () =>
+      (
+        await gateway.deps.db.query.auditEvents.findMany({
+          where: (e, { eq }) => eq(e.action, 'auth.access.denied'),
+        })
+      ).find((event) => event.targetId === 'GET /api/admin/users');
+    await waitFor(async () => (await findDenial()) !== undefined, 'the access-denied audit event');
+    expect((await findDenial())?.metadata).toMatchObject({ scope: 'admin:users', status: 403 });
   });
 });
