@@ -17,8 +17,8 @@ function accessEvent(request: FastifyRequest, status: number): AuditEntry | unde
       outcome: 'failure',
       metadata,
     };
-  // Who looked at or changed accounts is itself security-relevant, reads included.
-  if (scope?.startsWith('admin:') && status < 400) {
+  // Who looked at accounts is itself security-relevant; changes are audited by their services.
+  if (scope?.startsWith('admin:') && request.method === 'GET' && status < 400) {
     return { action: 'auth.admin_scope.used', targetType: 'route', targetId: route, metadata };
   }
   return undefined;

@@ -248,7 +248,7 @@ describe('groups', () => {
 });
 
 describe('admin scope use', () => {
-  it('is audited for reads as well as changes, naming the route and the token', async () => {
+  it('is audited for reads, naming the route and the token', async () => {
     await gateway.call('GET', '/api/admin/groups');
     const findRead = async () =>
       (
