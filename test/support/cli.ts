@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
 const CLI = path.join(REPO_ROOT, 'src/cli.ts');
 
 export interface CliResult {
@@ -11,10 +10,14 @@ export interface CliResult {
   stderr: string;
 }
 
+// `node --import tsx` keeps the CLI in this one process: the tsx wrapper would fork a child that
+// a SIGKILL sent to the wrapper leaves running.
+const NODE_ARGS = ['--import', 'tsx', CLI];
+
 /** Runs `infragate <args>` from source, as an operator would, with its own environment. */
 export function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, ...args], {
+    const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
       env: { ...process.env, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -37,7 +40,7 @@ export function startServeProcess(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CLI, 'serve'], {
+    const child = spawn(process.execPath, [...NODE_ARGS, 'serve'], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
