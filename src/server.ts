@@ -131,9 +131,6 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     for (const close of closers.reverse()) await close();
     await egress.close();
   });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
   const routeCatalog: RouteRecord[] = [];
   app.decorate('routeCatalog', routeCatalog);
   app.addHook('onRoute', (route) => {

@@ -26,13 +26,13 @@ function accessEvent(request: FastifyRequest, status: number): AuditEntry | unde
 
 /** Audits access decisions that no service sees: admin-scope use and refused scopes. */
 export function registerAccessAudit(app: FastifyInstance, db: Db, audit: AuditRecorder): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const entry = accessEvent(request, reply.statusCode);
+    done();
     if (!entry) return;
-    try {
-      await db.transaction((tx) => audit.record(tx, request.actor, entry));
-    } catch (error) {
-      request.log.error({ err: error }, 'could not audit an access decision');
-    }
+    // The answer is already sent; the event is written right after it.
+    db.transaction((tx) => audit.record(tx, request.actor, entry)).catch((error: unknown) =>
+      request.log.error({ err: error }, 'could not audit an access decision'),
+    );
   });
 }

@@ -24,11 +24,11 @@ function findNul(value: unknown, path: (string | number)[], issues: ValidationIs
  * in a JSON body, query string or path parameter is a validation error, not a database failure.
  */
 export function registerNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const issues: ValidationIssue[] = [];
     findNul(request.params, [], issues);
     findNul(request.query, [], issues);
     findNul(request.body, [], issues);
-    if (issues.length > 0) throw validationError(issues);
+    done(issues.length > 0 ? validationError(issues) : undefined);
   });
 }
