@@ -9,12 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { groups, users } from '../src/db/schema/index.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
-import { buildServer } from '../src/server.js';
+import { startBenchGateway } from './support/gateway.js';
 import { load, printTable, startServerProcess } from './support/measure.js';
 
 const role = process.argv[2];
@@ -40,22 +35,9 @@ async function serveRaw(): Promise<void> {
 }
 
 async function serveGateway(): Promise<void> {
+  // On disk, as `npm start` runs it.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-bench-'));
-  const config = loadConfig({ INFRAGATE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const database = await openDatabase({ pgliteDir: path.join(dataDir, 'db') });
-  await migrate(database.db);
-  const app = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
-  const [admins] = await database.db.select().from(groups);
-  const [user] = await database.db
-    .insert(users)
-    .values({ email: 'admin@localhost', name: 'Administrator', groupId: admins!.id })
-    .returning();
-  const { token } = await issueToken(database.db, {
-    userId: user!.id,
-    kind: 'api',
-    name: 'bench',
-    expiresAt: null,
-  });
+  const { app, token } = await startBenchGateway({ pgliteDir: path.join(dataDir, 'db') });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   process.send!({ url: `${url}/auth/me`, headers: { authorization: `Bearer ${token}` } });
 }

@@ -8,13 +8,8 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fetch } from 'undici';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { groups, users } from '../src/db/schema/index.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
-import { buildServer } from '../src/server.js';
 import { podmanBinaries, removeLabelled, startPodman } from '../test/services/podman.js';
+import { startBenchGateway } from './support/gateway.js';
 
 const STOP_RUNS = 12;
 const STOPPED_RUNS = 100;
@@ -38,23 +33,9 @@ async function main() {
   const podman = await startPodman();
   const run = crypto.randomBytes(3).toString('hex');
   const label = `io.infragate.bench=${run}`;
-  const config = { ...loadConfig({ INFRAGATE_EGRESS: 'any', LOG_LEVEL: 'silent' }), dataDir: '/tmp' };
-  const database = await openDatabase({});
-  await migrate(database.db);
-  const app = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
+  const { app, token, close } = await startBenchGateway();
   try {
     const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
-    const [admins] = await database.db.select().from(groups);
-    const [user] = await database.db
-      .insert(users)
-      .values({ email: 'bench@local', name: 'bench', groupId: admins!.id })
-      .returning();
-    const { token } = await issueToken(database.db, {
-      userId: user!.id,
-      kind: 'api',
-      name: 'bench',
-      expiresAt: null,
-    });
     const call = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
@@ -162,7 +143,7 @@ async function main() {
     );
   } finally {
     await removeLabelled(podman.docker, label).catch(() => {});
-    await app.close();
+    await close();
     await podman.stop();
   }
 }

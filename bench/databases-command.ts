@@ -14,13 +14,9 @@ import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Pool } from 'undici';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { groups, users } from '../src/db/schema/index.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
-import { buildServer } from '../src/server.js';
 import { startPostgres } from '../test/services/postgres.js';
 import { startRedis } from '../test/services/redis.js';
+import { startBenchGateway } from './support/gateway.js';
 
 const option = (name: string, fallback: number) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -63,20 +59,8 @@ async function main() {
   const dataDir = `/tmp/infragate-bench-${crypto.randomBytes(4).toString('hex')}`;
   const config = loadConfig({ INFRAGATE_DATA_DIR: dataDir, INFRAGATE_EGRESS: 'any', LOG_LEVEL: 'silent' });
   const postgres = usePostgres ? await startPostgres() : undefined;
-  const database = await openDatabase({ url: postgres?.url, poolSize: 20 });
-  await migrate(database.db);
-  const app = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
-  const [admins] = await database.db.select().from(groups);
-  const [user] = await database.db
-    .insert(users)
-    .values({ email: 'bench@localhost', name: 'bench', groupId: admins!.id })
-    .returning();
-  const { token } = await issueToken(database.db, {
-    userId: user!.id,
-    kind: 'api',
-    name: 'bench',
-    expiresAt: null,
-  });
+  const gateway = await startBenchGateway({ databaseUrl: postgres?.url, config });
+  const { app, database, token } = gateway;
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const http = new Pool(base, { connections: concurrency, pipelining: 1 });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

@@ -45,30 +45,10 @@ async function serveRaw(dir: string): Promise<void> {
 
 // Child: the gateway, on an in-memory PGlite, with one node rooted in `dir`.
 async function serveGateway(dir: string): Promise<void> {
-  const { loadConfig } = await import('../src/config.js');
-  const { openDatabase } = await import('../src/db/client.js');
-  const { migrate } = await import('../src/db/migrate.js');
-  const { buildServer } = await import('../src/server.js');
-  const { issueToken } = await import('../src/modules/auth/tokens.js');
-  const { groups, users, nodes } = await import('../src/db/schema/index.js');
-  const config = {
-    ...loadConfig({ INFRAGATE_DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'silent' }),
-    uploadChunkBytes: CHUNK,
-    uploadMaxChunkBytes: Math.max(CHUNK, 64 * MIB),
-  };
-  const database = await openDatabase({});
-  await migrate(database.db);
-  const app = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
-  const [admins] = await database.db.select().from(groups);
-  const [user] = await database.db
-    .insert(users)
-    .values({ email: 'bench@local', name: 'bench', groupId: admins!.id })
-    .returning();
-  const { token } = await issueToken(database.db, {
-    userId: user!.id,
-    kind: 'api',
-    name: 'bench',
-    expiresAt: null,
+  const { nodes } = await import('../src/db/schema/index.js');
+  const { startBenchGateway } = await import('./support/gateway.js');
+  const { app, database, token } = await startBenchGateway({
+    config: { uploadChunkBytes: CHUNK, uploadMaxChunkBytes: Math.max(CHUNK, 64 * MIB) },
   });
   const root = path.join(dir, 'root');
   fs.mkdirSync(root, { recursive: true });

@@ -5,37 +5,20 @@
  *
  *   npx tsx bench/soak.ts [minutes=5] [connections=20]
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { groups, users } from '../src/db/schema/index.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
-import { buildServer } from '../src/server.js';
+import { startBenchGateway } from './support/gateway.js';
 import { startServerProcess } from './support/measure.js';
 
 const role = process.argv[2];
 
 async function serveGateway(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-soak-'));
-  const config = loadConfig({ INFRAGATE_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  const database = await openDatabase({ url: process.env.DATABASE_URL, pgliteDir: path.join(dataDir, 'db') });
-  await migrate(database.db);
-  const app = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
-  const [admins] = await database.db.select().from(groups);
-  const [user] = await database.db
-    .insert(users)
-    .values({ email: `soak-${crypto.randomUUID()}@localhost`, name: 'Soak', groupId: admins!.id })
-    .returning();
-  const { token } = await issueToken(database.db, {
-    userId: user!.id,
-    kind: 'api',
-    name: 'soak',
-    expiresAt: null,
+  const { app, token, userId } = await startBenchGateway({
+    databaseUrl: process.env.DATABASE_URL,
+    pgliteDir: path.join(dataDir, 'db'),
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   process.on('message', (message) => {
@@ -44,7 +27,7 @@ async function serveGateway(): Promise<void> {
   process.send!({
     url,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    userId: user!.id,
+    userId,
   });
 }
 
