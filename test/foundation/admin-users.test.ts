@@ -78,6 +78,13 @@ describe('GET /api/admin/users', () => {
     expect(byText.body.data).toHaveLength(1);
   });
 
+  it('matches % and _ in the search text literally, not as wildcards', async () => {
+    const byWildcard = await gateway.call('GET', '/api/admin/users', { query: { q: 'v_ra' } });
+    expect(byWildcard.body.data).toEqual([]);
+    const byPercent = await gateway.call('GET', '/api/admin/users', { query: { q: '%' } });
+    expect(byPercent.body.data).toEqual([]);
+  });
+
   it('rejects a page size above 100', async () => {
     expectValidationError(await gateway.call('GET', '/api/admin/users', { query: { limit: 101 } }), [
       'limit',

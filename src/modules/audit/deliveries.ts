@@ -70,7 +70,7 @@ export class DeliveryService {
     const conditions: SQL[] = [];
     if (filter.destinationId) conditions.push(eq(siemDeliveries.destinationId, filter.destinationId));
     if (filter.status) conditions.push(eq(siemDeliveries.status, filter.status));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const where = and(...conditions);
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([
       this.db

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, gt, gte, like, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lte, type SQL } from 'drizzle-orm';
 import { chainHash, GENESIS_HASH } from '../../core/audit-recorder.js';
 import { invalidField, notFound } from '../../core/errors.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { startsWithText } from '../../core/text-filters.js';
 import type { Db } from '../../db/client.js';
 import { auditEvents } from '../../db/schema/index.js';
 import type { ExportEvent } from './sinks.js';
@@ -78,7 +79,7 @@ export class AuditEventService {
     if (filter.action) {
       conditions.push(
         filter.action.endsWith('.*')
-          ? like(auditEvents.action, `${escapeLike(filter.action.slice(0, -1))}%`)
+          ? startsWithText(auditEvents.action, filter.action.slice(0, -1))
           : eq(auditEvents.action, filter.action),
       );
     }
@@ -90,7 +91,7 @@ export class AuditEventService {
     if (from && to && from > to) throw invalidField(['from'], 'must not be after to');
     if (from) conditions.push(gte(auditEvents.occurredAt, from));
     if (to) conditions.push(lte(auditEvents.occurredAt, to));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const where = and(...conditions);
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([
       this.db
@@ -182,8 +183,4 @@ function report(checked: number, head: EventRow | undefined, broken: ChainBreak 
     firstBrokenLink: broken,
     verifiedAt: new Date(),
   };
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -1,5 +1,5 @@
 import type { X509Certificate } from 'node:crypto';
-import { and, asc, count, eq, ilike, lte, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, lte, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
@@ -7,6 +7,7 @@ import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
+import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { sslCertificates } from '../../db/schema/index.js';
 import {
@@ -187,8 +188,8 @@ export class CertificateService {
       const horizon = new Date(Date.now() + filter.expiringWithinDays * DAY_MS);
       conditions.push(lte(sslCertificates.notAfter, horizon));
     }
-    if (filter.q) conditions.push(ilike(sslCertificates.name, `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    if (filter.q) conditions.push(containsText(sslCertificates.name, filter.q));
+    const where = and(...conditions);
     const order =
       filter.sort === 'notAfter'
         ? [asc(sslCertificates.notAfter), asc(sslCertificates.name)]

@@ -1,10 +1,11 @@
-import { asc, count, eq, ilike, or } from 'drizzle-orm';
+import { asc, count, eq, or } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound, type ValidationIssue, validationError } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx } from '../../db/client.js';
 import { containerhostNodes } from '../../db/schema/index.js';
 import { connectEngine, type Endpoint, type Engine, parseEndpoint, translateEngineError } from './docker.js';
@@ -79,8 +80,8 @@ export class NodeService {
     const { limit, offset } = pageWindow(request);
     const where = request.q
       ? or(
-          ilike(containerhostNodes.name, `%${request.q}%`),
-          ilike(containerhostNodes.endpoint, `%${request.q}%`),
+          containsText(containerhostNodes.name, request.q),
+          containsText(containerhostNodes.endpoint, request.q),
         )
       : undefined;
     const rows = await this.deps.db

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, count, eq, ilike, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
 import { hasScope } from '../../core/auth/scopes.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
@@ -8,6 +8,7 @@ import { EgressDeniedError } from '../../core/egress-guard.js';
 import { AppError, conflict, forbidden, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { containsText } from '../../core/text-filters.js';
 import { type DatabaseTls, databases } from '../../db/schema/index.js';
 import { parseCommandLine, renderArgument } from './command-line.js';
 import { CommandLog, type CommandRecord, HISTORY_SIZE } from './command-log.js';
@@ -166,8 +167,8 @@ export class DatabaseService {
 
   async list(filter: DatabaseFilter) {
     const conditions: SQL[] = [];
-    if (filter.q) conditions.push(ilike(databases.name, `%${filter.q}%`));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    if (filter.q) conditions.push(containsText(databases.name, filter.q));
+    const where = and(...conditions);
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([
       this.deps.db.select().from(databases).where(where).orderBy(databases.name).limit(limit).offset(offset),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, ilike, isNotNull, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, lt, type SQL } from 'drizzle-orm';
 import { type AuditActor, systemActor } from '../../core/actor.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
@@ -7,6 +7,7 @@ import { findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, conflict, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx } from '../../db/client.js';
 import { inferenceConnections, inferenceOauthSessions } from '../../db/schema/index.js';
 import type { AuthType, CatalogEntry } from './catalog.js';
@@ -256,9 +257,8 @@ export class InferenceService {
     const conditions: SQL[] = [];
     if (filter.providerId) conditions.push(eq(inferenceConnections.providerId, filter.providerId));
     if (filter.authType) conditions.push(eq(inferenceConnections.authType, filter.authType));
-    if (filter.q)
-      conditions.push(ilike(inferenceConnections.name, `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    if (filter.q) conditions.push(containsText(inferenceConnections.name, filter.q));
+    const where = and(...conditions);
     return pageOf(
       filter,
       (limit, offset) =>
@@ -813,7 +813,7 @@ export class InferenceService {
     const conditions: SQL[] = [];
     if (filter.providerId) conditions.push(eq(inferenceOauthSessions.providerId, filter.providerId));
     if (filter.status) conditions.push(eq(inferenceOauthSessions.status, filter.status));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const where = and(...conditions);
     return pageOf(
       filter,
       (limit, offset) =>

@@ -1,10 +1,11 @@
-import { and, asc, count, eq, getTableName, ilike, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableName, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { queryRows } from '../../db/raw.js';
 import type { LoggingFolderTable, loggingSchemas } from '../../db/schema/index.js';
@@ -21,7 +22,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
 /** An ILIKE pattern matching `q` anywhere, with its wildcards taken literally. */
-export const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** A generous bound on folder depth, so a walk up the tree can never loop on corrupted data. */
 const MAX_WALK = 10_000;
@@ -106,8 +106,8 @@ export class FolderTree {
       if (!isUuid(filter.parentId)) return toPage([], 0, filter);
       conditions.push(eq(f.parentId, filter.parentId));
     }
-    if (filter.q) conditions.push(ilike(f.name, likePattern(filter.q)));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    if (filter.q) conditions.push(containsText(f.name, filter.q));
+    const where = and(...conditions);
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([
       this.db

@@ -1,10 +1,11 @@
-import { and, asc, count, eq, ilike, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflict, notFound, validationError } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import {
   type LogFieldDefinition,
@@ -13,7 +14,7 @@ import {
   loggingSchemaFolders,
   loggingSchemas,
 } from '../../db/schema/index.js';
-import { FolderTree, type ItemTable, isUuid, likePattern } from './folder-tree.js';
+import { FolderTree, type ItemTable, isUuid } from './folder-tree.js';
 
 // Any fixed numbers work; they only have to be the same in every gateway process.
 const SCHEMA_TREE_LOCK_KEY = 7_302_118_460;
@@ -144,7 +145,7 @@ export class LoggingService {
   async listSchemas(filter: ItemFilter) {
     const folder = folderCondition(loggingSchemas.folderId, filter.folderId);
     if (folder === false) return toPage([], 0, filter);
-    const where = and(folder, filter.q ? ilike(loggingSchemas.name, likePattern(filter.q)) : undefined);
+    const where = and(folder, filter.q ? containsText(loggingSchemas.name, filter.q) : undefined);
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([
       this.db
@@ -252,7 +253,7 @@ export class LoggingService {
     const where = and(
       folder,
       filter.schemaId !== undefined ? eq(loggingEnvironments.schemaId, filter.schemaId) : undefined,
-      filter.q ? ilike(loggingEnvironments.name, likePattern(filter.q)) : undefined,
+      filter.q ? containsText(loggingEnvironments.name, filter.q) : undefined,
     );
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([

@@ -1,10 +1,11 @@
-import { and, count, eq, ilike, type SQL } from 'drizzle-orm';
+import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { nodes, nodeUploads } from '../../db/schema/index.js';
 import { checkRootDirectory, realRoot, removeTempFile } from './node-fs.js';
@@ -39,9 +40,9 @@ export class NodeService {
 
   async listNodes(filter: NodeFilter) {
     const conditions: SQL[] = [];
-    if (filter.q) conditions.push(ilike(nodes.name, `%${filter.q}%`));
+    if (filter.q) conditions.push(containsText(nodes.name, filter.q));
     if (filter.name) conditions.push(eq(nodes.name, filter.name));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const where = and(...conditions);
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([
       this.db.select(nodeColumns).from(nodes).where(where).orderBy(nodes.name).limit(limit).offset(offset),

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import mime from 'mime-types';
 import type { PagesConfig } from '../../config.js';
 import type { AuditActor } from '../../core/actor.js';
@@ -9,6 +9,7 @@ import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { pagesDeploymentFiles, pagesDeployments, pagesProjects } from '../../db/schema/index.js';
 import { type ArchiveFormat, detectFormat, extractArchive } from './archive.js';
@@ -133,10 +134,8 @@ export class PagesService {
   // ── projects ────────────────────────────────────────────────────────────────────────────────
 
   async listProjects(filter: ProjectFilter) {
-    // `%`, `_` and `\` in the search text are literal characters, not LIKE wildcards.
-    const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, '\\$&')}%` : undefined;
-    const where = pattern
-      ? or(ilike(pagesProjects.name, pattern), ilike(pagesProjects.slug, pattern))
+    const where = filter.q
+      ? or(containsText(pagesProjects.name, filter.q), containsText(pagesProjects.slug, filter.q))
       : undefined;
     return paged(
       filter,

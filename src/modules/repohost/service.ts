@@ -1,4 +1,4 @@
-import { asc, count, eq, ilike } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
@@ -14,6 +14,7 @@ import {
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
+import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import {
   type AllowlistEntry,
@@ -363,9 +364,7 @@ export class RepohostService {
   }
 
   async list(filter: PageRequest & { q?: string | undefined }) {
-    const where = filter.q
-      ? ilike(repohostConnectors.name, `%${filter.q.replace(/[\\%_]/g, '\\$&')}%`)
-      : undefined;
+    const where = filter.q ? containsText(repohostConnectors.name, filter.q) : undefined;
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([
       this.db

@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { hashPassword } from '../../core/auth/passwords.js';
@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { groups, users } from '../../db/schema/index.js';
 
@@ -82,10 +83,10 @@ export class UserService {
   async listUsers(filter: UserFilter) {
     const conditions: SQL[] = [];
     if (filter.q)
-      conditions.push(or(ilike(users.email, `%${filter.q}%`), ilike(users.name, `%${filter.q}%`))!);
+      conditions.push(or(containsText(users.email, filter.q), containsText(users.name, filter.q))!);
     if (filter.groupName) conditions.push(eq(groups.name, filter.groupName));
     if (filter.disabled !== undefined) conditions.push(eq(users.disabled, filter.disabled));
-    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const where = and(...conditions);
     const { limit, offset } = pageWindow(filter);
     const [rows, [total]] = await Promise.all([
       this.db
