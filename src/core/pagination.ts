@@ -49,3 +49,32 @@ export function paginateArray<T>(items: T[], request: PageRequest): Page<T> {
   const { offset, limit } = pageWindow(request);
   return toPage(items.slice(offset, offset + limit), items.length, request);
 }
+
+type PageWindow = { limit: number; offset: number };
+type CountRows = PromiseLike<{ value: number }[]>;
+
+/**
+ * Runs one page of a list query and the count over the same filter together and answers
+ * `{data, pagination}`, each row mapped to its view when a `view` is given.
+ */
+export function fetchPage<Row>(
+  request: PageRequest,
+  rows: (window: PageWindow) => PromiseLike<Row[]>,
+  total: CountRows,
+): Promise<Page<Row>>;
+export function fetchPage<Row, View>(
+  request: PageRequest,
+  rows: (window: PageWindow) => PromiseLike<Row[]>,
+  total: CountRows,
+  view: (row: Row) => View,
+): Promise<Page<View>>;
+export async function fetchPage<Row, View>(
+  request: PageRequest,
+  rows: (window: PageWindow) => PromiseLike<Row[]>,
+  total: CountRows,
+  view?: (row: Row) => View,
+): Promise<Page<Row | View>> {
+  const [found, [counted]] = await Promise.all([rows(pageWindow(request)), total]);
+  const data: (Row | View)[] = view ? found.map(view) : found;
+  return toPage(data, counted?.value ?? 0, request);
+}

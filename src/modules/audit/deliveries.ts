@@ -2,7 +2,7 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflict, notFound } from '../../core/errors.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { type DeliveryStatus, siemDeliveries, siemDestinations } from '../../db/schema/index.js';
 import { UUID } from './events.js';
@@ -71,18 +71,19 @@ export class DeliveryService {
     if (filter.destinationId) conditions.push(eq(siemDeliveries.destinationId, filter.destinationId));
     if (filter.status) conditions.push(eq(siemDeliveries.status, filter.status));
     const where = and(...conditions);
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(siemDeliveries)
-        .where(where)
-        .orderBy(desc(siemDeliveries.createdAt), desc(siemDeliveries.firstEventSeq))
-        .limit(limit)
-        .offset(offset),
+    return fetchPage(
+      filter,
+      ({ limit, offset }) =>
+        this.db
+          .select()
+          .from(siemDeliveries)
+          .where(where)
+          .orderBy(desc(siemDeliveries.createdAt), desc(siemDeliveries.firstEventSeq))
+          .limit(limit)
+          .offset(offset),
       this.db.select({ value: count() }).from(siemDeliveries).where(where),
-    ]);
-    return toPage(rows.map(toDeliveryView), total?.value ?? 0, filter);
+      toDeliveryView,
+    );
   }
 
   async get(id: string, db: DbOrTx = this.db): Promise<DeliveryView> {

@@ -13,7 +13,7 @@ import {
   validationError,
 } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import {
   auditEvents,
@@ -132,26 +132,23 @@ export class DestinationService {
     if (request.kind) conditions.push(eq(siemDestinations.kind, request.kind));
     if (request.enabled !== undefined) conditions.push(eq(siemDestinations.enabled, request.enabled));
     const where = and(...conditions);
-    const { limit, offset } = pageWindow(request);
-    const [rows, [total]] = await Promise.all([
-      this.deps.db
-        .select()
-        .from(siemDestinations)
-        .where(where)
-        .orderBy(siemDestinations.name)
-        .limit(limit)
-        .offset(offset),
+    const page = await fetchPage(
+      request,
+      ({ limit, offset }) =>
+        this.deps.db
+          .select()
+          .from(siemDestinations)
+          .where(where)
+          .orderBy(siemDestinations.name)
+          .limit(limit)
+          .offset(offset),
       this.deps.db.select({ value: count() }).from(siemDestinations).where(where),
-    ]);
+    );
     const backlogs = await this.backlogs(
       this.deps.db,
-      rows.map((row) => row.id),
+      page.data.map((row) => row.id),
     );
-    return toPage(
-      rows.map((row) => toView(row, backlogs.get(row.id))),
-      total?.value ?? 0,
-      request,
-    );
+    return { ...page, data: page.data.map((row) => toView(row, backlogs.get(row.id))) };
   }
 
   async get(id: string, db: DbOrTx = this.deps.db): Promise<DestinationView> {

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, lte, type SQL } from 'drizzle-orm';
 import { chainHash, GENESIS_HASH } from '../../core/audit-recorder.js';
 import { invalidField, notFound } from '../../core/errors.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { startsWithText } from '../../core/text-filters.js';
 import type { Db } from '../../db/client.js';
 import { auditEvents } from '../../db/schema/index.js';
@@ -92,18 +92,19 @@ export class AuditEventService {
     if (from) conditions.push(gte(auditEvents.occurredAt, from));
     if (to) conditions.push(lte(auditEvents.occurredAt, to));
     const where = and(...conditions);
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(auditEvents)
-        .where(where)
-        .orderBy(desc(auditEvents.seq))
-        .limit(limit)
-        .offset(offset),
+    return fetchPage(
+      filter,
+      ({ limit, offset }) =>
+        this.db
+          .select()
+          .from(auditEvents)
+          .where(where)
+          .orderBy(desc(auditEvents.seq))
+          .limit(limit)
+          .offset(offset),
       this.db.select({ value: count() }).from(auditEvents).where(where),
-    ]);
-    return toPage(rows.map(toExportEvent), total?.value ?? 0, filter);
+      toExportEvent,
+    );
   }
 
   async get(id: string): Promise<ExportEvent> {

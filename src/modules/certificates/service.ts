@@ -5,7 +5,7 @@ import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -194,22 +194,19 @@ export class CertificateService {
       filter.sort === 'notAfter'
         ? [asc(sslCertificates.notAfter), asc(sslCertificates.name)]
         : [asc(sslCertificates.name)];
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select(viewColumns)
-        .from(sslCertificates)
-        .where(where)
-        .orderBy(...order)
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ value: count() }).from(sslCertificates).where(where),
-    ]);
     const now = Date.now();
-    return toPage(
-      rows.map((row) => withExpiry(row, now)),
-      total?.value ?? 0,
+    return fetchPage(
       filter,
+      ({ limit, offset }) =>
+        this.db
+          .select(viewColumns)
+          .from(sslCertificates)
+          .where(where)
+          .orderBy(...order)
+          .limit(limit)
+          .offset(offset),
+      this.db.select({ value: count() }).from(sslCertificates).where(where),
+      (row) => withExpiry(row, now),
     );
   }
 

@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
   containerhostFolders,
@@ -28,16 +28,20 @@ export class FolderService {
     const where = filter.resourceType
       ? eq(containerhostFolders.resourceType, filter.resourceType)
       : undefined;
-    const { limit, offset } = pageWindow(filter);
-    const rows = await this.deps.db
-      .select()
-      .from(containerhostFolders)
-      .where(where)
-      .orderBy(asc(containerhostFolders.sortOrder), asc(containerhostFolders.name))
-      .limit(limit)
-      .offset(offset);
-    const [total] = await this.deps.db.select({ value: count() }).from(containerhostFolders).where(where);
-    return toPage(await this.withResources(this.deps.db, rows), total?.value ?? 0, filter);
+    return fetchPage(
+      filter,
+      async ({ limit, offset }) => {
+        const rows = await this.deps.db
+          .select()
+          .from(containerhostFolders)
+          .where(where)
+          .orderBy(asc(containerhostFolders.sortOrder), asc(containerhostFolders.name))
+          .limit(limit)
+          .offset(offset);
+        return this.withResources(this.deps.db, rows);
+      },
+      this.deps.db.select({ value: count() }).from(containerhostFolders).where(where),
+    );
   }
 
   async get(id: string, db: DbOrTx = this.deps.db) {

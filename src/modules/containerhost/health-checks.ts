@@ -3,7 +3,7 @@ import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, invalidField, notFound, unprocessable } from '../../core/errors.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containerhostHealthChecks, containerhostHealthResults } from '../../db/schema/index.js';
 import { type Engine, publishedHost } from './docker.js';
 import type { NodeService } from './nodes.js';
@@ -204,20 +204,20 @@ export class HealthCheckService {
     await this.nodes.row(nodeId);
     const check = await this.savedRow(nodeId, containerName);
     if (!check) throw notFound({ nodeId, containerName, reason: 'NO_HEALTH_CHECK' });
-    const { limit, offset } = pageWindow(page);
     const where = eq(containerhostHealthResults.checkId, check.id);
-    const rows = await this.deps.db
-      .select()
-      .from(containerhostHealthResults)
-      .where(where)
-      .orderBy(desc(containerhostHealthResults.checkedAt), desc(containerhostHealthResults.id))
-      .limit(limit)
-      .offset(offset);
-    const [total] = await this.deps.db
-      .select({ value: count() })
-      .from(containerhostHealthResults)
-      .where(where);
-    return toPage(rows.map(resultView), total?.value ?? 0, page);
+    return fetchPage(
+      page,
+      ({ limit, offset }) =>
+        this.deps.db
+          .select()
+          .from(containerhostHealthResults)
+          .where(where)
+          .orderBy(desc(containerhostHealthResults.checkedAt), desc(containerhostHealthResults.id))
+          .limit(limit)
+          .offset(offset),
+      this.deps.db.select({ value: count() }).from(containerhostHealthResults).where(where),
+      resultView,
+    );
   }
 
   /** One probe now: the saved config (if any) overlaid by the request body. Records nothing. */

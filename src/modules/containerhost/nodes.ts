@@ -4,7 +4,7 @@ import { isUniqueViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound, type ValidationIssue, validationError } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx } from '../../db/client.js';
 import { containerhostNodes } from '../../db/schema/index.js';
@@ -77,22 +77,25 @@ export class NodeService {
   constructor(private readonly deps: Deps) {}
 
   async list(request: PageRequest & { q?: string | undefined }) {
-    const { limit, offset } = pageWindow(request);
     const where = request.q
       ? or(
           containsText(containerhostNodes.name, request.q),
           containsText(containerhostNodes.endpoint, request.q),
         )
       : undefined;
-    const rows = await this.deps.db
-      .select()
-      .from(containerhostNodes)
-      .where(where)
-      .orderBy(asc(containerhostNodes.name))
-      .limit(limit)
-      .offset(offset);
-    const [total] = await this.deps.db.select({ value: count() }).from(containerhostNodes).where(where);
-    return toPage(rows.map(toView), total?.value ?? 0, request);
+    return fetchPage(
+      request,
+      ({ limit, offset }) =>
+        this.deps.db
+          .select()
+          .from(containerhostNodes)
+          .where(where)
+          .orderBy(asc(containerhostNodes.name))
+          .limit(limit)
+          .offset(offset),
+      this.deps.db.select({ value: count() }).from(containerhostNodes).where(where),
+      toView,
+    );
   }
 
   async row(nodeId: string, db: DbOrTx = this.deps.db): Promise<NodeRow> {

@@ -7,7 +7,7 @@ import type { Deps } from '../../core/deps.js';
 import { EgressDeniedError } from '../../core/egress-guard.js';
 import { AppError, conflict, forbidden, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import { type DatabaseTls, databases } from '../../db/schema/index.js';
 import { parseCommandLine, renderArgument } from './command-line.js';
@@ -169,12 +169,19 @@ export class DatabaseService {
     const conditions: SQL[] = [];
     if (filter.q) conditions.push(containsText(databases.name, filter.q));
     const where = and(...conditions);
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(databases).where(where).orderBy(databases.name).limit(limit).offset(offset),
+    return fetchPage(
+      filter,
+      ({ limit, offset }) =>
+        this.deps.db
+          .select()
+          .from(databases)
+          .where(where)
+          .orderBy(databases.name)
+          .limit(limit)
+          .offset(offset),
       this.deps.db.select({ value: count() }).from(databases).where(where),
-    ]);
-    return toPage(rows.map(toView), total?.value ?? 0, filter);
+      toView,
+    );
   }
 
   /** The database with a live check of its server: reachable, version, round trip. */

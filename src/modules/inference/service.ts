@@ -6,7 +6,7 @@ import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, conflict, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx } from '../../db/client.js';
 import { inferenceConnections, inferenceOauthSessions } from '../../db/schema/index.js';
@@ -187,18 +187,6 @@ function scrub(text: string | null, credentials: string[]): string | null {
 /** Rolls back a session change whose conditional update found the session already finished. */
 class SessionNoLongerPending extends Error {}
 
-/** One page of a table: the rows of the page window and the total count, each row mapped to its view. */
-async function pageOf<Row, View>(
-  filter: PageRequest,
-  rows: (limit: number, offset: number) => PromiseLike<Row[]>,
-  total: PromiseLike<{ value: number }[]>,
-  view: (row: Row) => View,
-) {
-  const { limit, offset } = pageWindow(filter);
-  const [found, [counted]] = await Promise.all([rows(limit, offset), total]);
-  return toPage(found.map(view), counted?.value ?? 0, filter);
-}
-
 /** Inference providers: the catalog, connections and OAuth sign-in sessions. */
 export class InferenceService {
   private readonly byId: Map<string, CatalogEntry>;
@@ -259,9 +247,9 @@ export class InferenceService {
     if (filter.authType) conditions.push(eq(inferenceConnections.authType, filter.authType));
     if (filter.q) conditions.push(containsText(inferenceConnections.name, filter.q));
     const where = and(...conditions);
-    return pageOf(
+    return fetchPage(
       filter,
-      (limit, offset) =>
+      ({ limit, offset }) =>
         this.deps.db
           .select()
           .from(inferenceConnections)
@@ -814,9 +802,9 @@ export class InferenceService {
     if (filter.providerId) conditions.push(eq(inferenceOauthSessions.providerId, filter.providerId));
     if (filter.status) conditions.push(eq(inferenceOauthSessions.status, filter.status));
     const where = and(...conditions);
-    return pageOf(
+    return fetchPage(
       filter,
-      (limit, offset) =>
+      ({ limit, offset }) =>
         this.deps.db
           .select()
           .from(inferenceOauthSessions)

@@ -4,7 +4,7 @@ import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest, toPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { queryRows } from '../../db/raw.js';
@@ -108,18 +108,18 @@ export class FolderTree {
     }
     if (filter.q) conditions.push(containsText(f.name, filter.q));
     const where = and(...conditions);
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select(this.columns())
-        .from(f)
-        .where(where)
-        .orderBy(sql`${f.parentId} nulls first`, asc(f.sortOrder), asc(f.name), asc(f.id))
-        .limit(limit)
-        .offset(offset),
+    return fetchPage(
+      filter,
+      ({ limit, offset }) =>
+        this.db
+          .select(this.columns())
+          .from(f)
+          .where(where)
+          .orderBy(sql`${f.parentId} nulls first`, asc(f.sortOrder), asc(f.name), asc(f.id))
+          .limit(limit)
+          .offset(offset),
       this.db.select({ value: count() }).from(f).where(where),
-    ]);
-    return toPage(rows, total?.value ?? 0, filter);
+    );
   }
 
   /** Every folder, nested under its parent; siblings in their sort order. */

@@ -4,7 +4,7 @@ import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflict, notFound, validationError } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest, toPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import {
@@ -146,18 +146,18 @@ export class LoggingService {
     const folder = folderCondition(loggingSchemas.folderId, filter.folderId);
     if (folder === false) return toPage([], 0, filter);
     const where = and(folder, filter.q ? containsText(loggingSchemas.name, filter.q) : undefined);
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select(schemaColumns)
-        .from(loggingSchemas)
-        .where(where)
-        .orderBy(asc(loggingSchemas.name), asc(loggingSchemas.id))
-        .limit(limit)
-        .offset(offset),
+    return fetchPage(
+      filter,
+      ({ limit, offset }) =>
+        this.db
+          .select(schemaColumns)
+          .from(loggingSchemas)
+          .where(where)
+          .orderBy(asc(loggingSchemas.name), asc(loggingSchemas.id))
+          .limit(limit)
+          .offset(offset),
       this.db.select({ value: count() }).from(loggingSchemas).where(where),
-    ]);
-    return toPage(rows, total?.value ?? 0, filter);
+    );
   }
 
   async getSchema(id: string, db: DbOrTx = this.db): Promise<SchemaView> {
@@ -255,18 +255,18 @@ export class LoggingService {
       filter.schemaId !== undefined ? eq(loggingEnvironments.schemaId, filter.schemaId) : undefined,
       filter.q ? containsText(loggingEnvironments.name, filter.q) : undefined,
     );
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select(environmentColumns)
-        .from(loggingEnvironments)
-        .where(where)
-        .orderBy(asc(loggingEnvironments.name), asc(loggingEnvironments.id))
-        .limit(limit)
-        .offset(offset),
+    return fetchPage(
+      filter,
+      ({ limit, offset }) =>
+        this.db
+          .select(environmentColumns)
+          .from(loggingEnvironments)
+          .where(where)
+          .orderBy(asc(loggingEnvironments.name), asc(loggingEnvironments.id))
+          .limit(limit)
+          .offset(offset),
       this.db.select({ value: count() }).from(loggingEnvironments).where(where),
-    ]);
-    return toPage(rows, total?.value ?? 0, filter);
+    );
   }
 
   async getEnvironment(id: string, db: DbOrTx = this.db): Promise<EnvironmentView> {

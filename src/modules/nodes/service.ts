@@ -4,7 +4,7 @@ import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { nodes, nodeUploads } from '../../db/schema/index.js';
@@ -43,12 +43,12 @@ export class NodeService {
     if (filter.q) conditions.push(containsText(nodes.name, filter.q));
     if (filter.name) conditions.push(eq(nodes.name, filter.name));
     const where = and(...conditions);
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db.select(nodeColumns).from(nodes).where(where).orderBy(nodes.name).limit(limit).offset(offset),
+    return fetchPage(
+      filter,
+      ({ limit, offset }) =>
+        this.db.select(nodeColumns).from(nodes).where(where).orderBy(nodes.name).limit(limit).offset(offset),
       this.db.select({ value: count() }).from(nodes).where(where),
-    ]);
-    return toPage(rows, total?.value ?? 0, filter);
+    );
   }
 
   async getNode(id: string, db: DbOrTx = this.db): Promise<NodeView> {

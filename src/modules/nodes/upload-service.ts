@@ -14,7 +14,7 @@ import {
   unprocessable,
   validationError,
 } from '../../core/errors.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/client.js';
 import { nodes, nodeUploads, type UploadStatus } from '../../db/schema/index.js';
 import {
@@ -177,21 +177,18 @@ export class UploadService {
     const conditions: SQL[] = [eq(nodeUploads.nodeId, nodeId)];
     if (filter.status) conditions.push(eq(nodeUploads.status, filter.status));
     const where = and(...conditions);
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(nodeUploads)
-        .where(where)
-        .orderBy(sql`${nodeUploads.createdAt} desc`, nodeUploads.id)
-        .limit(limit)
-        .offset(offset),
-      this.db.select({ value: count() }).from(nodeUploads).where(where),
-    ]);
-    return toPage(
-      rows.map((row) => this.view(row)),
-      total?.value ?? 0,
+    return fetchPage(
       filter,
+      ({ limit, offset }) =>
+        this.db
+          .select()
+          .from(nodeUploads)
+          .where(where)
+          .orderBy(sql`${nodeUploads.createdAt} desc`, nodeUploads.id)
+          .limit(limit)
+          .offset(offset),
+      this.db.select({ value: count() }).from(nodeUploads).where(where),
+      (row) => this.view(row),
     );
   }
 

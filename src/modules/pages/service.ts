@@ -8,7 +8,7 @@ import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { pagesDeploymentFiles, pagesDeployments, pagesProjects } from '../../db/schema/index.js';
@@ -106,17 +106,6 @@ export const fileColumns = {
   contentType: pagesDeploymentFiles.contentType,
 };
 
-/** Runs a page query and its count query together and answers `{data, pagination}`. */
-async function paged<T>(
-  request: PageRequest,
-  rows: (limit: number, offset: number) => Promise<T[]>,
-  total: () => Promise<{ value: number }[]>,
-) {
-  const { limit, offset } = pageWindow(request);
-  const [data, [counted]] = await Promise.all([rows(limit, offset), total()]);
-  return toPage(data, counted?.value ?? 0, request);
-}
-
 export function contentTypeFor(filePath: string): string {
   return mime.contentType(path.posix.extname(filePath)) || 'application/octet-stream';
 }
@@ -137,9 +126,9 @@ export class PagesService {
     const where = filter.q
       ? or(containsText(pagesProjects.name, filter.q), containsText(pagesProjects.slug, filter.q))
       : undefined;
-    return paged(
+    return fetchPage(
       filter,
-      async (limit, offset) => {
+      async ({ limit, offset }) => {
         const rows = await this.db
           .select({ id: pagesProjects.id })
           .from(pagesProjects)
@@ -152,7 +141,7 @@ export class PagesService {
           rows.map((row) => row.id),
         );
       },
-      () => this.db.select({ value: count() }).from(pagesProjects).where(where),
+      this.db.select({ value: count() }).from(pagesProjects).where(where),
     );
   }
 
@@ -300,9 +289,9 @@ export class PagesService {
     const conditions: SQL[] = [eq(pagesDeployments.projectId, projectId)];
     if (filter.pinned !== undefined) conditions.push(eq(pagesDeployments.pinned, filter.pinned));
     const where = and(...conditions);
-    return paged(
+    return fetchPage(
       filter,
-      (limit, offset) =>
+      ({ limit, offset }) =>
         this.db
           .select(deploymentColumns)
           .from(pagesDeployments)
@@ -311,7 +300,7 @@ export class PagesService {
           .orderBy(desc(pagesDeployments.createdAt), desc(pagesDeployments.id))
           .limit(limit)
           .offset(offset),
-      () => this.db.select({ value: count() }).from(pagesDeployments).where(where),
+      this.db.select({ value: count() }).from(pagesDeployments).where(where),
     );
   }
 
@@ -336,9 +325,9 @@ export class PagesService {
   async listFiles(projectId: string, deploymentId: string, request: PageRequest) {
     await this.getDeployment(projectId, deploymentId);
     const where = eq(pagesDeploymentFiles.deploymentId, deploymentId);
-    return paged(
+    return fetchPage(
       request,
-      (limit, offset) =>
+      ({ limit, offset }) =>
         this.db
           .select(fileColumns)
           .from(pagesDeploymentFiles)
@@ -346,7 +335,7 @@ export class PagesService {
           .orderBy(asc(pagesDeploymentFiles.path))
           .limit(limit)
           .offset(offset),
-      () => this.db.select({ value: count() }).from(pagesDeploymentFiles).where(where),
+      this.db.select({ value: count() }).from(pagesDeploymentFiles).where(where),
     );
   }
 

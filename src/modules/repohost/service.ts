@@ -12,7 +12,7 @@ import {
   validationError,
 } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -365,18 +365,19 @@ export class RepohostService {
 
   async list(filter: PageRequest & { q?: string | undefined }) {
     const where = filter.q ? containsText(repohostConnectors.name, filter.q) : undefined;
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(repohostConnectors)
-        .where(where)
-        .orderBy(asc(repohostConnectors.name))
-        .limit(limit)
-        .offset(offset),
+    return fetchPage(
+      filter,
+      ({ limit, offset }) =>
+        this.db
+          .select()
+          .from(repohostConnectors)
+          .where(where)
+          .orderBy(asc(repohostConnectors.name))
+          .limit(limit)
+          .offset(offset),
       this.db.select({ value: count() }).from(repohostConnectors).where(where),
-    ]);
-    return toPage(rows.map(toView), total?.value ?? 0, filter);
+      toView,
+    );
   }
 
   async get(id: string, db: DbOrTx = this.db): Promise<ConnectorView> {

@@ -7,7 +7,7 @@ import { SCOPE_PATTERN } from '../../core/auth/scopes.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { type PageRequest, pageWindow, toPage } from '../../core/pagination.js';
+import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { groups, users } from '../../db/schema/index.js';
@@ -87,23 +87,23 @@ export class UserService {
     if (filter.groupName) conditions.push(eq(groups.name, filter.groupName));
     if (filter.disabled !== undefined) conditions.push(eq(users.disabled, filter.disabled));
     const where = and(...conditions);
-    const { limit, offset } = pageWindow(filter);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select(userColumns)
-        .from(users)
-        .innerJoin(groups, eq(groups.id, users.groupId))
-        .where(where)
-        .orderBy(users.email)
-        .limit(limit)
-        .offset(offset),
+    return fetchPage(
+      filter,
+      ({ limit, offset }) =>
+        this.db
+          .select(userColumns)
+          .from(users)
+          .innerJoin(groups, eq(groups.id, users.groupId))
+          .where(where)
+          .orderBy(users.email)
+          .limit(limit)
+          .offset(offset),
       this.db
         .select({ value: count() })
         .from(users)
         .innerJoin(groups, eq(groups.id, users.groupId))
         .where(where),
-    ]);
-    return toPage(rows, total?.value ?? 0, filter);
+    );
   }
 
   async getUser(id: string, db: DbOrTx = this.db): Promise<UserView> {
