@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
-import { type ChildGateway, startChildGateway } from './child-gateway.js';
+import { type ServeProcess, startServeProcess } from '../support/cli.js';
 import { eventually, WEBHOOK_SECRET } from './helpers.js';
 
 describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
@@ -15,7 +15,7 @@ describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
     INFRAGATE_SIEM_RETRY_BASE_MS: '50',
   };
   let sink: SiemSink | undefined;
-  let gateway: ChildGateway | undefined;
+  let gateway: ServeProcess | undefined;
   afterAll(async () => {
     await gateway?.stop();
     await sink?.stop();
@@ -26,7 +26,7 @@ describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
     timeout: 120_000,
   }, async () => {
     sink = await startSiemSink({ secret: WEBHOOK_SECRET });
-    gateway = await startChildGateway(env);
+    gateway = await startServeProcess(env);
     const token = gateway.firstToken!;
     expect(token).toMatch(/^igw_/);
 
@@ -52,7 +52,7 @@ describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
     const killed = new Promise<void>((resolve) => {
       sink!.onRequest = () => {
         sink!.onRequest = undefined;
-        void gateway!.kill9().then(resolve);
+        void gateway!.stop('SIGKILL').then(() => resolve());
       };
     });
     const enabled = await gateway.call(
@@ -69,7 +69,7 @@ describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
     expect(sink.webhookEvents).toHaveLength(0);
 
     sink.mode = 'ok';
-    gateway = await startChildGateway(env);
+    gateway = await startServeProcess(env);
     const expected = (await gateway.call('GET', '/api/audit/events?limit=100', token)).body.data.filter(
       (event: { seq: number }) =>
         event.seq > created.body.data.cursorSeq && event.seq <= created.body.data.cursorSeq + 7,

@@ -8,14 +8,14 @@ import { AuditRecorder } from '../../src/core/audit-recorder.js';
 import { openDatabase } from '../../src/db/client.js';
 import { createDatabase } from '../services/postgres.js';
 import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
+import { type ServeProcess, startServeProcess } from '../support/cli.js';
 import { testDbKind } from '../support/gateway.js';
-import { type ChildGateway, startChildGateway } from './child-gateway.js';
 import { eventually, WEBHOOK_SECRET } from './helpers.js';
 
 const EVENTS = 600;
 
 describe.skipIf(testDbKind !== 'postgres')('two gateway processes on one PostgreSQL', () => {
-  const gateways: ChildGateway[] = [];
+  const gateways: ServeProcess[] = [];
   const dirs: string[] = [];
   let sink: SiemSink | undefined;
   afterAll(async () => {
@@ -41,7 +41,7 @@ describe.skipIf(testDbKind !== 'postgres')('two gateway processes on one Postgre
     };
     const masterKey = crypto.randomBytes(32).toString('hex');
     sink = await startSiemSink({ secret: WEBHOOK_SECRET });
-    const first = await startChildGateway(env('a'));
+    const first = await startServeProcess(env('a'));
     gateways.push(first);
     const token = first.firstToken!;
     const created = await first.call('POST', '/api/audit/siem/destinations', token, {
@@ -52,7 +52,7 @@ describe.skipIf(testDbKind !== 'postgres')('two gateway processes on one Postgre
       batchSize: 5,
     });
     expect(created.status).toBe(201);
-    gateways.push(await startChildGateway(env('b')));
+    gateways.push(await startServeProcess(env('b')));
 
     // Events committed by a third party (this test) so neither gateway is favoured by a wake-up.
     const database = await openDatabase({ url, poolSize: 2 });

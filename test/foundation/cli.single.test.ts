@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../services/peers.js';
-import { runCli, startServeProcess, stopProcess } from '../support/cli.js';
+import { runCli, startServeProcess } from '../support/cli.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-cli-'));
 const env = { INFRAGATE_DATA_DIR: dataDir, DATABASE_URL: '' };
@@ -87,17 +86,12 @@ describe('infragate CLI on a fresh data dir (server stopped)', () => {
 describe('infragate serve and the CLI together', () => {
   it('first start creates admin@localhost and prints a one-time token that works', async () => {
     const freshDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-serve-'));
-    const port = await freePort();
-    const server = await startServeProcess({
-      INFRAGATE_DATA_DIR: freshDir,
-      PORT: String(port),
-      DATABASE_URL: '',
-    });
+    const server = await startServeProcess({ INFRAGATE_DATA_DIR: freshDir, DATABASE_URL: '' });
     try {
-      const token = /igw_[A-Za-z0-9_-]{43}/.exec(server.output())?.[0];
+      const token = server.firstToken;
       expect(server.output()).toContain('admin@localhost');
       expect(server.output()).toContain('/docs');
-      const me = await fetch(`http://127.0.0.1:${port}/auth/me`, {
+      const me = await fetch(`${server.baseUrl}/auth/me`, {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(((await me.json()) as { data: { scopes: string[] } }).data.scopes).toEqual(['*']);
@@ -108,27 +102,26 @@ describe('infragate serve and the CLI together', () => {
       });
       expect(created.code).toBe(0);
       const cliToken = created.stdout.trim().split('\n').at(-1);
-      const again = await fetch(`http://127.0.0.1:${port}/auth/me`, {
+      const again = await fetch(`${server.baseUrl}/auth/me`, {
         headers: { authorization: `Bearer ${cliToken}` },
       });
       expect(again.status).toBe(200);
     } finally {
-      expect(await stopProcess(server.child)).toBe(0);
+      expect(await server.stop()).toBe(0);
       fs.rmSync(freshDir, { recursive: true, force: true });
     }
   });
 
   it('a second start does not create another admin or print a token', async () => {
     const freshDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-serve-'));
-    const start = async () =>
-      startServeProcess({ INFRAGATE_DATA_DIR: freshDir, PORT: String(await freePort()), DATABASE_URL: '' });
+    const start = () => startServeProcess({ INFRAGATE_DATA_DIR: freshDir, DATABASE_URL: '' });
     const first = await start();
-    await stopProcess(first.child);
+    await first.stop();
     const second = await start();
     try {
       expect(second.output()).not.toMatch(/igw_/);
     } finally {
-      await stopProcess(second.child);
+      await second.stop();
       fs.rmSync(freshDir, { recursive: true, force: true });
     }
   });

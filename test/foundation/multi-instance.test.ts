@@ -6,17 +6,16 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BackgroundJobs } from '../../src/core/background-jobs.js';
 import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { freePort, waitFor } from '../services/peers.js';
+import { waitFor } from '../services/peers.js';
 import { createDatabase } from '../services/postgres.js';
-import { runCli, startServeProcess, stopProcess } from '../support/cli.js';
+import { runCli, type ServeProcess, startServeProcess } from '../support/cli.js';
 import { testDbKind } from '../support/gateway.js';
 
 const onPostgres = testDbKind === 'postgres';
 
 describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
   let env: Record<string, string>;
-  let servers: Awaited<ReturnType<typeof startServeProcess>>[] = [];
-  let ports: number[] = [];
+  let servers: ServeProcess[] = [];
 
   beforeAll(async () => {
     const url = await createDatabase(inject('postgresUrl'));
@@ -26,9 +25,8 @@ describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
       INFRAGATE_DATA_DIR: dataDir,
       INFRAGATE_MASTER_KEY: crypto.randomBytes(32).toString('hex'),
     };
-    ports = [await freePort(), await freePort()];
     // Both start at once: migrations and the first-admin creation must take turns, not collide.
-    servers = await Promise.all(ports.map((port) => startServeProcess({ ...env, PORT: String(port) })));
+    servers = await Promise.all([startServeProcess(env), startServeProcess(env)]);
     const created = await runCli(
       ['users', 'create', '--email', 'ops@test', '--name', 'Ops', '--group', 'admins', '--password-stdin'],
       env,
@@ -38,7 +36,7 @@ describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
   });
 
   afterAll(async () => {
-    for (const server of servers) await stopProcess(server.child);
+    for (const server of servers) await server.stop();
   });
 
   it('creates exactly one first admin when both start together', () => {
@@ -47,7 +45,7 @@ describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
   });
 
   it('a session logged out on one instance is refused on the other', async () => {
-    const [a, b] = ports.map((port) => `http://127.0.0.1:${port}`);
+    const [a, b] = servers.map((server) => server.baseUrl);
     const login = await fetch(`${a}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

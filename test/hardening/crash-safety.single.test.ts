@@ -4,8 +4,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, waitFor } from '../services/peers.js';
-import { startServeProcess, stopProcess } from '../support/cli.js';
+import { waitFor } from '../services/peers.js';
+import { type ServeProcess, startServeProcess } from '../support/cli.js';
 
 /**
  * A real `infragate serve` on the embedded database is killed with SIGKILL in the middle of work and
@@ -15,39 +15,25 @@ import { startServeProcess, stopProcess } from '../support/cli.js';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-crash-'));
 const nodeRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-crash-root-'));
 const env = { INFRAGATE_DATA_DIR: dataDir, DATABASE_URL: '', INFRAGATE_UPLOAD_LEASE_SECONDS: '2' };
-let server: Awaited<ReturnType<typeof startServeProcess>>;
-let base = '';
+let server: ServeProcess;
 let token = '';
 
 async function start(): Promise<void> {
-  const port = await freePort();
-  server = await startServeProcess({ ...env, PORT: String(port) });
-  base = `http://127.0.0.1:${port}`;
+  server = await startServeProcess(env);
 }
 
-async function api(method: string, url: string, body?: unknown) {
-  const response = await fetch(`${base}${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: test reads JSON answers freely
-  return { status: response.status, body: (await response.json().catch(() => undefined)) as any };
-}
+const api = (method: string, url: string, body?: unknown) => server.call(method, url, token, body);
 
 function killHard(): Promise<number | null> {
-  return stopProcess(server.child, 'SIGKILL');
+  return server.stop('SIGKILL');
 }
 
 beforeAll(async () => {
   await start();
-  token = /igw_[A-Za-z0-9_-]{43}/.exec(server.output())![0];
+  token = server.firstToken!;
 });
 afterAll(async () => {
-  await stopProcess(server.child);
+  await server.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(nodeRoot, { recursive: true, force: true });
 });
@@ -97,7 +83,7 @@ describe('kill -9 during an upload', () => {
       })
     ).body.data;
     const chunkUrl = (offset: number) =>
-      `${base}/api/nodes/${node.id}/files/uploads/${upload.uploadId}/chunks?offset=${offset}`;
+      `${server.baseUrl}/api/nodes/${node.id}/files/uploads/${upload.uploadId}/chunks?offset=${offset}`;
     const put = (offset: number, bytes: Buffer) =>
       fetch(chunkUrl(offset), {
         method: 'PUT',

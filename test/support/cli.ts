@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { freePort } from '../services/peers.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(REPO_ROOT, 'src/cli.ts');
@@ -35,29 +36,78 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
   });
 }
 
-/** Starts `infragate serve` as a real child process; resolves once it printed its listening line. */
-export function startServeProcess(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; output: () => string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, 'serve'], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('API docs:')) resolve({ child, output: () => output });
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+/** A real `infragate serve` in its own process (node + tsx loader, so its pid is the server's). */
+export interface ServeProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** The first-start admin token, when this start printed one. */
+  firstToken: string | undefined;
+  output(): string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies freely
+  call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Stops the server (SIGTERM unless told otherwise) and answers its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts `infragate serve` on loopback (a free port unless `PORT` is given, egress open to loopback
+ * peers) and resolves once it printed its ready lines.
+ */
+export async function startServeProcess(env: Record<string, string>): Promise<ServeProcess> {
+  const port = env.PORT ?? String(await freePort());
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...NODE_ARGS, 'serve'], {
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      INFRAGATE_EGRESS: 'any',
+      LOG_LEVEL: 'warn',
+      ...env,
+      PORT: port,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const output = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('API docs:')) resolve(text);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${text}`)));
+  });
+  let printed = output;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    printed += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    printed += chunk.toString();
+  });
+  return {
+    child,
+    baseUrl,
+    firstToken: /\b(igw_[A-Za-z0-9_-]{43})/.exec(output)?.[1],
+    output: () => printed,
+    async call(method, path, token, body) {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    },
+    stop: (signal) => stopProcess(child, signal),
+  };
 }
 
 /** Stops a child process and waits for it to exit. */
-export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
     child.once('exit', (code) => resolve(code));
     child.kill(signal);
