@@ -20,3 +20,12 @@ export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
 /** A trimmed display name; `trimmedName()` in services rejects what is blank after trimming. */
 export const Name = Type.String({ minLength: 1, maxLength: 255 });
+
+/**
+ * The `?q=` filter of a list: a case-insensitive substring, matched literally (`%` and `_` are
+ * ordinary characters; see `containsText`). `of` names what it searches.
+ */
+export const SearchText = (of = 'the name') =>
+  Type.Optional(
+    Type.String({ maxLength: 255, description: `Case-insensitive substring of ${of}, matched literally` }),
+  );

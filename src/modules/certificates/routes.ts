@@ -1,5 +1,14 @@
 import { Type } from 'typebox';
-import { DataOf, IdParams, Name, PageOf, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  DataOf,
+  IdParams,
+  Name,
+  PageOf,
+  SearchText,
+  Success,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { GatewayModule } from '../../server.js';
 import { CertificateService } from './service.js';
@@ -89,7 +98,7 @@ const certificateRoutes: GatewayModule = async (app) => {
                 'Only certificates whose notAfter is at most this many days away (expired included)',
             }),
           ),
-          q: Type.Optional(Type.String({ maxLength: 255, description: 'Substring of the name' })),
+          q: SearchText(),
           sort: Type.Optional(
             Type.Union([Type.Literal('name'), Type.Literal('notAfter')], { default: 'name' }),
           ),

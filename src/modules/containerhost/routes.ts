@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DataOf, Name, PageOf, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { DataOf, Name, PageOf, SearchText, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { RESOURCE_TYPES } from '../../db/schema/index.js';
 import type { GatewayModule } from '../../server.js';
@@ -36,7 +36,7 @@ const ImageParams = Type.Object({ nodeId: NodeId, imageId: LastKey('image id or 
 const FolderParams = Type.Object({ id: Uuid() });
 const ListQuery = Type.Object({
   ...PaginationQueryFields,
-  q: Type.Optional(Type.String({ maxLength: 255, description: 'case-insensitive substring of the name' })),
+  q: SearchText(),
 });
 
 // ---- records --------------------------------------------------------------------------------

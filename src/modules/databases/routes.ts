@@ -1,5 +1,14 @@
 import { Type } from 'typebox';
-import { DataOf, IdParams, Name, PageOf, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  DataOf,
+  IdParams,
+  Name,
+  PageOf,
+  SearchText,
+  Success,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { GatewayModule } from '../../server.js';
 import { HISTORY_SIZE } from './command-log.js';
@@ -100,7 +109,7 @@ const databaseRoutes: GatewayModule = async (app) => {
         summary: 'List registered databases',
         querystring: Type.Object({
           ...PaginationQueryFields,
-          q: Type.Optional(Type.String({ maxLength: 255, description: 'substring of the name' })),
+          q: SearchText(),
         }),
         response: { 200: PageOf(Database) },
       },

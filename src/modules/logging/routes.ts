@@ -1,6 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import type { AuditActor } from '../../core/actor.js';
-import { DataOf, Name, PageOf, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { DataOf, Name, PageOf, SearchText, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { App, GatewayModule } from '../../server.js';
 import type { FolderTree } from './folder-tree.js';
@@ -15,7 +15,6 @@ const NullableUuid = (description: string) => Type.Union([Uuid(), Type.Null()], 
 /** A folder id, or `root` for the top level. */
 const FolderFilter = (description: string) =>
   Type.Optional(Type.Union([Uuid(), Type.Literal('root')], { description }));
-const Search = Type.Optional(Type.String({ maxLength: 255, description: 'substring of the name' }));
 const Description = Type.String({ maxLength: 2000 });
 const MAX_MOVE_IDS = 1000;
 
@@ -102,7 +101,7 @@ function registerTree(app: App, spec: TreeRoutes): void {
           ...PaginationQueryFields,
           tree: Type.Optional(Type.Boolean({ default: false })),
           parentId: FolderFilter('only the children of this folder (`root`: the top level)'),
-          q: Search,
+          q: SearchText(),
         }),
         response: {
           200: Type.Union([PageOf(Folder), Type.Object({ data: Type.Array(FolderNode) })]),
@@ -275,7 +274,7 @@ const loggingRoutes: GatewayModule = async (app) => {
         querystring: Type.Object({
           ...PaginationQueryFields,
           folderId: FolderFilter('only the schemas of this folder (`root`: outside any folder)'),
-          q: Search,
+          q: SearchText(),
         }),
         response: { 200: PageOf(Schema) },
       },
@@ -368,7 +367,7 @@ const loggingRoutes: GatewayModule = async (app) => {
           ...PaginationQueryFields,
           folderId: FolderFilter('only the environments of this folder (`root`: outside any folder)'),
           schemaId: Type.Optional(Uuid('only the environments using this schema')),
-          q: Search,
+          q: SearchText(),
         }),
         response: { 200: PageOf(Environment) },
       },

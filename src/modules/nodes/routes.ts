@@ -7,6 +7,7 @@ import {
   Name,
   NullableTimestamp,
   PageOf,
+  SearchText,
   Success,
   Timestamp,
   Uuid,
@@ -102,7 +103,7 @@ const nodeRoutes: GatewayModule = async (app) => {
         summary: 'List nodes',
         querystring: Type.Object({
           ...PaginationQueryFields,
-          q: Type.Optional(Type.String({ maxLength: 255, description: 'substring of the name' })),
+          q: SearchText(),
           name: Type.Optional(Type.String({ maxLength: 255, description: 'exact name' })),
         }),
         response: { 200: PageOf(Node) },

@@ -8,6 +8,7 @@ import {
   Name,
   NullableTimestamp,
   PageOf,
+  SearchText,
   Success,
   Timestamp,
   Uuid,
@@ -106,7 +107,7 @@ const pagesRoutes: GatewayModule = async (app) => {
         summary: 'List pages projects',
         querystring: Type.Object({
           ...PaginationQueryFields,
-          q: Type.Optional(Type.String({ maxLength: 255, description: 'substring of name or slug' })),
+          q: SearchText('the name or the slug'),
         }),
         response: { 200: PageOf(Project) },
       },

@@ -1,5 +1,14 @@
 import { Type } from 'typebox';
-import { DataOf, IdParams, Name, PageOf, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  DataOf,
+  IdParams,
+  Name,
+  PageOf,
+  SearchText,
+  Success,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { GatewayModule } from '../../server.js';
 import { CAPABILITIES, RepohostService } from './service.js';
@@ -122,7 +131,7 @@ const repohostRoutes: GatewayModule = async (app) => {
         summary: 'List connectors',
         querystring: Type.Object({
           ...PaginationQueryFields,
-          q: Type.Optional(Type.String({ maxLength: 255, description: 'Substring of the name' })),
+          q: SearchText(),
         }),
         response: { 200: PageOf(Connector) },
       },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DataOf, IdParams, Name, PageOf, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { DataOf, IdParams, Name, PageOf, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { GatewayModule } from '../../server.js';
 import { UserService } from './service.js';
@@ -48,7 +48,7 @@ const userRoutes: GatewayModule = async (app) => {
         summary: 'List users',
         querystring: Type.Object({
           ...PaginationQueryFields,
-          q: Type.Optional(Type.String({ maxLength: 255, description: 'substring of email or name' })),
+          q: SearchText('the email or the name'),
           groupName: Type.Optional(Type.String({ maxLength: 255 })),
           disabled: Type.Optional(Type.Boolean()),
         }),
