@@ -1,4 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 
 /**
  * Uploaded SSL certificates. The certificate and its chain are public and kept as PEM; the private key
@@ -24,8 +25,8 @@ export const sslCertificates = pgTable(
     keyBits: integer('key_bits'),
     curve: text('curve'),
     chainLength: integer('chain_length').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (table) => [index('ssl_certificates_not_after_idx').on(table.notAfter)],
 );

@@ -9,6 +9,7 @@ import {
   unique,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 
 export const RESOURCE_TYPES = ['container', 'image', 'network', 'volume', 'compose'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
@@ -23,8 +24,8 @@ export const containerhostNodes = pgTable('containerhost_nodes', {
   tlsKeySealed: text('tls_key_sealed'),
   sshKeySealed: text('ssh_key_sealed'),
   helperImage: text('helper_image'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });
 
 /** A saved HTTP(S) health check of one container (by name, so it survives re-creation). */
@@ -51,8 +52,8 @@ export const containerhostHealthChecks = pgTable(
     timeoutSeconds: integer('timeout_seconds').notNull(),
     slowThreshold: integer('slow_threshold').notNull(),
     nextRunAt: timestamp('next_run_at', { withTimezone: true }).notNull().defaultNow(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     unique('containerhost_health_checks_node_container_key').on(table.nodeId, table.containerName),
@@ -89,8 +90,8 @@ export const containerhostFolders = pgTable(
     name: text('name').notNull(),
     resourceType: text('resource_type', { enum: RESOURCE_TYPES }).notNull(),
     sortOrder: integer('sort_order').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (table) => [unique('containerhost_folders_type_name_key').on(table.resourceType, table.name)],
 );
@@ -106,7 +107,7 @@ export const containerhostResourcePlacements = pgTable(
     resourceKey: text('resource_key').notNull(),
     sortOrder: integer('sort_order').notNull(),
     folderId: uuid('folder_id').references(() => containerhostFolders.id, { onDelete: 'set null' }),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     primaryKey({ columns: [table.nodeId, table.resourceType, table.resourceKey] }),

@@ -10,6 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 import { users } from './identity.js';
 
 /** TLS settings of a `rediss://` database; the CA is public material, never a secret. */
@@ -34,8 +35,8 @@ export const databases = pgTable('databases', {
   dbIndex: integer('db_index').notNull().default(0),
   allowDangerous: boolean('allow_dangerous').notNull().default(false),
   createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });
 
 /** Each caller's recent console commands per database (credentials masked), trimmed to the newest 50. */

@@ -1,4 +1,5 @@
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 import { users } from './identity.js';
 
 /**
@@ -25,8 +26,8 @@ export const inferenceConnections = pgTable(
     lastTestOk: boolean('last_test_ok'),
     lastTestError: text('last_test_error'),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     index('inference_connections_provider_idx').on(table.providerId),
@@ -58,8 +59,8 @@ export const inferenceOauthSessions = pgTable(
     errorMessage: text('error_message'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (table) => [index('inference_oauth_sessions_status_idx').on(table.status, table.expiresAt)],
 );

@@ -1,14 +1,5 @@
-import {
-  type AnyPgColumn,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  unique,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, index, integer, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 
 /** One field of a logging schema. */
 export interface LogFieldDefinition {
@@ -29,8 +20,8 @@ function folderTable<Name extends string>(name: Name) {
       name: text('name').notNull(),
       parentId: uuid('parent_id').references((): AnyPgColumn => table.id),
       sortOrder: integer('sort_order').notNull().default(0),
-      createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-      updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+      createdAt: createdAt(),
+      updatedAt: updatedAt(),
     },
     (columns) => [
       unique(`${name}_sibling_name_key`).on(columns.parentId, columns.name).nullsNotDistinct(),
@@ -52,8 +43,8 @@ export const loggingSchemas = pgTable(
     folderId: uuid('folder_id').references(() => loggingSchemaFolders.id),
     description: text('description').notNull().default(''),
     fields: jsonb('fields').$type<LogFieldDefinition[]>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     unique('logging_schemas_folder_name_key').on(table.folderId, table.name).nullsNotDistinct(),
@@ -71,8 +62,8 @@ export const loggingEnvironments = pgTable(
     description: text('description').notNull().default(''),
     schemaId: uuid('schema_id').references(() => loggingSchemas.id),
     retentionDays: integer('retention_days').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (table) => [
     unique('logging_environments_folder_name_key').on(table.folderId, table.name).nullsNotDistinct(),

@@ -10,14 +10,15 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 
 /** A storage target: a directory on the gateway's host that uploads write into. */
 export const nodes = pgTable('nodes', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull().unique(),
   rootPath: text('root_path').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });
 
 export const UPLOAD_STATUSES = ['open', 'complete', 'failed', 'aborted', 'expired'] as const;
@@ -45,8 +46,8 @@ export const nodeUploads = pgTable(
     leaseToken: uuid('lease_token'),
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
     createdBy: uuid('created_by'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },

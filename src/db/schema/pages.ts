@@ -7,9 +7,9 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 import { users } from './identity.js';
 
 /** A static site: a unique slug and a pointer to the deployment served at `/sites/<slug>/`. */
@@ -22,8 +22,8 @@ export const pagesProjects = pgTable('pages_projects', {
     (): AnyPgColumn => pagesDeployments.id,
     { onDelete: 'set null' },
   ),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });
 
 /** One uploaded version of a site; immutable once created except for its pinned flag. */
@@ -45,7 +45,7 @@ export const pagesDeployments = pgTable(
     pinned: boolean('pinned').notNull().default(false),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdByEmail: text('created_by_email'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (table) => [index('pages_deployments_project_created_idx').on(table.projectId, table.createdAt)],
 );

@@ -1,4 +1,5 @@
 import { boolean, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 
 export interface AllowlistEntry {
   entryType: 'group' | 'project';
@@ -34,6 +35,6 @@ export const repohostConnectors = pgTable('repohost_connectors', {
   lastTestedAt: timestamp('last_tested_at', { withTimezone: true }).notNull(),
   lastTestOk: boolean('last_test_ok').notNull(),
   lastTestError: jsonb('last_test_error').$type<TestFailure | null>(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
 });

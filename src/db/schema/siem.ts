@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { createdAt, updatedAt } from './columns.js';
 
 export const SIEM_KINDS = ['webhook', 'splunk_hec', 'syslog'] as const;
 export type SiemKind = (typeof SIEM_KINDS)[number];
@@ -61,8 +62,8 @@ export const siemDestinations = pgTable(
     lastError: text('last_error'),
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
     circuitOpenUntil: timestamp('circuit_open_until', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (table) => [uniqueIndex('siem_destinations_name_idx').on(table.name).where(sql`deleted_at is null`)],
@@ -90,8 +91,8 @@ export const siemDeliveries = pgTable(
     /** Set by the worker that claimed the delivery; its result only counts while the token matches. */
     claimToken: uuid('claim_token'),
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
   (table) => [
