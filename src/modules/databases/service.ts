@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, count, eq, type SQL } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
 import { hasScope } from '../../core/auth/scopes.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
@@ -166,9 +166,7 @@ export class DatabaseService {
   }
 
   async list(filter: DatabaseFilter) {
-    const conditions: SQL[] = [];
-    if (filter.q) conditions.push(containsText(databases.name, filter.q));
-    const where = and(...conditions);
+    const where = filter.q ? containsText(databases.name, filter.q) : undefined;
     return fetchPage(
       filter,
       ({ limit, offset }) =>
