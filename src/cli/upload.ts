@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
+import type { UploadView } from '../modules/nodes/upload-service.js';
 import { CliError } from './admin-commands.js';
 
 /**
@@ -26,17 +27,19 @@ export const UPLOAD_USAGE = `usage: infragate upload --node <name|id> [options] 
   --restart          forget a remembered session and start over
 `;
 
-interface UploadSession {
-  uploadId: string;
-  nodeId: string;
-  path: string;
-  totalBytes: number;
-  receivedBytes: number;
-  chunkSize: number;
-  maxChunkBytes: number;
-  sha256: string | null;
-  status: string;
-}
+/** The upload session as the API answers it (the CLI reads only these fields). */
+type UploadSession = Pick<
+  UploadView,
+  | 'uploadId'
+  | 'nodeId'
+  | 'path'
+  | 'totalBytes'
+  | 'receivedBytes'
+  | 'chunkSize'
+  | 'maxChunkBytes'
+  | 'sha256'
+  | 'status'
+>;
 
 interface SavedState {
   uploadId: string;
