@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
+import { isUuid } from '../core/ids.js';
 import type { UploadView } from '../modules/nodes/upload-service.js';
 import { CliError } from './admin-commands.js';
 
@@ -54,7 +55,6 @@ interface ApiError {
   details?: Record<string, unknown> | unknown[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_ATTEMPTS = 8;
 
 export function parseByteSize(text: string, option: string): number {
@@ -410,7 +410,7 @@ export async function runUpload(argv: string[], env: NodeJS.ProcessEnv = process
 
 async function findNode(api: Api, ref: string): Promise<{ id: string; name: string }> {
   try {
-    if (UUID.test(ref))
+    if (isUuid(ref))
       return (await api.call<{ data: { id: string; name: string } }>('GET', `/api/nodes/${ref}`)).data;
     const page = await api.call<{ data: { id: string; name: string }[] }>(
       'GET',

@@ -2,10 +2,10 @@ import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflict, notFound } from '../../core/errors.js';
+import { isUuid } from '../../core/ids.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { type DeliveryStatus, siemDeliveries, siemDestinations } from '../../db/schema/index.js';
-import { UUID } from './events.js';
 
 export interface DeliveryFilter extends PageRequest {
   destinationId?: string | undefined;
@@ -87,9 +87,7 @@ export class DeliveryService {
   }
 
   async get(id: string, db: DbOrTx = this.db): Promise<DeliveryView> {
-    const [row] = UUID.test(id)
-      ? await db.select().from(siemDeliveries).where(eq(siemDeliveries.id, id))
-      : [];
+    const [row] = isUuid(id) ? await db.select().from(siemDeliveries).where(eq(siemDeliveries.id, id)) : [];
     if (!row) throw notFound({ deliveryId: id });
     return toDeliveryView(row);
   }
@@ -99,7 +97,7 @@ export class DeliveryService {
    * still being worked on or finished. A requeued delivery of a disabled destination waits as `paused`.
    */
   async requeue(actor: AuditActor, id: string): Promise<DeliveryView> {
-    if (!UUID.test(id)) throw notFound({ deliveryId: id });
+    if (!isUuid(id)) throw notFound({ deliveryId: id });
     const view = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .select({ status: siemDeliveries.status, enabled: siemDestinations.enabled })

@@ -12,6 +12,7 @@ import {
   type ValidationIssue,
   validationError,
 } from '../../core/errors.js';
+import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
@@ -23,7 +24,6 @@ import {
   siemDeliveries,
   siemDestinations,
 } from '../../db/schema/index.js';
-import { UUID } from './events.js';
 import { type SinkError, type SinkTarget, sendBatch } from './sinks.js';
 
 export const SECRET_CONTEXT = 'siem_destinations.secret_sealed';
@@ -268,7 +268,7 @@ export class DestinationService {
   }
 
   async remove(actor: AuditActor, id: string): Promise<{ id: string; discardedDeliveries: number }> {
-    if (!UUID.test(id)) throw notFound({ destinationId: id });
+    if (!isUuid(id)) throw notFound({ destinationId: id });
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx
         .update(siemDestinations)
@@ -333,7 +333,7 @@ export class DestinationService {
   }
 
   private async findRow(db: DbOrTx, id: string): Promise<DestinationRow> {
-    const [row] = UUID.test(id)
+    const [row] = isUuid(id)
       ? await db
           .select()
           .from(siemDestinations)

@@ -1,13 +1,12 @@
 import { and, asc, count, desc, eq, gt, gte, lte, type SQL } from 'drizzle-orm';
 import { chainHash, GENESIS_HASH } from '../../core/audit-recorder.js';
 import { invalidField, notFound } from '../../core/errors.js';
+import { isUuid } from '../../core/ids.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { startsWithText } from '../../core/text-filters.js';
 import type { Db } from '../../db/client.js';
 import { auditEvents } from '../../db/schema/index.js';
 import type { ExportEvent } from './sinks.js';
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface EventFilter extends PageRequest {
   /** An actor's email or user id. */
@@ -71,7 +70,7 @@ export class AuditEventService {
     const conditions: SQL[] = [];
     if (filter.actor) {
       conditions.push(
-        UUID.test(filter.actor)
+        isUuid(filter.actor)
           ? eq(auditEvents.actorId, filter.actor)
           : eq(auditEvents.actorEmail, filter.actor.trim().toLowerCase()),
       );
@@ -108,7 +107,7 @@ export class AuditEventService {
   }
 
   async get(id: string): Promise<ExportEvent> {
-    const [row] = UUID.test(id) ? await this.db.select().from(auditEvents).where(eq(auditEvents.id, id)) : [];
+    const [row] = isUuid(id) ? await this.db.select().from(auditEvents).where(eq(auditEvents.id, id)) : [];
     if (!row) throw notFound({ eventId: id });
     return toExportEvent(row);
   }

@@ -3,6 +3,7 @@ import type { AuditActor } from '../../core/actor.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound, type ValidationIssue, validationError } from '../../core/errors.js';
+import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
@@ -51,7 +52,6 @@ const SECRET_COLUMNS = {
   sshPrivateKey: { column: 'sshKeySealed', context: 'containerhost_nodes.ssh_key' },
 } as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/;
 
 function toView(row: NodeRow): NodeView {
@@ -99,7 +99,7 @@ export class NodeService {
   }
 
   async row(nodeId: string, db: DbOrTx = this.deps.db): Promise<NodeRow> {
-    if (!UUID.test(nodeId)) throw notFound({ nodeId });
+    if (!isUuid(nodeId)) throw notFound({ nodeId });
     const [row] = await db.select().from(containerhostNodes).where(eq(containerhostNodes.id, nodeId));
     if (!row) throw notFound({ nodeId });
     return row;
@@ -187,7 +187,7 @@ export class NodeService {
   }
 
   async remove(actor: AuditActor, nodeId: string): Promise<void> {
-    if (!UUID.test(nodeId)) throw notFound({ nodeId });
+    if (!isUuid(nodeId)) throw notFound({ nodeId });
     await this.deps.db.transaction(async (tx) => {
       const [row] = await tx
         .delete(containerhostNodes)

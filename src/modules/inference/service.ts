@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, conflict, invalidField, notFound, unprocessable } from '../../core/errors.js';
+import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
@@ -100,7 +101,6 @@ export interface SessionFilter extends PageRequest {
   status?: SessionStatus | undefined;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_REDIRECT_TTL_SECONDS = 600;
 const DEFAULT_POLL_INTERVAL_SECONDS = 5;
 /** RFC 8628 §3.5: on slow_down the interval grows by 5 seconds. */
@@ -639,7 +639,7 @@ export class InferenceService {
   }
 
   private async sessionRow(id: string, db: DbOrTx = this.deps.db): Promise<SessionRow> {
-    if (!UUID.test(id)) throw notFound({ sessionId: id });
+    if (!isUuid(id)) throw notFound({ sessionId: id });
     const [row] = await db.select().from(inferenceOauthSessions).where(eq(inferenceOauthSessions.id, id));
     if (!row) throw notFound({ sessionId: id });
     return row;

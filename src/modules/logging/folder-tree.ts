@@ -3,6 +3,7 @@ import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, notFound, unprocessable } from '../../core/errors.js';
+import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest, toPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
@@ -16,12 +17,6 @@ export type FolderTable = LoggingFolderTable;
  * those are touched through this type.
  */
 export type ItemTable = typeof loggingSchemas;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Path ids are plain strings in the contract; anything that is not a UUID cannot name a record. */
-export const isUuid = (value: string) => UUID.test(value);
-
-/** An ILIKE pattern matching `q` anywhere, with its wildcards taken literally. */
 
 /** A generous bound on folder depth, so a walk up the tree can never loop on corrupted data. */
 const MAX_WALK = 10_000;

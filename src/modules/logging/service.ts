@@ -3,6 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflict, notFound, validationError } from '../../core/errors.js';
+import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest, toPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
@@ -14,7 +15,7 @@ import {
   loggingSchemaFolders,
   loggingSchemas,
 } from '../../db/schema/index.js';
-import { FolderTree, type ItemTable, isUuid } from './folder-tree.js';
+import { FolderTree, type ItemTable } from './folder-tree.js';
 
 // Any fixed numbers work; they only have to be the same in every gateway process.
 const SCHEMA_TREE_LOCK_KEY = 7_302_118_460;

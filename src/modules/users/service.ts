@@ -6,6 +6,7 @@ import type { PrincipalResolver } from '../../core/auth/principal-resolver.js';
 import { SCOPE_PATTERN } from '../../core/auth/scopes.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
 import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
+import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
@@ -59,8 +60,6 @@ const userColumns = {
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function validateScopes(scopes: string[], path: string[] = ['scopes']): string[] {
   const issues = scopes.flatMap((scope, index) =>
@@ -246,7 +245,7 @@ export class UserService {
     const [group] = await db
       .select()
       .from(groups)
-      .where(UUID.test(ref) ? or(eq(groups.id, ref), eq(groups.name, ref)) : eq(groups.name, ref));
+      .where(isUuid(ref) ? or(eq(groups.id, ref), eq(groups.name, ref)) : eq(groups.name, ref));
     if (!group) throw invalidField(path, `no group named ${ref}`);
     return group;
   }
