@@ -29,3 +29,10 @@ export const SearchText = (of = 'the name') =>
   Type.Optional(
     Type.String({ maxLength: 255, description: `Case-insensitive substring of ${of}, matched literally` }),
   );
+
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+/** A string enum validated with the `enum` keyword, so a bad value is answered with the allowed list. */
+export const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Unsafe<T>(Type.String({ enum: [...values], ...(description ? { description } : {}) }));

@@ -1,6 +1,14 @@
 import { Type } from 'typebox';
 import { invalidField } from '../../core/errors.js';
-import { DataOf, NullableTimestamp, PageOf, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  DataOf,
+  Nullable,
+  NullableTimestamp,
+  PageOf,
+  StringEnum,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { DELIVERY_STATUSES, SIEM_KINDS } from '../../db/schema/index.js';
 import type { GatewayModule } from '../../server.js';
@@ -8,13 +16,6 @@ import { DeliveryService } from './deliveries.js';
 import { DestinationService } from './destinations.js';
 import { AuditEventService } from './events.js';
 import { SiemExporter } from './exporter.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
-
-/** A string enum validated with the `enum` keyword, so a bad value is answered with the allowed list. */
-const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Unsafe<T>(Type.String({ enum: [...values], ...(description ? { description } : {}) }));
 
 const AuditEvent = Type.Object({
   id: Uuid(),

@@ -1,5 +1,14 @@
 import { Type } from 'typebox';
-import { DataOf, Name, PageOf, SearchText, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  DataOf,
+  Name,
+  Nullable,
+  PageOf,
+  SearchText,
+  Success,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { RESOURCE_TYPES } from '../../db/schema/index.js';
 import type { GatewayModule } from '../../server.js';
@@ -12,8 +21,6 @@ const view = { scope: 'containerhost:view' };
 const manage = { scope: 'containerhost:manage' };
 const tags = ['containerhost'];
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 const Labels = Type.Record(Type.String(), Type.String());
 // Engine ids are 64 hex characters; names longer than that are addressed by id. (The router itself
 // refuses path segments over 100 characters before validation could name the field.)

@@ -3,6 +3,7 @@ import {
   DataOf,
   IdParams,
   Name,
+  Nullable,
   PageOf,
   SearchText,
   Success,
@@ -13,9 +14,6 @@ import { PaginationQueryFields } from '../../core/pagination.js';
 import type { GatewayModule } from '../../server.js';
 import { HISTORY_SIZE } from './command-log.js';
 import { DatabaseService } from './service.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 const TlsView = Type.Object({
   rejectUnauthorized: Type.Boolean(),

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { type Static, Type } from 'typebox';
 import { ConfigError } from '../../config.js';
+import { StringEnum } from '../../core/http-schemas.js';
 
 /** The catalog shipped with the gateway (package.json "files" includes catalog/). */
 export const BUILT_IN_CATALOG = fileURLToPath(
@@ -24,8 +25,6 @@ export const COMPLETION_MODES = ['paste_callback', 'device_poll'] as const;
 
 export type AuthType = (typeof AUTH_TYPES)[number];
 
-const Enum = <T extends readonly string[]>(values: T) =>
-  Type.Unsafe<T[number]>(Type.String({ enum: [...values] }));
 const HttpUrl = Type.String({ minLength: 1, maxLength: 2048 });
 
 /** How an API key travels: `authorization: Bearer <key>` unless the entry says otherwise. */
@@ -58,20 +57,20 @@ const Entry = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9][a-z0-9._-]*$' }),
     label: Type.String({ minLength: 1, maxLength: 255 }),
-    family: Enum(FAMILIES),
-    wireProtocol: Enum(WIRE_PROTOCOLS),
+    family: StringEnum(FAMILIES),
+    wireProtocol: StringEnum(WIRE_PROTOCOLS),
     baseUrl: HttpUrl,
-    authTypes: Type.Array(Enum(AUTH_TYPES), { minItems: 1, uniqueItems: true }),
+    authTypes: Type.Array(StringEnum(AUTH_TYPES), { minItems: 1, uniqueItems: true }),
     subscription: Type.Boolean(),
     featured: Type.Boolean(),
     allowBaseUrlOverride: Type.Optional(Type.Boolean()),
     privateNetworkByDefault: Type.Optional(Type.Boolean()),
-    supportedOperations: Type.Optional(Type.Array(Enum(OPERATIONS), { uniqueItems: true })),
+    supportedOperations: Type.Optional(Type.Array(StringEnum(OPERATIONS), { uniqueItems: true })),
     modelsPath: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '^/' })),
-    quotaKind: Type.Optional(Enum(QUOTA_KINDS)),
+    quotaKind: Type.Optional(StringEnum(QUOTA_KINDS)),
     termsVersion: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    oauthFlow: Type.Union([Enum(OAUTH_FLOWS), Type.Null()]),
-    completionMode: Type.Union([Enum(COMPLETION_MODES), Type.Null()]),
+    oauthFlow: Type.Union([StringEnum(OAUTH_FLOWS), Type.Null()]),
+    completionMode: Type.Union([StringEnum(COMPLETION_MODES), Type.Null()]),
     apiKeyHeader: Type.Optional(ApiKeyHeader),
     /** Headers sent with every call to the provider (e.g. an API version). */
     extraHeaders: Type.Optional(Type.Record(Type.String(), Type.String())),

@@ -6,6 +6,7 @@ import {
   NullableTimestamp,
   PageOf,
   SearchText,
+  StringEnum,
   Success,
   Timestamp,
   Uuid,
@@ -24,8 +25,6 @@ import {
 } from './catalog.js';
 import { InferenceService, MAINTENANCE_JOB } from './service.js';
 
-const Enum = <T extends readonly string[]>(values: T) =>
-  Type.Unsafe<T[number]>(Type.String({ enum: [...values] }));
 const NullableEnum = <T extends readonly string[]>(values: T) =>
   Type.Unsafe<T[number] | null>({ type: ['string', 'null'], enum: [...values, null] });
 const NullableString = Type.Union([Type.String(), Type.Null()]);
@@ -35,23 +34,23 @@ const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
 const CatalogEntry = Type.Object({
   id: Type.String(),
   label: Type.String(),
-  family: Enum(FAMILIES),
-  wireProtocol: Enum(WIRE_PROTOCOLS),
+  family: StringEnum(FAMILIES),
+  wireProtocol: StringEnum(WIRE_PROTOCOLS),
   baseUrl: Type.String(),
-  authTypes: Type.Array(Enum(AUTH_TYPES)),
+  authTypes: Type.Array(StringEnum(AUTH_TYPES)),
   subscription: Type.Boolean(),
   featured: Type.Boolean(),
   allowBaseUrlOverride: Type.Optional(Type.Boolean()),
   privateNetworkByDefault: Type.Optional(Type.Boolean()),
-  supportedOperations: Type.Optional(Type.Array(Enum(OPERATIONS))),
+  supportedOperations: Type.Optional(Type.Array(StringEnum(OPERATIONS))),
   modelsPath: Type.Optional(Type.String()),
-  quotaKind: Type.Optional(Enum(QUOTA_KINDS)),
+  quotaKind: Type.Optional(StringEnum(QUOTA_KINDS)),
   termsVersion: Type.Optional(Type.String()),
   oauthFlow: NullableEnum(OAUTH_FLOWS),
   completionMode: NullableEnum(COMPLETION_MODES),
 });
 
-const SessionStatus = Enum(['pending', 'complete', 'error', 'expired', 'cancelled'] as const);
+const SessionStatus = StringEnum(['pending', 'complete', 'error', 'expired', 'cancelled'] as const);
 
 /** The provider OAuth session record of the contract. */
 const Session = Type.Object({
@@ -73,7 +72,7 @@ const Connection = Type.Object({
   providerId: Type.String(),
   providerLabel: NullableString,
   name: Type.String(),
-  authType: Enum(AUTH_TYPES),
+  authType: StringEnum(AUTH_TYPES),
   baseUrl: NullableString,
   effectiveBaseUrl: NullableString,
   hasApiKey: Type.Boolean(),
@@ -139,7 +138,7 @@ const inferenceRoutes: GatewayModule = async (app) => {
         querystring: Type.Object({
           ...PaginationQueryFields,
           providerId: Type.Optional(ProviderId),
-          authType: Type.Optional(Enum(AUTH_TYPES)),
+          authType: Type.Optional(StringEnum(AUTH_TYPES)),
           q: SearchText(),
         }),
         response: { 200: PageOf(Connection) },
@@ -158,7 +157,7 @@ const inferenceRoutes: GatewayModule = async (app) => {
         body: Type.Object({
           providerId: ProviderId,
           name: Name,
-          authType: Enum(AUTH_TYPES),
+          authType: StringEnum(AUTH_TYPES),
           apiKey: Type.Optional(ApiKey),
           baseUrl: Type.Optional(BaseUrl),
         }),

@@ -3,6 +3,7 @@ import {
   DataOf,
   IdParams,
   Name,
+  Nullable,
   PageOf,
   SearchText,
   Success,
@@ -12,9 +13,6 @@ import {
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { GatewayModule } from '../../server.js';
 import { CAPABILITIES, RepohostService } from './service.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
-  Type.Union([schema, Type.Null()]);
 
 const Capabilities = Type.Object(
   Object.fromEntries(CAPABILITIES.map((name) => [name, Type.Boolean()])) as Record<
