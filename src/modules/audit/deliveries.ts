@@ -35,7 +35,7 @@ export interface DeliveryView {
 
 const SCHEDULED: DeliveryStatus[] = ['queued', 'retrying', 'paused'];
 
-export function toDeliveryView(row: DeliveryRow): DeliveryView {
+function toDeliveryView(row: DeliveryRow): DeliveryView {
   return {
     id: row.id,
     destinationId: row.destinationId,

@@ -29,7 +29,7 @@ import { type SinkError, type SinkTarget, sendBatch } from './sinks.js';
 export const SECRET_CONTEXT = 'siem_destinations.secret_sealed';
 
 /** Deliveries that have not reached an end state; deleting their destination discards them. */
-export const OPEN_STATUSES: DeliveryStatus[] = ['queued', 'delivering', 'retrying', 'paused', 'failed'];
+const OPEN_STATUSES: DeliveryStatus[] = ['queued', 'delivering', 'retrying', 'paused', 'failed'];
 
 export interface DestinationFields {
   name?: string | undefined;
@@ -369,12 +369,7 @@ export class DestinationService {
     const rows = await db
       .select({ destinationId: siemDeliveries.destinationId, status: siemDeliveries.status, n: count() })
       .from(siemDeliveries)
-      .where(
-        and(
-          inArray(siemDeliveries.destinationId, ids),
-          inArray(siemDeliveries.status, ['queued', 'delivering', 'retrying', 'failed', 'paused']),
-        ),
-      )
+      .where(and(inArray(siemDeliveries.destinationId, ids), inArray(siemDeliveries.status, OPEN_STATUSES)))
       .groupBy(siemDeliveries.destinationId, siemDeliveries.status);
     for (const row of rows) {
       const entry = result.get(row.destinationId) ?? {};

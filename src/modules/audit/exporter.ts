@@ -8,7 +8,7 @@ import { destinationTarget, SECRET_CONTEXT } from './destinations.js';
 import { toExportEvent } from './events.js';
 import { sendBatch } from './sinks.js';
 
-export const EXPORT_JOB = 'audit.siem-export';
+const EXPORT_JOB = 'audit.siem-export';
 
 /** Most events read per destination in one batching round (bounds memory and transaction length). */
 const MAX_SCAN = 20_000;
@@ -43,7 +43,7 @@ async function settle(
 }
 
 /** Exponential backoff with jitter: base·2^(n-1), capped, then a random 50–100 % of it. */
-export function backoffMs(attempt: number, baseMs: number, maxMs: number, random = Math.random()): number {
+function backoffMs(attempt: number, baseMs: number, maxMs: number, random = Math.random()): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling * (0.5 + random * 0.5));
 }

@@ -40,8 +40,8 @@ export class SinkError extends Error {
   }
 }
 
-export const SIGNATURE_HEADER = 'x-infragate-signature';
-export const TIMESTAMP_HEADER = 'x-infragate-timestamp';
+const SIGNATURE_HEADER = 'x-infragate-signature';
+const TIMESTAMP_HEADER = 'x-infragate-timestamp';
 const USER_AGENT = 'infragate-siem/1';
 /** Private enterprise number used for the structured-data id (documentation range, RFC 5612). */
 const SD_ID = 'infragate@32473';
@@ -132,7 +132,7 @@ async function sendWebhook(
 }
 
 /** The HEC event endpoint: a bare base URL gets the standard path. */
-export function hecEndpoint(url: string): string {
+function hecEndpoint(url: string): string {
   const parsed = new URL(url);
   if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/services/collector/event';
   return parsed.toString();
@@ -190,7 +190,7 @@ const escapeParam = (value: string) => value.replace(/["\\\]]/g, (char) => `\\${
 const printable = (value: string, max: number) => value.replace(/[^\x21-\x7e]/g, '_').slice(0, max) || '-';
 
 /** One RFC 5424 message: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD] MSG`, MSG being the event as JSON. */
-export function syslogMessage(event: ExportEvent, settings: SiemSettings): string {
+function syslogMessage(event: ExportEvent, settings: SiemSettings): string {
   const facility = settings.facility ?? 13;
   const severity = event.outcome === 'failure' ? 4 : 6;
   const sd = `[${SD_ID} id="${event.id}" seq="${event.seq}" outcome="${escapeParam(event.outcome)}"]`;
@@ -207,7 +207,7 @@ export function syslogMessage(event: ExportEvent, settings: SiemSettings): strin
 }
 
 /** Octet-counting framing (RFC 6587 3.4.1): `<length> <message>`. */
-export function octetCounted(message: string): Buffer {
+function octetCounted(message: string): Buffer {
   const body = Buffer.from(message, 'utf8');
   return Buffer.concat([Buffer.from(`${body.length} `), body]);
 }
