@@ -340,14 +340,18 @@ export class FolderTree {
             ),
           );
       }
-      for (const row of moving) {
-        await this.audit.record(tx, actor, {
-          action: `logging.${this.itemType}.moved`,
-          targetType: this.itemType,
-          targetId: row.id,
-          metadata: { name: row.name, fromFolderId: row.folderId, toFolderId: folderId },
-        });
-      }
+      await this.audit.recordMany(
+        tx,
+        moving.map((row) => ({
+          actor,
+          entry: {
+            action: `logging.${this.itemType}.moved`,
+            targetType: this.itemType,
+            targetId: row.id,
+            metadata: { name: row.name, fromFolderId: row.folderId, toFolderId: folderId },
+          },
+        })),
+      );
       return { folderId, ids };
     });
   }
