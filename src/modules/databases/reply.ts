@@ -32,9 +32,9 @@ function decodeUtf8(buffer: Buffer): string | undefined {
   }
 }
 
-export function replyType(value: unknown): ReplyType {
+/** The type of a reply other than a bulk string (a Buffer's type follows from its conversion). */
+function replyType(value: unknown): ReplyType {
   if (value === null || value === undefined) return 'null';
-  if (Buffer.isBuffer(value)) return decodeUtf8(value) === undefined ? 'binary' : 'string';
   if (typeof value === 'string') return 'string';
   if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'double';
   if (typeof value === 'bigint') return 'integer';
@@ -47,7 +47,9 @@ export function replyType(value: unknown): ReplyType {
 export function convertReply(value: unknown, maxBytes: number): ConvertedReply {
   const state = { budget: maxBytes, truncated: false };
   const result = convert(value, state);
-  return { result, type: replyType(value), truncated: state.truncated };
+  // A bulk string converts to text exactly when it is valid UTF-8, so it is decoded only once.
+  const type = Buffer.isBuffer(value) ? (typeof result === 'string' ? 'string' : 'binary') : replyType(value);
+  return { result, type, truncated: state.truncated };
 }
 
 interface Budget {
