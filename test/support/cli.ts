@@ -67,27 +67,20 @@ export async function startServeProcess(env: Record<string, string>): Promise<Se
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output = await new Promise<string>((resolve, reject) => {
-    let text = '';
+  let printed = '';
+  await new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      if (text.includes('API docs:')) resolve(text);
+      printed += chunk.toString();
+      if (printed.includes('API docs:')) resolve();
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${text}`)));
-  });
-  let printed = output;
-  child.stdout!.on('data', (chunk: Buffer) => {
-    printed += chunk.toString();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    printed += chunk.toString();
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${printed}`)));
   });
   return {
     child,
     baseUrl,
-    firstToken: /\b(igw_[A-Za-z0-9_-]{43})/.exec(output)?.[1],
+    firstToken: /\b(igw_[A-Za-z0-9_-]{43})/.exec(printed)?.[1],
     output: () => printed,
     async call(method, path, token, body) {
       const response = await fetch(`${baseUrl}${path}`, {
