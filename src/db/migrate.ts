@@ -50,8 +50,9 @@ export function splitStatements(script: string): string[] {
 }
 
 /**
- * Applies the committed, forward-only SQL migrations that this database has not seen yet, each in
- * its own transaction. An advisory lock makes concurrent starts of several gateways take turns.
+ * Applies the committed, forward-only SQL migrations that this database has not seen yet, all in
+ * one transaction (a failure applies none). An advisory lock makes concurrent starts of several
+ * gateways take turns.
  * Returns the names applied now.
  */
 export async function migrate(db: Db, migrations = readMigrations()): Promise<string[]> {
