@@ -89,7 +89,7 @@ export type OAuthSettings = Static<typeof OAuthSettings>;
 
 const validateFile = new Ajv({ allErrors: true, strict: false }).compile(CatalogFile);
 
-function isHttpUrl(value: string): boolean {
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';

@@ -11,7 +11,7 @@ import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx } from '../../db/client.js';
 import { inferenceConnections, inferenceOauthSessions } from '../../db/schema/index.js';
-import type { AuthType, CatalogEntry } from './catalog.js';
+import { type AuthType, type CatalogEntry, isHttpUrl } from './catalog.js';
 import { joinUrl, listModels, type ModelInfo } from './models-client.js';
 import {
   OAuthServerError,
@@ -111,15 +111,6 @@ export const MAINTENANCE_JOB = 'inference.oauth-maintenance';
 
 const sealContext = (column: string) => `inference_connections.${column}`;
 const sessionSealContext = (column: string) => `inference_oauth_sessions.${column}`;
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * What a pasted callback says: the full redirect URL (query or fragment), its query string alone,
@@ -828,7 +819,6 @@ export class InferenceService {
   }
 
   async cancelSession(actor: AuditActor, id: string): Promise<SessionRecord> {
-    await this.sessionRow(id);
     return this.withSessionLock(id, async () => {
       const row = await this.expireIfOverdue(actor, await this.sessionRow(id));
       if (row.status !== 'pending') return this.record(row);
@@ -838,7 +828,6 @@ export class InferenceService {
 
   /** Endpoint 18: completes a redirect session with its pasted callback, or polls a device session once. */
   async completeSession(actor: AuditActor, id: string, callback: string | undefined): Promise<SessionRecord> {
-    await this.sessionRow(id);
     return this.withSessionLock(id, async () => {
       const row = await this.expireIfOverdue(actor, await this.sessionRow(id));
       if (row.status !== 'pending') return this.record(row);
