@@ -228,7 +228,9 @@ describe('DELETE /api/audit/siem/destinations/:id', () => {
   it('deletes a destination, frees its name and answers 404 afterwards', async () => {
     const created = await createWebhook(gateway, sink.webhookUrl);
     const result = await gateway.call('DELETE', `${PATH}/${created.id}`);
-    expect(result.body.data).toEqual({ id: created.id, discardedDeliveries: 0 });
+    // The exporter may already have queued the destination's own creation event for it, so the
+    // discarded count depends on timing here; deliveries.test.ts pins the count down exactly.
+    expect(result.body.data).toEqual({ id: created.id, discardedDeliveries: expect.any(Number) });
     expectError(await gateway.call('GET', `${PATH}/${created.id}`), 404, 'NOT_FOUND');
     expectError(await gateway.call('DELETE', `${PATH}/${created.id}`), 404, 'NOT_FOUND');
     expect((await createWebhook(gateway, sink.webhookUrl, { name: created.name })).name).toBe(created.name);
