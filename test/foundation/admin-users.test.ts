@@ -235,6 +235,12 @@ describe('groups', () => {
     );
   });
 
+  it('gives one of two simultaneous creations of a group name 201 and the other 409', async () => {
+    const create = () => gateway.call('POST', '/api/admin/groups', { body: { name: 'racers', scopes: [] } });
+    const statuses = (await Promise.all([create(), create()])).map((result) => result.status);
+    expect(statuses.sort()).toEqual([201, 409]);
+  });
+
   it('rejects a malformed scope, pointing at its index', async () => {
     const result = await gateway.call('POST', '/api/admin/groups', {
       body: { name: 'bad', scopes: ['ok:view', 'Not A Scope'] },

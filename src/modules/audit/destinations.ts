@@ -2,16 +2,10 @@ import crypto from 'node:crypto';
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
 import { GENESIS_HASH } from '../../core/audit-recorder.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { EgressDeniedError } from '../../core/egress-guard.js';
-import {
-  conflict,
-  notFound,
-  unprocessable,
-  type ValidationIssue,
-  validationError,
-} from '../../core/errors.js';
+import { notFound, unprocessable, type ValidationIssue, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
@@ -169,9 +163,8 @@ export class DestinationService {
       const [head] = await tx
         .select({ seq: sql<number>`coalesce(max(${auditEvents.seq}), 0)`.mapWith(Number) })
         .from(auditEvents);
-      let row: DestinationRow;
-      try {
-        [row] = (await tx
+      const [row] = (await conflictOnDuplicate(
+        tx
           .insert(siemDestinations)
           .values({
             name,
@@ -184,11 +177,10 @@ export class DestinationService {
             maxAttempts: input.maxAttempts ?? siem.maxAttempts,
             cursorSeq: input.startFrom === 'beginning' ? 0 : (head?.seq ?? 0),
           })
-          .returning()) as [DestinationRow];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('DESTINATION_NAME_TAKEN', { name });
-        throw error;
-      }
+          .returning(),
+        'DESTINATION_NAME_TAKEN',
+        { name },
+      )) as [DestinationRow];
       await this.deps.audit.record(tx, actor, {
         action: 'audit.siem_destination.created',
         targetType: 'siem_destination',
@@ -230,17 +222,16 @@ export class DestinationService {
         values.circuitOpenUntil = null;
         values.consecutiveFailures = 0;
       }
-      try {
-        const [row] = await tx
+      const [row] = await conflictOnDuplicate(
+        tx
           .update(siemDestinations)
           .set(values)
           .where(and(eq(siemDestinations.id, id), isNull(siemDestinations.deletedAt)))
-          .returning({ id: siemDestinations.id });
-        if (!row) throw notFound({ destinationId: id });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('DESTINATION_NAME_TAKEN', { name });
-        throw error;
-      }
+          .returning({ id: siemDestinations.id }),
+        'DESTINATION_NAME_TAKEN',
+        { name },
+      );
+      if (!row) throw notFound({ destinationId: id });
       let moved = 0;
       if (input.enabled === false && current.enabled)
         moved = await this.moveDeliveries(tx, id, ['queued', 'retrying'], 'paused');

@@ -2,8 +2,8 @@ import type { X509Certificate } from 'node:crypto';
 import { and, asc, count, eq, lte, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
-import { conflict, notFound, unprocessable } from '../../core/errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
+import { notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
@@ -235,21 +235,14 @@ export class CertificateService {
     const { privateKeyPkcs8, ...material } = parseMaterial(input);
     const privateKeySealed = this.secrets.seal(privateKeyPkcs8, KEY_CONTEXT);
     return this.db.transaction(async (tx) => {
-      const [existing] = await tx
-        .select({ id: sslCertificates.id })
-        .from(sslCertificates)
-        .where(eq(sslCertificates.name, name));
-      if (existing) throw conflict('CERTIFICATE_NAME_TAKEN', { name });
-      let id: string;
-      try {
-        [{ id }] = (await tx
+      const [{ id }] = (await conflictOnDuplicate(
+        tx
           .insert(sslCertificates)
           .values({ name, ...material, privateKeySealed })
-          .returning({ id: sslCertificates.id })) as [{ id: string }];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('CERTIFICATE_NAME_TAKEN', { name });
-        throw error;
-      }
+          .returning({ id: sslCertificates.id }),
+        'CERTIFICATE_NAME_TAKEN',
+        { name },
+      )) as [{ id: string }];
       await this.audit.record(tx, actor, {
         action: 'certificates.certificate.uploaded',
         targetType: 'ssl_certificate',

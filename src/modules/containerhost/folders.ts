@@ -1,8 +1,8 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
-import { conflict, notFound, unprocessable } from '../../core/errors.js';
+import { notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -56,17 +56,14 @@ export class FolderService {
   ) {
     const name = trimmedName(input.name);
     return this.deps.db.transaction(async (tx) => {
-      let row: FolderRow;
-      try {
-        [row] = (await tx
+      const [row] = (await conflictOnDuplicate(
+        tx
           .insert(containerhostFolders)
           .values({ name, resourceType: input.resourceType, sortOrder: input.sortOrder ?? 0 })
-          .returning()) as [FolderRow];
-      } catch (error) {
-        if (isUniqueViolation(error))
-          throw conflict('FOLDER_NAME_TAKEN', { name, resourceType: input.resourceType });
-        throw error;
-      }
+          .returning(),
+        'FOLDER_NAME_TAKEN',
+        { name, resourceType: input.resourceType },
+      )) as [FolderRow];
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.folder.created',
         targetType: 'containerhost_folder',
@@ -86,17 +83,11 @@ export class FolderService {
     if (input.name !== undefined) values.name = trimmedName(input.name);
     if (input.sortOrder !== undefined) values.sortOrder = input.sortOrder;
     return this.deps.db.transaction(async (tx) => {
-      let row: FolderRow | undefined;
-      try {
-        [row] = await tx
-          .update(containerhostFolders)
-          .set(values)
-          .where(eq(containerhostFolders.id, id))
-          .returning();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('FOLDER_NAME_TAKEN', { name: values.name });
-        throw error;
-      }
+      const [row] = await conflictOnDuplicate(
+        tx.update(containerhostFolders).set(values).where(eq(containerhostFolders.id, id)).returning(),
+        'FOLDER_NAME_TAKEN',
+        { name: values.name },
+      );
       if (!row) throw notFound({ folderId: id });
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.folder.updated',

@@ -1,8 +1,8 @@
 import { asc, count, eq, or } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
-import { conflict, notFound, type ValidationIssue, validationError } from '../../core/errors.js';
+import { notFound, type ValidationIssue, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
@@ -132,16 +132,14 @@ export class NodeService {
   async create(actor: AuditActor, input: NodeInput & { name: string; endpoint: string }): Promise<NodeView> {
     const values = this.checkedValues(input, undefined);
     return this.deps.db.transaction(async (tx) => {
-      let row: NodeRow;
-      try {
-        [row] = (await tx
+      const [row] = (await conflictOnDuplicate(
+        tx
           .insert(containerhostNodes)
           .values(values as typeof containerhostNodes.$inferInsert)
-          .returning()) as [NodeRow];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('NODE_NAME_TAKEN', { name: values.name });
-        throw error;
-      }
+          .returning(),
+        'NODE_NAME_TAKEN',
+        { name: values.name },
+      )) as [NodeRow];
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.node.created',
         targetType: 'containerhost_node',
@@ -156,17 +154,15 @@ export class NodeService {
     return this.deps.db.transaction(async (tx) => {
       const current = await this.row(nodeId, tx);
       const values = this.checkedValues(input, current);
-      let row: NodeRow;
-      try {
-        [row] = (await tx
+      const [row] = (await conflictOnDuplicate(
+        tx
           .update(containerhostNodes)
           .set({ ...values, updatedAt: new Date() })
           .where(eq(containerhostNodes.id, nodeId))
-          .returning()) as [NodeRow];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('NODE_NAME_TAKEN', { name: values.name });
-        throw error;
-      }
+          .returning(),
+        'NODE_NAME_TAKEN',
+        { name: values.name },
+      )) as [NodeRow];
       const changed = Object.keys(input).filter((key) => !(key in SECRET_COLUMNS));
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.node.updated',

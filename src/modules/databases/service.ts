@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
 import { hasScope } from '../../core/auth/scopes.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { EgressDeniedError } from '../../core/egress-guard.js';
-import { AppError, conflict, forbidden, invalidField, notFound, unprocessable } from '../../core/errors.js';
+import { AppError, forbidden, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
@@ -205,13 +205,11 @@ export class DatabaseService {
       createdBy: actor.userId,
     };
     return this.deps.db.transaction(async (tx) => {
-      let row: DatabaseRow;
-      try {
-        [row] = (await tx.insert(databases).values(values).returning()) as [DatabaseRow];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('DATABASE_NAME_TAKEN', { name });
-        throw error;
-      }
+      const [row] = (await conflictOnDuplicate(
+        tx.insert(databases).values(values).returning(),
+        'DATABASE_NAME_TAKEN',
+        { name },
+      )) as [DatabaseRow];
       await this.deps.audit.record(tx, actor, {
         action: 'databases.database.created',
         targetType: 'database',
@@ -260,17 +258,15 @@ export class DatabaseService {
       if (changes.dbIndex !== undefined) set.dbIndex = changed.dbIndex = changes.dbIndex;
       if (changes.allowDangerous !== undefined)
         set.allowDangerous = changed.allowDangerous = changes.allowDangerous;
-      let row: DatabaseRow;
-      try {
-        [row] = (await tx
+      const [row] = (await conflictOnDuplicate(
+        tx
           .update(databases)
           .set({ ...set, updatedAt: new Date() })
           .where(eq(databases.id, id))
-          .returning()) as [DatabaseRow];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('DATABASE_NAME_TAKEN', { name: set.name });
-        throw error;
-      }
+          .returning(),
+        'DATABASE_NAME_TAKEN',
+        { name: set.name },
+      )) as [DatabaseRow];
       await this.deps.audit.record(tx, actor, {
         action: 'databases.database.updated',
         targetType: 'database',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, isNotNull, lt, type SQL } from 'drizzle-orm';
 import { type AuditActor, systemActor } from '../../core/actor.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, conflict, invalidField, notFound, unprocessable } from '../../core/errors.js';
@@ -309,13 +309,12 @@ export class InferenceService {
   }
 
   private async insertConnection(tx: DbOrTx, values: typeof inferenceConnections.$inferInsert) {
-    try {
-      const [row] = await tx.insert(inferenceConnections).values(values).returning();
-      return row!;
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('CONNECTION_NAME_TAKEN', { name: values.name });
-      throw error;
-    }
+    const [row] = await conflictOnDuplicate(
+      tx.insert(inferenceConnections).values(values).returning(),
+      'CONNECTION_NAME_TAKEN',
+      { name: values.name },
+    );
+    return row!;
   }
 
   async updateConnection(actor: AuditActor, id: string, change: ConnectionChange): Promise<ConnectionView> {
@@ -344,17 +343,15 @@ export class InferenceService {
       metadata.baseUrl = change.baseUrl;
     }
     return this.deps.db.transaction(async (tx) => {
-      let row: ConnectionRow | undefined;
-      try {
-        [row] = await tx
+      const [row] = await conflictOnDuplicate(
+        tx
           .update(inferenceConnections)
           .set({ ...values, updatedAt: new Date() })
           .where(eq(inferenceConnections.id, id))
-          .returning();
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('CONNECTION_NAME_TAKEN', { name: values.name });
-        throw error;
-      }
+          .returning(),
+        'CONNECTION_NAME_TAKEN',
+        { name: values.name },
+      );
       if (!row) throw notFound({ connectionId: id });
       await this.deps.audit.record(tx, actor, {
         action: 'inference.connection.updated',

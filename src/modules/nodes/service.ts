@@ -1,7 +1,7 @@
 import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
@@ -61,13 +61,11 @@ export class NodeService {
     const name = trimmedName(input.name);
     const rootPath = await checkRootDirectory(input.rootPath);
     return this.db.transaction(async (tx) => {
-      let row: NodeView;
-      try {
-        [row] = (await tx.insert(nodes).values({ name, rootPath }).returning(nodeColumns)) as [NodeView];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('NODE_NAME_TAKEN', { name });
-        throw error;
-      }
+      const [row] = (await conflictOnDuplicate(
+        tx.insert(nodes).values({ name, rootPath }).returning(nodeColumns),
+        'NODE_NAME_TAKEN',
+        { name },
+      )) as [NodeView];
       await this.audit.record(tx, actor, {
         action: 'nodes.node.created',
         targetType: 'node',
@@ -100,17 +98,15 @@ export class NodeService {
               'finish or abort the open uploads before moving the root (their data lives under it)',
           });
       }
-      let row: NodeView;
-      try {
-        [row] = (await tx
+      const [row] = (await conflictOnDuplicate(
+        tx
           .update(nodes)
           .set({ ...changes, updatedAt: new Date() })
           .where(eq(nodes.id, id))
-          .returning(nodeColumns)) as [NodeView];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('NODE_NAME_TAKEN', { name: changes.name });
-        throw error;
-      }
+          .returning(nodeColumns),
+        'NODE_NAME_TAKEN',
+        { name: changes.name },
+      )) as [NodeView];
       await this.audit.record(tx, actor, {
         action: 'nodes.node.updated',
         targetType: 'node',

@@ -5,7 +5,7 @@ import mime from 'mime-types';
 import type { PagesConfig } from '../../config.js';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
 import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
@@ -163,16 +163,14 @@ export class PagesService {
   async createProject(actor: AuditActor, input: NewProject): Promise<ProjectView> {
     const name = trimmedName(input.name);
     return this.db.transaction(async (tx) => {
-      let id: string;
-      try {
-        [{ id }] = (await tx
+      const [{ id }] = (await conflictOnDuplicate(
+        tx
           .insert(pagesProjects)
           .values({ name, slug: input.slug, spaFallback: input.spaFallback ?? false })
-          .returning({ id: pagesProjects.id })) as [{ id: string }];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('SLUG_TAKEN', { slug: input.slug });
-        throw error;
-      }
+          .returning({ id: pagesProjects.id }),
+        'SLUG_TAKEN',
+        { slug: input.slug },
+      )) as [{ id: string }];
       await this.audit.record(tx, actor, {
         action: 'pages.project.created',
         targetType: 'pages_project',
@@ -193,15 +191,14 @@ export class PagesService {
     const { view, oldSlug } = await this.db.transaction(async (tx) => {
       const before = await lockProject(tx, id);
       if (!before) throw notFound({ projectId: id });
-      try {
-        await tx
+      await conflictOnDuplicate(
+        tx
           .update(pagesProjects)
           .set({ ...values, updatedAt: new Date() })
-          .where(eq(pagesProjects.id, id));
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('SLUG_TAKEN', { slug: changes.slug });
-        throw error;
-      }
+          .where(eq(pagesProjects.id, id)),
+        'SLUG_TAKEN',
+        { slug: changes.slug },
+      );
       await this.audit.record(tx, actor, {
         action: 'pages.project.updated',
         targetType: 'pages_project',

@@ -1,7 +1,7 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { EgressGuard } from '../../core/egress-guard.js';
 import {
   AppError,
@@ -393,9 +393,8 @@ export class RepohostService {
     await this.ensureNameFree(name);
     const { preview, entries } = await this.testForSave(baseUrl, input.token, input.allowlist ?? []);
     return this.db.transaction(async (tx) => {
-      let id: string;
-      try {
-        [{ id }] = (await tx
+      const [{ id }] = (await conflictOnDuplicate(
+        tx
           .insert(repohostConnectors)
           .values({
             name,
@@ -404,11 +403,10 @@ export class RepohostService {
             allowlist: entries ?? [],
             ...testColumns(preview, null),
           })
-          .returning({ id: repohostConnectors.id })) as [{ id: string }];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('CONNECTOR_NAME_TAKEN', { name });
-        throw error;
-      }
+          .returning({ id: repohostConnectors.id }),
+        'CONNECTOR_NAME_TAKEN',
+        { name },
+      )) as [{ id: string }];
       await this.audit.record(tx, actor, {
         action: 'repohost.connector.created',
         targetType: 'repohost_connector',
@@ -446,17 +444,16 @@ export class RepohostService {
       if (changes.token !== undefined) values.tokenSealed = this.secrets.seal(changes.token, TOKEN_CONTEXT);
     }
     return this.db.transaction(async (tx) => {
-      try {
-        const [row] = await tx
+      const [row] = await conflictOnDuplicate(
+        tx
           .update(repohostConnectors)
           .set(values)
           .where(eq(repohostConnectors.id, id))
-          .returning({ id: repohostConnectors.id });
-        if (!row) throw notFound({ connectorId: id });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('CONNECTOR_NAME_TAKEN', { name });
-        throw error;
-      }
+          .returning({ id: repohostConnectors.id }),
+        'CONNECTOR_NAME_TAKEN',
+        { name },
+      );
+      if (!row) throw notFound({ connectorId: id });
       await this.audit.record(tx, actor, {
         action: 'repohost.connector.updated',
         targetType: 'repohost_connector',

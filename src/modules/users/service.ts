@@ -4,8 +4,8 @@ import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { hashPassword } from '../../core/auth/passwords.js';
 import type { PrincipalResolver } from '../../core/auth/principal-resolver.js';
 import { SCOPE_PATTERN } from '../../core/auth/scopes.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
-import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
+import { invalidField, notFound, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
@@ -130,16 +130,11 @@ export class UserService {
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
     return this.db.transaction(async (tx) => {
       const group = await this.findGroup(tx, input.group, ['group']);
-      let id: string;
-      try {
-        [{ id }] = (await tx
-          .insert(users)
-          .values({ email, name, groupId: group.id, passwordHash })
-          .returning({ id: users.id })) as [{ id: string }];
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('EMAIL_TAKEN', { email });
-        throw error;
-      }
+      const [{ id }] = (await conflictOnDuplicate(
+        tx.insert(users).values({ email, name, groupId: group.id, passwordHash }).returning({ id: users.id }),
+        'EMAIL_TAKEN',
+        { email },
+      )) as [{ id: string }];
       await this.audit.record(tx, actor, {
         action: 'users.user.created',
         targetType: 'user',
@@ -206,9 +201,11 @@ export class UserService {
     const name = trimmedName(input.name);
     const scopes = validateScopes(input.scopes);
     return this.db.transaction(async (tx) => {
-      const [existing] = await tx.select({ id: groups.id }).from(groups).where(eq(groups.name, name));
-      if (existing) throw conflict('GROUP_NAME_TAKEN', { name });
-      const [row] = await tx.insert(groups).values({ name, scopes }).returning();
+      const [row] = await conflictOnDuplicate(
+        tx.insert(groups).values({ name, scopes }).returning(),
+        'GROUP_NAME_TAKEN',
+        { name },
+      );
       await this.audit.record(tx, actor, {
         action: 'users.group.created',
         targetType: 'group',
