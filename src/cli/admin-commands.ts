@@ -5,7 +5,7 @@ import type { PrincipalResolver } from '../core/auth/principal-resolver.js';
 import { parseDuration } from '../core/duration.js';
 import { AppError } from '../core/errors.js';
 import type { Db } from '../db/client.js';
-import { issueToken } from '../modules/auth/tokens.js';
+import { createApiToken } from '../modules/auth/tokens.js';
 import { UserService } from '../modules/users/service.js';
 
 export interface AdminContext {
@@ -171,26 +171,13 @@ export async function runAdminCommand(
           throw new CliError('--expires takes a duration such as 90m, 12h, 30d or 2w');
         expiresAt = new Date(Date.now() + seconds * 1000);
       }
-      const issued = await context.db.transaction(async (tx) => {
-        const token = await issueToken(tx, {
-          userId: user.id,
-          kind: 'api',
-          name: typeof values.name === 'string' ? values.name : 'cli',
-          expiresAt,
-        });
-        await context.audit.record(tx, actor, {
-          action: 'auth.token.created',
-          targetType: 'token',
-          targetId: token.id,
-          metadata: {
-            userEmail: user.email,
-            name: token.name,
-            expiresAt: expiresAt?.toISOString() ?? null,
-            via: 'cli',
-          },
-        });
-        return token;
-      });
+      const issued = await createApiToken(
+        context.db,
+        context.audit,
+        actor,
+        { userId: user.id, name: typeof values.name === 'string' ? values.name : 'cli', expiresAt },
+        { userEmail: user.email, via: 'cli' },
+      );
       const expiry = issued.expiresAt ? `expires ${issued.expiresAt.toISOString()}` : 'never expires';
       return {
         stdout: `token ${issued.id} for ${user.email} (${expiry}); it is shown once:\n${issued.token}`,

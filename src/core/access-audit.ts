@@ -31,8 +31,8 @@ export function registerAccessAudit(app: FastifyInstance, db: Db, audit: AuditRe
     done();
     if (!entry) return;
     // The answer is already sent; the event is written right after it.
-    db.transaction((tx) => audit.record(tx, request.actor, entry)).catch((error: unknown) =>
-      request.log.error({ err: error }, 'could not audit an access decision'),
-    );
+    audit
+      .recordAlone(db, request.actor, entry)
+      .catch((error: unknown) => request.log.error({ err: error }, 'could not audit an access decision'));
   });
 }

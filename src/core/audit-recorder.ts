@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { desc, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.js';
+import type { Db, DbOrTx } from '../db/client.js';
 import { auditEvents } from '../db/schema/index.js';
 import type { AuditActor } from './actor.js';
 import { canonicalJson } from './canonical-json.js';
@@ -52,6 +52,11 @@ export class AuditRecorder {
   async record(tx: DbOrTx, actor: AuditActor, entry: AuditEntry): Promise<string> {
     const [id] = await this.recordMany(tx, [{ actor, entry }]);
     return id!;
+  }
+
+  /** An event with no change to commit alongside (a refusal, a test send): its own transaction. */
+  recordAlone(db: Db, actor: AuditActor, entry: AuditEntry): Promise<string> {
+    return db.transaction((tx) => this.record(tx, actor, entry));
   }
 
   /**

@@ -311,15 +311,13 @@ export class DestinationService {
       outcome = { ok: false, httpStatus: failure.httpStatus ?? null, error: failure.message };
     }
     const durationMs = Math.round(performance.now() - started);
-    await this.deps.db.transaction((tx) =>
-      this.deps.audit.record(tx, actor, {
-        action: 'audit.siem_destination.tested',
-        targetType: 'siem_destination',
-        targetId: row.id,
-        outcome: outcome.ok ? 'success' : 'failure',
-        metadata: { ...outcome, durationMs, eventId: event.id },
-      }),
-    );
+    await this.deps.audit.recordAlone(this.deps.db, actor, {
+      action: 'audit.siem_destination.tested',
+      targetType: 'siem_destination',
+      targetId: row.id,
+      outcome: outcome.ok ? 'success' : 'failure',
+      metadata: { ...outcome, durationMs, eventId: event.id },
+    });
     return { destinationId: row.id, eventId: event.id, ...outcome, durationMs };
   }
 

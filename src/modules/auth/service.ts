@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.js';
 import { authTokens, users } from '../../db/schema/index.js';
 import type { UserService } from '../users/service.js';
 import { FAILED_LOGIN_ACTION, type LoginThrottle } from './login-throttle.js';
-import { issueToken } from './tokens.js';
+import { createApiToken, issueToken } from './tokens.js';
 
 export interface ClientInfo {
   userAgent: string | null;
@@ -50,18 +50,18 @@ export class AuthService {
       requestId: client.requestId,
       clientIp: client.clientIp,
     };
+    const recordRefusal = (action: string) =>
+      this.audit.recordAlone(this.db, auditActor, {
+        action,
+        targetType: 'user',
+        targetId: user?.id ?? null,
+        outcome: 'failure',
+        metadata: { email: normalized },
+      });
     const verdict = await this.throttle.check(normalized, client.clientIp);
     if (verdict.locked) {
       // Not counted as a failure, so a locked account unlocks when the window passes.
-      await this.db.transaction((tx) =>
-        this.audit.record(tx, auditActor, {
-          action: 'auth.login.throttled',
-          targetType: 'user',
-          targetId: user?.id ?? null,
-          outcome: 'failure',
-          metadata: { email: normalized },
-        }),
-      );
+      await recordRefusal('auth.login.throttled');
       throw new AppError('UNAUTHORIZED', {
         reason: 'TOO_MANY_FAILED_LOGINS',
         explanation: 'too many failed logins for this account or address; try again later',
@@ -70,15 +70,7 @@ export class AuthService {
     }
     const passwordOk = await verifyPassword(password, user?.passwordHash);
     if (!user || !passwordOk || user.disabled) {
-      await this.db.transaction((tx) =>
-        this.audit.record(tx, auditActor, {
-          action: FAILED_LOGIN_ACTION,
-          targetType: 'user',
-          targetId: user?.id ?? null,
-          outcome: 'failure',
-          metadata: { email: normalized },
-        }),
-      );
+      await recordRefusal(FAILED_LOGIN_ACTION);
       throw unauthorized();
     }
     const session = await this.db.transaction(async (tx) => {
@@ -109,22 +101,9 @@ export class AuthService {
     );
   }
 
-  async createApiToken(actor: Actor, name: string, expiresInDays: number | undefined) {
-    return this.db.transaction(async (tx) => {
-      const issued = await issueToken(tx, {
-        userId: actor.userId,
-        kind: 'api',
-        name,
-        expiresAt: expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : null,
-      });
-      await this.audit.record(tx, actor, {
-        action: 'auth.token.created',
-        targetType: 'token',
-        targetId: issued.id,
-        metadata: { name, expiresAt: issued.expiresAt?.toISOString() ?? null },
-      });
-      return issued;
-    });
+  createApiToken(actor: Actor, name: string, expiresInDays: number | undefined) {
+    const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : null;
+    return createApiToken(this.db, this.audit, actor, { userId: actor.userId, name, expiresAt });
   }
 
   listApiTokens(actor: Actor) {

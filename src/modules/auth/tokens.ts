@@ -1,5 +1,7 @@
+import type { AuditActor } from '../../core/actor.js';
+import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { generateTokenSecret, hashTokenSecret } from '../../core/auth/token-secrets.js';
-import type { DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { authTokens } from '../../db/schema/index.js';
 
 export interface IssuedToken {
@@ -49,4 +51,27 @@ export async function issueToken(db: DbOrTx, request: TokenRequest): Promise<Iss
     expiresAt: row!.expiresAt,
     ...(csrfToken ? { csrfToken } : {}),
   };
+}
+
+/**
+ * Issues an API token for `userId` and records `auth.token.created` in the same transaction; the
+ * API (a user's own token) and the CLI (a token for any user) both come through here.
+ */
+export function createApiToken(
+  db: Db,
+  audit: AuditRecorder,
+  actor: AuditActor,
+  request: { userId: string; name: string; expiresAt: Date | null },
+  metadata: Record<string, unknown> = {},
+): Promise<IssuedToken> {
+  return db.transaction(async (tx) => {
+    const issued = await issueToken(tx, { ...request, kind: 'api' });
+    await audit.record(tx, actor, {
+      action: 'auth.token.created',
+      targetType: 'token',
+      targetId: issued.id,
+      metadata: { ...metadata, name: issued.name, expiresAt: issued.expiresAt?.toISOString() ?? null },
+    });
+    return issued;
+  });
 }

@@ -479,14 +479,12 @@ export class ResourceService {
     targetId: string,
     metadata: Record<string, unknown>,
   ) {
-    await this.deps.db.transaction((tx) =>
-      this.deps.audit.record(tx, actor, {
-        action,
-        targetType: `containerhost_${targetType}`,
-        targetId,
-        metadata,
-      }),
-    );
+    await this.deps.audit.recordAlone(this.deps.db, actor, {
+      action,
+      targetType: `containerhost_${targetType}`,
+      targetId,
+      metadata,
+    });
   }
 }
 
