@@ -34,5 +34,8 @@ export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(sch
   Type.Union([schema, Type.Null()]);
 
 /** A string enum validated with the `enum` keyword, so a bad value is answered with the allowed list. */
-export const StringEnum = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Unsafe<T>(Type.String({ enum: [...values], ...(description ? { description } : {}) }));
+export const StringEnum = <T extends string>(
+  values: readonly T[],
+  description?: string,
+  options: { default?: unknown } = {},
+) => Type.Unsafe<T>(Type.String({ enum: [...values], ...(description ? { description } : {}), ...options }));

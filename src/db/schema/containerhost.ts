@@ -12,6 +12,9 @@ import {
 import { createdAt, updatedAt } from './columns.js';
 
 export const RESOURCE_TYPES = ['container', 'image', 'network', 'volume', 'compose'] as const;
+export const HEALTH_SCHEMES = ['http', 'https'] as const;
+export const BODY_MATCH_MODES = ['includes', 'exact', 'starts_with', 'ends_with'] as const;
+export const HEALTH_STATUSES = ['online', 'degraded', 'offline', 'disabled'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 /** A Docker Engine API endpoint; TLS material and SSH keys are sealed with the master key. */
@@ -38,16 +41,14 @@ export const containerhostHealthChecks = pgTable(
       .references(() => containerhostNodes.id, { onDelete: 'cascade' }),
     containerName: text('container_name').notNull(),
     enabled: boolean('enabled').notNull(),
-    scheme: text('scheme', { enum: ['http', 'https'] }).notNull(),
+    scheme: text('scheme', { enum: HEALTH_SCHEMES }).notNull(),
     hostPort: integer('host_port'),
     containerPort: integer('container_port'),
     path: text('path').notNull(),
     statusMin: integer('status_min').notNull(),
     statusMax: integer('status_max').notNull(),
     expectedBody: text('expected_body'),
-    bodyMatchMode: text('body_match_mode', {
-      enum: ['includes', 'exact', 'starts_with', 'ends_with'],
-    }).notNull(),
+    bodyMatchMode: text('body_match_mode', { enum: BODY_MATCH_MODES }).notNull(),
     intervalSeconds: integer('interval_seconds').notNull(),
     timeoutSeconds: integer('timeout_seconds').notNull(),
     slowThreshold: integer('slow_threshold').notNull(),
@@ -70,7 +71,7 @@ export const containerhostHealthResults = pgTable(
       .notNull()
       .references(() => containerhostHealthChecks.id, { onDelete: 'cascade' }),
     ok: boolean('ok').notNull(),
-    status: text('status', { enum: ['online', 'degraded', 'offline', 'disabled'] }).notNull(),
+    status: text('status', { enum: HEALTH_STATUSES }).notNull(),
     httpStatus: integer('http_status'),
     responseMs: integer('response_ms'),
     slow: boolean('slow').notNull(),

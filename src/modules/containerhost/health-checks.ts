@@ -4,22 +4,26 @@ import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
-import { containerhostHealthChecks, containerhostHealthResults } from '../../db/schema/index.js';
+import {
+  type BODY_MATCH_MODES,
+  containerhostHealthChecks,
+  containerhostHealthResults,
+  type HEALTH_SCHEMES,
+  type HEALTH_STATUSES,
+} from '../../db/schema/index.js';
 import { type Engine, publishedHost } from './docker.js';
 import type { NodeService } from './nodes.js';
 
-export type BodyMatchMode = 'includes' | 'exact' | 'starts_with' | 'ends_with';
-
 export interface HealthCheckConfig {
   enabled: boolean;
-  scheme: 'http' | 'https';
+  scheme: (typeof HEALTH_SCHEMES)[number];
   hostPort: number | null;
   containerPort: number | null;
   path: string;
   statusMin: number;
   statusMax: number;
   expectedBody: string | null;
-  bodyMatchMode: BodyMatchMode;
+  bodyMatchMode: (typeof BODY_MATCH_MODES)[number];
   intervalSeconds: number;
   timeoutSeconds: number;
   slowThreshold: number;
@@ -29,7 +33,7 @@ export type HealthCheckInput = Partial<HealthCheckConfig>;
 
 export interface HealthResult {
   ok: boolean;
-  status: 'online' | 'degraded' | 'offline' | 'disabled';
+  status: (typeof HEALTH_STATUSES)[number];
   httpStatus: number | null;
   responseMs: number | null;
   slow: boolean;
@@ -60,7 +64,7 @@ export const HEALTH_JOB = 'containerhost.health-checks';
 /** How many due checks the background job probes at once. */
 const JOB_CONCURRENCY = 4;
 
-function bodyMatches(body: string, expected: string, mode: BodyMatchMode): boolean {
+function bodyMatches(body: string, expected: string, mode: HealthCheckConfig['bodyMatchMode']): boolean {
   switch (mode) {
     case 'exact':
       return body === expected || body.trim() === expected.trim();

@@ -5,15 +5,16 @@ import {
   Nullable,
   PageOf,
   SearchText,
+  StringEnum,
   Success,
   Timestamp,
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
-import { RESOURCE_TYPES } from '../../db/schema/index.js';
+import { BODY_MATCH_MODES, HEALTH_SCHEMES, HEALTH_STATUSES, RESOURCE_TYPES } from '../../db/schema/index.js';
 import type { GatewayModule } from '../../server.js';
 import { FolderService } from './folders.js';
-import { HealthCheckService } from './health-checks.js';
+import { HEALTH_CHECK_DEFAULTS, type HealthCheckConfig, HealthCheckService } from './health-checks.js';
 import { NodeService } from './nodes.js';
 import { ResourceService } from './resources.js';
 
@@ -209,42 +210,28 @@ const ImageDetail = Type.Object({
 const Port16 = Type.Integer({ minimum: 1, maximum: 65535 });
 // The test body keeps absent fields absent (no schema defaults) so a saved config can fill them in.
 const healthCheckFields = (withDefaults: boolean) => {
-  const d = (value: unknown) => (withDefaults ? { default: value } : {});
+  const d = (field: keyof HealthCheckConfig) =>
+    withDefaults ? { default: HEALTH_CHECK_DEFAULTS[field] } : {};
   return {
     enabled: Type.Optional(Type.Boolean()),
-    scheme: Type.Optional(Type.Union([Type.Literal('http'), Type.Literal('https')], d('http'))),
+    scheme: Type.Optional(StringEnum(HEALTH_SCHEMES, undefined, d('scheme'))),
     hostPort: Type.Optional(Nullable(Port16)),
     containerPort: Type.Optional(Nullable(Port16)),
-    path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, ...d('/') })),
-    statusMin: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, ...d(200) })),
-    statusMax: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, ...d(399) })),
+    path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, ...d('path') })),
+    statusMin: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, ...d('statusMin') })),
+    statusMax: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, ...d('statusMax') })),
     expectedBody: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
-    bodyMatchMode: Type.Optional(
-      Type.Union(
-        [
-          Type.Literal('includes'),
-          Type.Literal('exact'),
-          Type.Literal('starts_with'),
-          Type.Literal('ends_with'),
-        ],
-        d('includes'),
-      ),
-    ),
-    intervalSeconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 86400, ...d(30) })),
-    timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, ...d(5) })),
+    bodyMatchMode: Type.Optional(StringEnum(BODY_MATCH_MODES, undefined, d('bodyMatchMode'))),
+    intervalSeconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 86400, ...d('intervalSeconds') })),
+    timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, ...d('timeoutSeconds') })),
     slowThreshold: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 120000, description: 'milliseconds', ...d(1000) }),
+      Type.Integer({ minimum: 1, maximum: 120000, description: 'milliseconds', ...d('slowThreshold') }),
     ),
   };
 };
 const HealthCheckTestBody = Type.Object(healthCheckFields(false));
 const HealthCheckSaveBody = Type.Object(healthCheckFields(true));
-const HealthStatus = Type.Union([
-  Type.Literal('online'),
-  Type.Literal('degraded'),
-  Type.Literal('offline'),
-  Type.Literal('disabled'),
-]);
+const HealthStatus = StringEnum(HEALTH_STATUSES);
 const HealthResult = Type.Object({
   ok: Type.Boolean(),
   status: HealthStatus,
@@ -278,10 +265,7 @@ const SavedHealthCheck = Type.Object({
 });
 
 // ---- folders ----------------------------------------------------------------------------------
-const ResourceTypeSchema = Type.Union(
-  RESOURCE_TYPES.map((type) => Type.Literal(type)),
-  { description: RESOURCE_TYPES.join(', ') },
-);
+const ResourceTypeSchema = StringEnum(RESOURCE_TYPES);
 const SortOrder = Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 });
 const Folder = Type.Object({
   id: Uuid(),
