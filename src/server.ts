@@ -44,7 +44,7 @@ export interface ServerOptions {
 // Routes under these prefixes are served by documentation plugins and need no token.
 const PUBLIC_PREFIXES = ['/docs'];
 
-export const API_VERSION = '1.0.0';
+const API_VERSION = '1.0.0';
 
 /** Every registered route with its access declaration (tests check that none is left undeclared). */
 export interface RouteRecord {

@@ -21,7 +21,7 @@ export interface CommandOutput {
 /** A failure the CLI reports as one line and a non-zero exit. */
 export class CliError extends Error {}
 
-export const ADMIN_COMMANDS = [
+const ADMIN_COMMANDS = [
   'groups create',
   'groups list',
   'users create',

@@ -10,7 +10,7 @@ import {
 } from './admin-commands.js';
 
 /** Where a running server listens for CLI commands; file permissions (0600) are the access control. */
-export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'infragate.sock');
+const adminSocketPath = (dataDir: string) => path.join(dataDir, 'infragate.sock');
 
 interface RemoteRequest {
   argv: string[];

@@ -17,7 +17,7 @@ import { CliError } from './admin-commands.js';
  * the server's durable `receivedBytes` says.
  */
 
-export const UPLOAD_USAGE = `usage: infragate upload --node <name|id> [options] <local-file> <remote-path>
+const UPLOAD_USAGE = `usage: infragate upload --node <name|id> [options] <local-file> <remote-path>
 
   --url URL          gateway base URL (default: $INFRAGATE_URL)
   --token TOKEN      API token with nodes:manage (default: $INFRAGATE_TOKEN)
@@ -57,7 +57,7 @@ interface ApiError {
 
 const MAX_ATTEMPTS = 8;
 
-export function parseByteSize(text: string, option: string): number {
+function parseByteSize(text: string, option: string): number {
   const match = /^(\d+(?:\.\d+)?)\s*([KMG]i?B?|B)?$/i.exec(text.trim());
   if (!match) throw new CliError(`${option} takes a size such as 65536, 512K, 8M or 1G`);
   const unit = (match[2] ?? '').charAt(0).toUpperCase();
@@ -67,7 +67,7 @@ export function parseByteSize(text: string, option: string): number {
   return value;
 }
 
-export function formatBytes(bytes: number): string {
+function formatBytes(bytes: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let value = bytes;
   let unit = 0;

@@ -2,7 +2,7 @@
  * The seven error codes of the public contract. Every non-2xx response body is
  * `{code, message, details?}`; a more specific cause travels in `details.reason`.
  */
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,

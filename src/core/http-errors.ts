@@ -9,7 +9,7 @@ interface AjvIssue {
 }
 
 /** `/items/0/nodeId` → `['items', 0, 'nodeId']`; a missing property names itself. */
-export function ajvIssueToValidationIssue(issue: AjvIssue): ValidationIssue {
+function ajvIssueToValidationIssue(issue: AjvIssue): ValidationIssue {
   const path: (string | number)[] = issue.instancePath
     .split('/')
     .slice(1)

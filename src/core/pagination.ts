@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 20;
 
 /** Query fields shared by every list route; spread into a route's querystring schema. */
 export const PaginationQueryFields = {
@@ -33,7 +33,7 @@ export interface Page<T> {
   pagination: { page: number; limit: number; total: number; totalPages: number };
 }
 
-export function pageWindow(request: PageRequest): { page: number; limit: number; offset: number } {
+function pageWindow(request: PageRequest): { page: number; limit: number; offset: number } {
   const page = request.page ?? 1;
   const limit = request.limit ?? DEFAULT_PAGE_SIZE;
   return { page, limit, offset: (page - 1) * limit };

@@ -6,7 +6,7 @@ import type { Db } from './client.js';
 import { queryRows } from './raw.js';
 
 /** migrations/ sits at the package root, beside src/ and dist/. */
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
 /** Any fixed number works; it only has to be the same in every gateway process. */
 const MIGRATION_LOCK_KEY = 7_302_118_451;
@@ -16,7 +16,7 @@ export interface Migration {
   sql: string;
 }
 
-export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
+function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return fs
     .readdirSync(dir)
     .filter((file) => /^\d{4}_[a-z0-9_]+\.sql$/.test(file))
@@ -31,7 +31,7 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * Splits a migration into statements at semicolons that end a line, except inside `$$` bodies
  * (both drivers run one statement per query in a transaction).
  */
-export function splitStatements(script: string): string[] {
+function splitStatements(script: string): string[] {
   const statements: string[] = [];
   let current: string[] = [];
   let inDollarBody = false;

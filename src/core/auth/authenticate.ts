@@ -5,7 +5,7 @@ import { hasScope } from './scopes.js';
 import { hashTokenSecret, looksLikeTokenSecret, safeEqual } from './token-secrets.js';
 
 export const SESSION_COOKIE = 'infragate_session';
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 /** A route scope meaning "any signed-in caller" (e.g. the caller's own profile). */
 export const AUTHENTICATED = 'authenticated';
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 
-export const TOKEN_PREFIX = 'igw_';
+const TOKEN_PREFIX = 'igw_';
 
 /** A new opaque bearer secret: `igw_` + 32 random bytes, base64url. */
 export function generateTokenSecret(): string {

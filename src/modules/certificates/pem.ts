@@ -9,7 +9,7 @@ export interface PemBlock {
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----\r?\n[\s\S]*?-----END \1-----/g;
 
-export function pemBlocks(text: string): PemBlock[] {
+function pemBlocks(text: string): PemBlock[] {
   return [...text.matchAll(PEM_BLOCK)].map((match) => ({ label: match[1]!, text: `${match[0]}\n` }));
 }
 

@@ -22,7 +22,7 @@ import {
 } from './pem.js';
 
 /** Where sealed private keys live; binds each ciphertext to its column. */
-export const KEY_CONTEXT = 'ssl_certificates.private_key';
+const KEY_CONTEXT = 'ssl_certificates.private_key';
 const DAY_MS = 86_400_000;
 
 export interface CertificateMaterial {
@@ -118,7 +118,7 @@ const validity = (certificate: X509Certificate) => ({
  * field), the key belongs to the certificate, the chain links up from the leaf, and the certificates
  * are within their validity (422 each, with a reason). Nothing here touches the database.
  */
-export function parseMaterial(input: CertificateMaterial, now = new Date()): ParsedMaterial {
+function parseMaterial(input: CertificateMaterial, now = new Date()): ParsedMaterial {
   const leaf = readLeafCertificate(input.certificatePem);
   const chain = readChain(input.chainPem);
   const key = readPrivateKey(input.privateKeyPem, input.privateKeyPassphrase);

@@ -512,7 +512,7 @@ async function pathStat(
 }
 
 /** Normalises a path inside a volume (leading slash optional); `..` segments and NUL are refused. */
-export function volumeRelativePath(raw: string): string {
+function volumeRelativePath(raw: string): string {
   if (raw.length === 0 || raw.length > 1024) throw invalidField(['path'], 'must be 1 to 1024 characters');
   if (raw.includes('\0')) throw invalidField(['path'], 'must not contain NUL');
   if (raw.split(/[\\/]/).includes('..')) throw invalidField(['path'], 'must not contain .. segments');

@@ -22,7 +22,7 @@ export type Classification =
   | { allowed: true; commandClass: CommandClass; scope: string }
   | { allowed: false; reason: string; explanation: string };
 
-export const CLASS_SCOPE: Record<CommandClass, string> = {
+const CLASS_SCOPE: Record<CommandClass, string> = {
   read: 'databases:read',
   write: 'databases:write',
   admin: 'databases:admin',

@@ -34,7 +34,7 @@ function modelOf(item: unknown): ModelInfo | undefined {
 }
 
 /** Reads the usual shapes of a model list: `{data: [...]}`, `{models: [...]}` or a bare array. */
-export function parseModels(body: unknown): ModelInfo[] | undefined {
+function parseModels(body: unknown): ModelInfo[] | undefined {
   const list = Array.isArray(body)
     ? body
     : typeof body === 'object' && body !== null

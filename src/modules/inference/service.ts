@@ -106,7 +106,7 @@ const DEFAULT_POLL_INTERVAL_SECONDS = 5;
 /** RFC 8628 §3.5: on slow_down the interval grows by 5 seconds. */
 const SLOW_DOWN_STEP_SECONDS = 5;
 /** Access tokens are renewed when they have less than this left. */
-export const REFRESH_MARGIN_MS = 5 * 60_000;
+const REFRESH_MARGIN_MS = 5 * 60_000;
 export const MAINTENANCE_JOB = 'inference.oauth-maintenance';
 
 const sealContext = (column: string) => `inference_connections.${column}`;
@@ -116,7 +116,7 @@ const sessionSealContext = (column: string) => `inference_oauth_sessions.${colum
  * What a pasted callback says: the full redirect URL (query or fragment), its query string alone,
  * or `code#state` as some providers display it.
  */
-export function parseCallback(raw: string): URLSearchParams | undefined {
+function parseCallback(raw: string): URLSearchParams | undefined {
   const text = raw.trim();
   if (text === '') return undefined;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {

@@ -12,7 +12,7 @@ import { conflict, invalidField, unprocessable } from '../../core/errors.js';
  */
 
 /** Where temp data of open upload sessions lives, inside the node root (same filesystem: atomic rename). */
-export const TEMP_DIR_NAME = '.infragate-uploads';
+const TEMP_DIR_NAME = '.infragate-uploads';
 const MAX_PATH_LENGTH = 4096;
 const MAX_SEGMENT_BYTES = 255;
 /** Writes are gathered into blocks of this size: few syscalls, bounded memory. */
@@ -170,7 +170,7 @@ const outsideRoot = (relative: string) =>
   });
 
 /** The temp file of a session: `<root>/.infragate-uploads/<uploadId>.part`. */
-export function tempFilePath(root: string, uploadId: string): string {
+function tempFilePath(root: string, uploadId: string): string {
   return path.join(root, TEMP_DIR_NAME, `${uploadId}.part`);
 }
 

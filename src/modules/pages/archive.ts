@@ -59,7 +59,7 @@ function unsafePath(entry: string, explanation: string): AppError {
  * entry is the root itself or is stripped away. Throws 422 ARCHIVE_PATH_UNSAFE for anything that
  * could escape the site root.
  */
-export function sitePath(name: string, stripComponents = 0): string | undefined {
+function sitePath(name: string, stripComponents = 0): string | undefined {
   if (name.includes('\\')) throw unsafePath(name, 'entry names must use / as the separator');
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we refuse
   if (/[\u0000-\u001f\u007f]/.test(name))

@@ -20,7 +20,7 @@ import { PagesService, SLUG_PATTERN } from './service.js';
 import { SiteServer } from './site-server.js';
 
 /** Content types a deployment archive may be sent with (the format is detected from the bytes). */
-export const ARCHIVE_CONTENT_TYPES = [
+const ARCHIVE_CONTENT_TYPES = [
   'application/gzip',
   'application/x-gzip',
   'application/x-tar',

@@ -106,7 +106,7 @@ export const fileColumns = {
   contentType: pagesDeploymentFiles.contentType,
 };
 
-export function contentTypeFor(filePath: string): string {
+function contentTypeFor(filePath: string): string {
   return mime.contentType(path.posix.extname(filePath)) || 'application/octet-stream';
 }
 

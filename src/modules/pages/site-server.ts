@@ -84,7 +84,7 @@ class Lru<K, V> {
 }
 
 /** `"abc"`, `W/"abc"`, lists, and `*` all match the way RFC 9110 says for If-None-Match. */
-export function etagMatches(header: string | undefined, sha256: string): boolean {
+function etagMatches(header: string | undefined, sha256: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === `"${sha256}"`);

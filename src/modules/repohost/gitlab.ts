@@ -82,7 +82,7 @@ export function connectionFailure(error: unknown, host: string, timeoutMs: numbe
 }
 
 /** The API root of a GitLab instance: `https://host[/relative-root]/api/v4`. */
-export function apiRoot(baseUrl: string): URL {
+function apiRoot(baseUrl: string): URL {
   const url = new URL(baseUrl);
   const path = url.pathname.replace(/\/+$/, '').replace(/\/api\/v4$/, '');
   return new URL(`${url.origin}${path}/api/v4/`);

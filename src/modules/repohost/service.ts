@@ -24,7 +24,7 @@ import {
 } from '../../db/schema/index.js';
 import { GitlabClient, notGitlab, tokenRejected } from './gitlab.js';
 
-export const TOKEN_CONTEXT = 'repohost_connectors.token';
+const TOKEN_CONTEXT = 'repohost_connectors.token';
 
 /** The capability names the clients of this API expect, in this order. */
 export const CAPABILITIES = [

@@ -61,7 +61,7 @@ const userColumns = {
   updatedAt: users.updatedAt,
 };
 
-export function validateScopes(scopes: string[], path: string[] = ['scopes']): string[] {
+function validateScopes(scopes: string[], path: string[] = ['scopes']): string[] {
   const issues = scopes.flatMap((scope, index) =>
     SCOPE_PATTERN.test(scope)
       ? []
