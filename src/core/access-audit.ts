@@ -6,22 +6,18 @@ import type { AuditEntry, AuditRecorder } from './audit-recorder.js';
 function accessEvent(request: FastifyRequest, status: number): AuditEntry | undefined {
   if (!request.actor) return undefined; // anonymous 401s are logged, not audited (no write amplification)
   const scope = request.routeOptions.config?.scope;
-  const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
-  const metadata = { scope, tokenId: request.actor.tokenId, tokenKind: request.actor.tokenKind, status };
   // A signed-in caller refused for lack of a scope: someone probing beyond their rights.
-  if (status === 403)
-    return {
-      action: 'auth.access.denied',
-      targetType: 'route',
-      targetId: route,
-      outcome: 'failure',
-      metadata,
-    };
+  const denied = status === 403;
   // Who looked at accounts is itself security-relevant; changes are audited by their services.
-  if (scope?.startsWith('admin:') && request.method === 'GET' && status < 400) {
-    return { action: 'auth.admin_scope.used', targetType: 'route', targetId: route, metadata };
-  }
-  return undefined;
+  const adminRead = scope?.startsWith('admin:') && request.method === 'GET' && status < 400;
+  if (!denied && !adminRead) return undefined; // the common case builds nothing
+  return {
+    action: denied ? 'auth.access.denied' : 'auth.admin_scope.used',
+    targetType: 'route',
+    targetId: `${request.method} ${request.routeOptions.url ?? request.url}`,
+    outcome: denied ? 'failure' : 'success',
+    metadata: { scope, tokenId: request.actor.tokenId, tokenKind: request.actor.tokenKind, status },
+  };
 }
 
 /** Audits access decisions that no service sees: admin-scope use and refused scopes. */
