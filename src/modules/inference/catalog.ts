@@ -175,21 +175,29 @@ export function catalogProblems(text: string): { problems: string[]; entries: Ca
   return { problems, entries: providers };
 }
 
-/** Problems of the catalog at `file`, each prefixed with where it came from (for config errors). */
-export function catalogFileProblems(file: string, variable = 'INFRAGATE_INFERENCE_CATALOG'): string[] {
+/** Reads and checks the catalog at `file`; each problem is prefixed with where it came from. */
+function readCatalogFile(file: string, variable: string): { problems: string[]; entries: CatalogEntry[] } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    return [`${variable}=${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`];
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    return { problems: [`${variable}=${file} cannot be read: ${code}`], entries: [] };
   }
-  return catalogProblems(text).problems.map((problem) => `${variable}=${file} is invalid: ${problem}`);
+  const { problems, entries } = catalogProblems(text);
+  return { problems: problems.map((problem) => `${variable}=${file} is invalid: ${problem}`), entries };
+}
+
+/** Problems of the operator's catalog at `file`, for the start-up config check. */
+export function catalogFileProblems(file: string): string[] {
+  return readCatalogFile(file, 'INFRAGATE_INFERENCE_CATALOG').problems;
 }
 
 /** Loads and validates the operator's catalog (or the built-in one); throws a ConfigError listing every problem. */
 export function loadCatalog(file: string | undefined): CatalogEntry[] {
-  const source = file ?? BUILT_IN_CATALOG;
-  const problems = catalogFileProblems(source, file ? 'INFRAGATE_INFERENCE_CATALOG' : 'built-in catalog');
+  const { problems, entries } = file
+    ? readCatalogFile(file, 'INFRAGATE_INFERENCE_CATALOG')
+    : readCatalogFile(BUILT_IN_CATALOG, 'built-in catalog');
   if (problems.length > 0) throw new ConfigError(problems);
-  return catalogProblems(fs.readFileSync(source, 'utf8')).entries;
+  return entries;
 }

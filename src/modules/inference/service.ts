@@ -581,18 +581,7 @@ export class InferenceService {
         );
       }
     }
-    const overdue = await this.deps.db
-      .select({ id: inferenceOauthSessions.id })
-      .from(inferenceOauthSessions)
-      .where(
-        and(eq(inferenceOauthSessions.status, 'pending'), lt(inferenceOauthSessions.expiresAt, new Date())),
-      );
-    for (const { id } of overdue) {
-      await this.withSessionLock(id, async () => {
-        const row = await this.sessionRow(id);
-        await this.expireIfOverdue(systemActor(), row);
-      });
-    }
+    await this.expireOverdue(systemActor());
   }
 
   // ---- OAuth sessions ----------------------------------------------------------------------------
@@ -805,14 +794,16 @@ export class InferenceService {
     );
   }
 
+  /** Marks pending sessions past expiresAt expired; each is re-read under its lock, as another gateway may have finished it. */
   private async expireOverdue(actor: AuditActor): Promise<void> {
     const overdue = await this.deps.db
-      .select()
+      .select({ id: inferenceOauthSessions.id })
       .from(inferenceOauthSessions)
       .where(
         and(eq(inferenceOauthSessions.status, 'pending'), lt(inferenceOauthSessions.expiresAt, new Date())),
       );
-    for (const row of overdue) await this.withSessionLock(row.id, () => this.expireIfOverdue(actor, row));
+    for (const { id } of overdue)
+      await this.withSessionLock(id, async () => this.expireIfOverdue(actor, await this.sessionRow(id)));
   }
 
   async cancelSession(actor: AuditActor, id: string): Promise<SessionRecord> {
