@@ -4,6 +4,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { conflict, invalidField, unprocessable } from '../../core/errors.js';
+import { fsyncDirectory } from '../../core/fsync-directory.js';
 
 /**
  * The node's filesystem: the only code of this module that touches disk. Every path it is handed is
@@ -380,15 +381,6 @@ export const fileExists = (relative: string) =>
     path: relative,
     explanation: 'a file already exists at this path; create the session with overwrite: true to replace it',
   });
-
-async function fsyncDirectory(directory: string): Promise<void> {
-  const handle = await fsp.open(directory, fs.constants.O_RDONLY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Free bytes for unprivileged writers on the filesystem holding `root`. */
 export async function freeBytes(root: string): Promise<number> {

@@ -6,14 +6,7 @@ import type { Config } from '../../config.js';
 import { type AuditActor, systemActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { isUniqueViolation } from '../../core/db-errors.js';
-import {
-  AppError,
-  conflict,
-  invalidField,
-  notFound,
-  unprocessable,
-  validationError,
-} from '../../core/errors.js';
+import { conflict, invalidField, notFound, unprocessable, validationError } from '../../core/errors.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { Db } from '../../db/client.js';
 import { nodes, nodeUploads, type UploadStatus } from '../../db/schema/index.js';
@@ -230,6 +223,7 @@ export class UploadService {
     const digest = this.digestFor(row, offset);
     let result: Awaited<ReturnType<typeof writeChunk>>;
     try {
+      // Renewal stops when the write ends, before any release below gives up the lease.
       result = await writeChunk(
         root,
         row.id,
@@ -243,14 +237,11 @@ export class UploadService {
               digest.position += buffer.length;
             }
           }),
-      );
+      ).finally(() => clearInterval(renew));
     } catch (error) {
-      clearInterval(renew);
       if (error instanceof TempDataLostError) return this.fail(actor, row, token, root, 'TEMP_DATA_LOST');
       await this.release(row.id, token, {});
       throw error;
-    } finally {
-      clearInterval(renew);
     }
 
     if (result.overflow) {
@@ -456,8 +447,7 @@ export class UploadService {
         explanation: `the upload is ${current.status}; create a new session to upload again`,
       });
     if (offset !== null && current.receivedBytes !== offset)
-      throw new AppError('CONFLICT', {
-        reason: 'UPLOAD_OFFSET_MISMATCH',
+      throw conflict('UPLOAD_OFFSET_MISMATCH', {
         expectedOffset: current.receivedBytes,
         offset,
         explanation: `the next chunk must start at byte ${current.receivedBytes}`,

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fsyncDirectory } from '../../core/fsync-directory.js';
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
@@ -41,7 +42,7 @@ export class BlobStore {
     for (const sha256 of new Set(sha256s)) {
       await fs.promises.rename(staging.fileFor(sha256), this.blobPath(sha256));
     }
-    await fsyncDir(this.blobsDir);
+    await fsyncDirectory(this.blobsDir);
   }
 
   /** Deletes blobs; call it under the blob lock after checking nothing references them. */
@@ -142,14 +143,5 @@ export class BlobStaging {
 
   async dispose(): Promise<void> {
     await fs.promises.rm(this.dir, { recursive: true, force: true });
-  }
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await fs.promises.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
