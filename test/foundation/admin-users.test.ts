@@ -258,6 +258,30 @@ describe('groups', () => {
     });
     expect((await gateway.call('GET', '/auth/me', { token })).body.data.scopes).toEqual(['admin:users']);
   });
+
+  it('answers the changed group with its new scopes and member count', async () => {
+    const token = await gateway.tokenWithScopes([]);
+    const me = await gateway.call('GET', '/auth/me', { token });
+    const groups = await gateway.call('GET', '/api/admin/groups');
+    const group = groups.body.data.find((g: { name: string }) => g.name === me.body.data.groupName);
+    const result = await gateway.call('PATCH', `/api/admin/groups/${group.id}/scopes`, {
+      body: { scopes: ['logging:view'] },
+    });
+    expect(result.status).toBe(200);
+    expect(result.body.data).toMatchObject({
+      id: group.id,
+      name: group.name,
+      scopes: ['logging:view'],
+      userCount: 1,
+    });
+  });
+
+  it('answers 404 for scopes of an unknown group', async () => {
+    const result = await gateway.call('PATCH', `/api/admin/groups/${crypto.randomUUID()}/scopes`, {
+      body: { scopes: [] },
+    });
+    expectError(result, 404, 'NOT_FOUND');
+  });
 });
 
 describe('admin scope use', () => {

@@ -218,12 +218,8 @@ export class UserService {
 
   async setGroupScopes(actor: AuditActor, id: string, rawScopes: string[]): Promise<GroupView> {
     const scopes = validateScopes(rawScopes);
-    const updated = await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(groups)
-        .set({ scopes })
-        .where(eq(groups.id, id))
-        .returning({ id: groups.id });
+    const group = await this.db.transaction(async (tx) => {
+      const [row] = await tx.update(groups).set({ scopes }).where(eq(groups.id, id)).returning();
       if (!row) throw notFound({ groupId: id });
       await this.audit.record(tx, actor, {
         action: 'users.group.scopes_changed',
@@ -231,11 +227,11 @@ export class UserService {
         targetId: id,
         metadata: { scopes },
       });
-      return row;
+      const [members] = await tx.select({ userCount: count() }).from(users).where(eq(users.groupId, id));
+      return { ...row, userCount: members!.userCount };
     });
     this.principals.invalidate();
-    const group = (await this.listGroups()).find((candidate) => candidate.id === updated.id);
-    return group!;
+    return group;
   }
 
   private async findGroup(db: DbOrTx, ref: string, path: string[]) {
