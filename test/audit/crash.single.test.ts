@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
 import { type ServeProcess, startServeProcess } from '../support/cli.js';
-import { eventually, WEBHOOK_SECRET } from './helpers.js';
+import { eventually } from '../support/eventually.js';
+import { WEBHOOK_SECRET } from './helpers.js';
 
 describe('a gateway killed with SIGKILL in the middle of a delivery', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-crash-'));

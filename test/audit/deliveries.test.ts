@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
+import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { createWebhook, eventually, fastSiem, HEC_TOKEN, makeEvents, WEBHOOK_SECRET } from './helpers.js';
+import { createWebhook, fastSiem, HEC_TOKEN, makeEvents, WEBHOOK_SECRET } from './helpers.js';
 
 const DELIVERIES = '/api/audit/siem/deliveries';
 const DESTINATIONS = '/api/audit/siem/destinations';

@@ -17,26 +17,6 @@ export function fastSiem(overrides: Partial<SiemConfig> = {}): { siem: SiemConfi
   };
 }
 
-/** Polls until `check` returns a truthy value (the test timeout bounds the wait). */
-export async function eventually<T>(
-  check: () => Promise<T> | T,
-  what = 'condition',
-  timeoutMs = 20_000,
-): Promise<Exclude<NonNullable<T>, false | 0 | ''>> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value as Exclude<NonNullable<T>, false | 0 | ''>;
-    } catch (error) {
-      last = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`${what} did not happen within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
-}
-
 export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
 export const HEC_TOKEN = '5f1e0c4a-1b2c-4d3e-9f00-abcdefabcdef';
 

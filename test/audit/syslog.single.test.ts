@@ -6,8 +6,9 @@ import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RsyslogServer, rsyslogBinary, startRsyslog } from '../services/rsyslog.js';
+import { eventually } from '../support/eventually.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { eventually, fastSiem, makeEvents } from './helpers.js';
+import { fastSiem, makeEvents } from './helpers.js';
 
 const rsyslog = rsyslogBinary();
 

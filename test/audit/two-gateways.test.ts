@@ -9,8 +9,9 @@ import { openDatabase } from '../../src/db/client.js';
 import { createDatabase } from '../services/postgres.js';
 import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
 import { type ServeProcess, startServeProcess } from '../support/cli.js';
+import { eventually } from '../support/eventually.js';
 import { testDbKind } from '../support/gateway.js';
-import { eventually, WEBHOOK_SECRET } from './helpers.js';
+import { WEBHOOK_SECRET } from './helpers.js';
 
 const EVENTS = 600;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../services/peers.js';
+import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -294,7 +294,7 @@ describe('admin scope use', () => {
         })
       ).find((event) => event.targetId === 'GET /api/admin/groups');
     // The event is written once the answer has been sent.
-    await waitFor(async () => (await findRead()) !== undefined, 'the admin-scope audit event');
+    await eventually(async () => (await findRead()) !== undefined, 'the admin-scope audit event');
     const read = await findRead();
     expect(read?.metadata).toMatchObject({ scope: 'admin:users', tokenKind: 'api', status: 200 });
   });
@@ -310,7 +310,7 @@ describe('refused scopes', () => {
           where: (e, { eq }) => eq(e.action, 'auth.access.denied'),
         })
       ).find((event) => event.targetId === 'GET /api/admin/users');
-    await waitFor(async () => (await findDenial()) !== undefined, 'the access-denied audit event');
+    await eventually(async () => (await findDenial()) !== undefined, 'the access-denied audit event');
     expect((await findDenial())?.metadata).toMatchObject({ scope: 'admin:users', status: 403 });
   });
 });

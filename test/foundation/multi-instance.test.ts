@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { BackgroundJobs } from '../../src/core/background-jobs.js';
 import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { waitFor } from '../services/peers.js';
 import { createDatabase } from '../services/postgres.js';
 import { runCli, type ServeProcess, startServeProcess } from '../support/cli.js';
+import { eventually } from '../support/eventually.js';
 import { testDbKind } from '../support/gateway.js';
 
 const onPostgres = testDbKind === 'postgres';
@@ -56,7 +56,7 @@ describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
     expect((await fetch(`${b}/auth/me`, { headers })).status).toBe(200); // now cached on b
     expect((await fetch(`${a}/auth/logout`, { method: 'POST', headers })).status).toBe(200);
     // NOTIFY crosses processes in milliseconds; the poll only absorbs that delivery.
-    await waitFor(
+    await eventually(
       async () => (await fetch(`${b}/auth/me`, { headers })).status === 401,
       'revocation on the other instance',
       3_000,

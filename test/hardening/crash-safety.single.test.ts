@@ -4,8 +4,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../services/peers.js';
 import { type ServeProcess, startServeProcess } from '../support/cli.js';
+import { eventually } from '../support/eventually.js';
 
 /**
  * A real `infragate serve` on the embedded database is killed with SIGKILL in the middle of work and
@@ -55,7 +55,7 @@ describe('kill -9 during folder moves', () => {
       );
       if (result?.status === 200) acknowledged.push(id);
     });
-    await waitFor(async () => acknowledged.length >= 10, '10 acknowledged moves');
+    await eventually(async () => acknowledged.length >= 10, '10 acknowledged moves');
     killed = true;
     await killHard();
     await Promise.all(moves);
@@ -115,7 +115,7 @@ describe('kill -9 during an upload', () => {
 
     // The dead writer's lease runs out, then the client resumes from the durable point.
     let offset = status.receivedBytes as number;
-    await waitFor(
+    await eventually(
       async () => {
         const response = await put(offset, content.subarray(offset, offset + chunk));
         if (response.status !== 200) return false;

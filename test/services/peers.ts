@@ -26,17 +26,3 @@ export function freePort(): Promise<number> {
     });
   });
 }
-
-/** Polls until something answers, for peers that take a moment to start. */
-export async function waitFor(
-  check: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${what} did not become ready within ${timeoutMs} ms`);
-}

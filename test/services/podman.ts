@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Docker from 'dockerode';
-import { findBinary, waitFor } from './peers.js';
+import { eventually } from '../support/eventually.js';
+import { findBinary } from './peers.js';
 
 const run = promisify(execFile);
 
@@ -81,7 +82,7 @@ export async function startPodman(): Promise<PodmanPeer> {
     stdio: 'ignore',
   });
   const docker = new Docker({ socketPath, timeout: 30_000 });
-  await waitFor(async () => (await docker.ping()) !== undefined, 'podman system service');
+  await eventually(async () => (await docker.ping()) !== undefined, 'podman system service');
   return {
     endpoint: `unix://${socketPath}`,
     socketPath,

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { findBinary, freePort, waitFor } from './peers.js';
+import { eventually } from '../support/eventually.js';
+import { findBinary, freePort } from './peers.js';
 
 export interface PostgresServer {
   /** Superuser URL of the server's `postgres` database. */
@@ -70,7 +71,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   ]);
   const child = spawn(command, [...args], { stdio: 'ignore', detached: false });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  await waitFor(async () => {
+  await eventually(async () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.end();

@@ -4,7 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
-import { findBinary, freePort, waitFor } from './peers.js';
+import { eventually } from '../support/eventually.js';
+import { findBinary, freePort } from './peers.js';
 
 export interface RedisServer {
   port: number;
@@ -141,7 +142,7 @@ export async function startRedis(
     { stdio: 'ignore' },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitFor(async () => {
+  await eventually(async () => {
     const answer = await inlineCommand(port, 'PING', options.tls);
     // With requirepass the server answers NOAUTH, which still means it is up.
     return answer === '+PONG' || answer.startsWith('-NOAUTH');

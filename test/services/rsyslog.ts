@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { findBinary, freePort, waitFor } from './peers.js';
+import { eventually } from '../support/eventually.js';
+import { findBinary, freePort } from './peers.js';
 
 export interface RsyslogServer {
   port: number;
@@ -42,7 +43,7 @@ input(type="imtcp" port="${port}" address="127.0.0.1" ruleset="siem")
     ['-n', '-f', path.join(dir, 'rsyslog.conf'), '-i', path.join(dir, 'rsyslogd.pid')],
     { stdio: 'ignore' },
   );
-  await waitFor(
+  await eventually(
     () =>
       new Promise<boolean>((resolve) => {
         const socket = net.connect(port, '127.0.0.1', () => {
