@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { localhostCertificate } from '../services/openssl-pki.js';
+import { listenOnLoopback } from '../services/peers.js';
 import { type RsyslogServer, rsyslogBinary, startRsyslog } from '../services/rsyslog.js';
 import { eventually } from '../support/eventually.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -85,37 +83,17 @@ describe.skipIf(rsyslog.skipReason)(
 
 describe('syslog export over TLS', () => {
   it('sends octet-counted RFC 5424 messages over TLS, trusting the destination caPem', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-syslog-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost,IP:127.0.0.1',
-        '-keyout',
-        path.join(dir, 'key.pem'),
-        '-out',
-        path.join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    const cert = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
+    const certificate = localhostCertificate();
+    const caPem = fs.readFileSync(certificate.ca, 'utf8');
     let received = Buffer.alloc(0);
-    const server = tls.createServer({ cert, key: fs.readFileSync(path.join(dir, 'key.pem')) }, (socket) => {
+    const tlsFiles = { cert: fs.readFileSync(certificate.cert), key: fs.readFileSync(certificate.key) };
+    const server = tls.createServer(tlsFiles, (socket) => {
       socket.on('data', (chunk: Buffer) => {
         received = Buffer.concat([received, chunk]);
       });
       socket.on('end', () => socket.end());
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = await listenOnLoopback(server);
     const gateway = await startTestGateway(fastSiem());
     try {
       const created = await gateway.call('POST', '/api/audit/siem/destinations', {
@@ -123,9 +101,9 @@ describe('syslog export over TLS', () => {
           name: 'syslog-tls',
           kind: 'syslog',
           host: 'localhost',
-          port: (server.address() as AddressInfo).port,
+          port,
           tls: true,
-          caPem: cert,
+          caPem,
         },
       });
       expect(created.status).toBe(201);
@@ -148,7 +126,7 @@ describe('syslog export over TLS', () => {
     } finally {
       await gateway.close();
       server.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(certificate.dir, { recursive: true, force: true });
     }
   });
 });

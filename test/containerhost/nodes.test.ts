@@ -2,7 +2,7 @@ import net from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, containerhostNodes } from '../../src/db/schema/index.js';
-import { freePort } from '../services/peers.js';
+import { freePort, listenOnLoopback } from '../services/peers.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -32,8 +32,7 @@ async function createNode(body: Record<string, unknown> = {}) {
 beforeAll(async () => {
   // Accepts connections and never answers: an engine that hangs.
   hangingServer = net.createServer((socket) => hanging.add(socket));
-  await new Promise<void>((resolve) => hangingServer.listen(0, '127.0.0.1', resolve));
-  hangingPort = (hangingServer.address() as net.AddressInfo).port;
+  hangingPort = await listenOnLoopback(hangingServer);
   gateway = await startTestGateway({ dockerTimeoutMs: 500 });
 });
 afterAll(async () => {

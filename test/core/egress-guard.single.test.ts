@@ -1,5 +1,4 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EgressPolicy } from '../../src/config.js';
 import {
@@ -9,6 +8,7 @@ import {
   EgressGuard,
   findEgressDenial,
 } from '../../src/core/egress-guard.js';
+import { listenOnLoopback } from '../services/peers.js';
 
 describe('classifyAddress', () => {
   const table: [string, AddressClass][] = [
@@ -98,8 +98,7 @@ describe('policy matrix', () => {
 /** A loopback HTTP server whose handler a test sets. */
 async function startServer(handler: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>

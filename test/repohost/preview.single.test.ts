@@ -1,9 +1,8 @@
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeGitlab, startFakeGitlab } from '../services/fake-gitlab-v4.js';
 import { makeTestPki, openssl } from '../services/openssl-pki.js';
-import { freePort } from '../services/peers.js';
+import { freePort, listenOnLoopback } from '../services/peers.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { PROJECT_COUNT, seedGitlab, TOKENS } from './fixtures.js';
@@ -246,12 +245,9 @@ describe(`POST ${URL}`, () => {
         { cert: pki.rsaLeaf.certificatePem + pki.intermediate.certificatePem, key: pki.rsaLeaf.keyPem },
         (_request, response) => response.end('{}'),
       );
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = await listenOnLoopback(server);
       try {
-        const result = await preview(
-          TOKENS.full,
-          `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        );
+        const result = await preview(TOKENS.full, `https://127.0.0.1:${port}`);
         expectError(result, 422, 'UNPROCESSABLE_ENTITY');
         expect(result.body.details.reason).toBe('TLS_ERROR');
         expect(result.body.details.cause).toMatch(/CERT|SIGNATURE|ISSUER/);

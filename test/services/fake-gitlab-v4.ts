@@ -14,7 +14,7 @@
  * - `slowMs`: every answer waits that long first (a host that times out)
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './peers.js';
 
 export const ACCESS = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 
@@ -268,8 +268,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
     return send(response, 404, { message: '404 Not Found' });
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = `http://127.0.0.1:${await listenOnLoopback(server)}`;
   return Object.assign(state, {
     url: base,
     close: () =>

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './peers.js';
 
 /**
  * A loopback stand-in for an inference provider's model-list endpoint (no provider API can run
@@ -48,8 +48,7 @@ export async function startModelListServer(options: {
       });
     send(200, { object: 'list', data: MODELS });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     requests,

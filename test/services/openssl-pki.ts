@@ -296,3 +296,56 @@ export function makeTestPki(): TestPki {
     cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** A throw-away CA and a server certificate for localhost / 127.0.0.1, made by openssl; answers file paths. */
+export function localhostCertificate(): { dir: string; ca: string; cert: string; key: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-localhost-tls-'));
+  const file = (name: string) => path.join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    file('ca.key'),
+    '-out',
+    file('ca.pem'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=infragate-test-ca',
+  );
+  openssl(
+    'req',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    file('server.key'),
+    '-out',
+    file('server.csr'),
+    '-subj',
+    '/CN=localhost',
+  );
+  fs.writeFileSync(file('ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+  openssl(
+    'x509',
+    '-req',
+    '-in',
+    file('server.csr'),
+    '-CA',
+    file('ca.pem'),
+    '-CAkey',
+    file('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    file('server.pem'),
+    '-days',
+    '2',
+    '-extfile',
+    file('ext'),
+  );
+  return { dir, ca: file('ca.pem'), cert: file('server.pem'), key: file('server.key') };
+}

@@ -26,3 +26,12 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/** Starts a test peer's server on a free loopback port and answers the port. */
+export async function listenOnLoopback(server: net.Server): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return (server.address() as net.AddressInfo).port;
+}

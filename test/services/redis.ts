@@ -1,10 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import tls from 'node:tls';
 import { eventually } from '../support/eventually.js';
+import { localhostCertificate } from './openssl-pki.js';
 import { findBinary, freePort } from './peers.js';
 
 export interface RedisServer {
@@ -20,58 +19,6 @@ export interface RedisServer {
 /** Whether redis-server can be started here, and why not. */
 export function redisBinary() {
   return findBinary('redis-server', ['/usr/bin/redis-server', '/usr/local/bin/redis-server']);
-}
-
-/** A throw-away CA and a server certificate for localhost / 127.0.0.1, made by openssl. */
-function makeCertificates(dir: string): { ca: string; cert: string; key: string } {
-  const file = (name: string) => path.join(dir, name);
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    file('ca.key'),
-    '-out',
-    file('ca.pem'),
-    '-days',
-    '2',
-    '-subj',
-    '/CN=infragate-test-ca',
-  );
-  openssl(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    file('server.key'),
-    '-out',
-    file('server.csr'),
-    '-subj',
-    '/CN=localhost',
-  );
-  fs.writeFileSync(file('ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  openssl(
-    'x509',
-    '-req',
-    '-in',
-    file('server.csr'),
-    '-CA',
-    file('ca.pem'),
-    '-CAkey',
-    file('ca.key'),
-    '-CAcreateserial',
-    '-out',
-    file('server.pem'),
-    '-days',
-    '2',
-    '-extfile',
-    file('ext'),
-  );
-  return { ca: file('ca.pem'), cert: file('server.pem'), key: file('server.key') };
 }
 
 /** Sends one inline command and resolves with the first reply line (for readiness checks). */
@@ -109,7 +56,7 @@ export async function startRedis(
   let listen = ['--port', String(port)];
   let caPem: string | undefined;
   if (options.tls) {
-    const certs = makeCertificates(fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-redis-tls-')));
+    const certs = localhostCertificate();
     caPem = fs.readFileSync(certs.ca, 'utf8');
     listen = [
       '--port',

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './peers.js';
 
 /**
  * A loopback receiver speaking the two public HTTP formats of the SIEM export:
@@ -97,8 +97,7 @@ export async function startSiemSink(options: { secret?: string; hecToken?: strin
     json(200, { text: 'Success', code: 0 });
   };
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   sink.baseUrl = `http://127.0.0.1:${port}`;
   sink.webhookUrl = `${sink.baseUrl}/webhook`;
   return sink;
