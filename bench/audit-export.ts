@@ -14,19 +14,18 @@
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.js';
 import { systemActor } from '../src/core/actor.js';
 import { chainHash, GENESIS_HASH } from '../src/core/audit-recorder.js';
 import { EgressGuard } from '../src/core/egress-guard.js';
-import { type Database, openDatabase } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
+import type { Database } from '../src/db/client.js';
 import { auditEvents } from '../src/db/schema/index.js';
 import { DestinationService } from '../src/modules/audit/destinations.js';
 import { webhookSignature } from '../src/modules/audit/sinks.js';
-import { buildServer } from '../src/server.js';
+import { listenOnLoopback } from '../test/services/peers.js';
 import { createDatabase, postgresBinaries, startPostgres } from '../test/services/postgres.js';
+import { startBenchGateway } from './support/gateway.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
 /** The live case commits through the real recorder, whose rate bounds it; fewer events keep the run short. */
@@ -49,8 +48,7 @@ async function startCountingSink() {
       if (waiter && received >= waiter.target) waiter.resolve();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
+  const url = `http://127.0.0.1:${await listenOnLoopback(server)}/webhook`;
   return {
     url,
     get received() {
@@ -155,13 +153,11 @@ async function measure(newDatabaseUrl: () => Promise<string | undefined>) {
   const results: Record<string, number> = {};
   for (const mode of ['backlog', 'live'] as const) {
     // A fresh database per case, so the second does not inherit the first one's destination.
-    const database = await openDatabase({ url: await newDatabaseUrl(), poolSize: 10 });
-    await migrate(database.db);
-    const config = {
-      ...loadConfig({ INFRAGATE_EGRESS: 'any', LOG_LEVEL: 'silent' }),
-    };
-    config.siem = { ...config.siem, pollIntervalMs: 50, flushIntervalMs: 200 };
-    const app = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
+    const defaults = loadConfig({}).siem;
+    const { app, database, close } = await startBenchGateway({
+      databaseUrl: await newDatabaseUrl(),
+      config: { siem: { ...defaults, pollIntervalMs: 50, flushIntervalMs: 200 } },
+    });
     await app.ready();
     const destinations = new DestinationService(app.deps);
     sink.reset();
@@ -205,8 +201,7 @@ async function measure(newDatabaseUrl: () => Promise<string | undefined>) {
       results.commit = LIVE_EVENTS / ((committedAt - started) / 1000);
       results.live = LIVE_EVENTS / ((performance.now() - started) / 1000);
     }
-    await app.close();
-    await database.close();
+    await close();
   }
   sink.reset();
   results.baseline = await baseline(sink.url, EVENTS);

@@ -16,12 +16,7 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import tar from 'tar-stream';
-import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
-import { migrate } from '../src/db/migrate.js';
-import { groups, users } from '../src/db/schema/index.js';
-import { issueToken } from '../src/modules/auth/tokens.js';
-import { buildServer } from '../src/server.js';
+import { startBenchGateway } from './support/gateway.js';
 
 const run = promisify(execFile);
 const args = process.argv.slice(2);
@@ -86,22 +81,7 @@ async function main() {
   const siteDir = path.join(work, 'site');
   const archive = await tarGz(siteDir);
 
-  const config = loadConfig({ INFRAGATE_DATA_DIR: path.join(work, 'data'), LOG_LEVEL: 'silent' });
-  const database = await openDatabase({});
-  await migrate(database.db);
-  const gateway = await buildServer({ config, database, masterKey: crypto.randomBytes(32), logger: false });
-  await gateway.ready();
-  const [admins] = await database.db.select().from(groups);
-  const [admin] = await database.db
-    .insert(users)
-    .values({ email: 'bench@localhost', name: 'bench', groupId: admins!.id })
-    .returning();
-  const { token } = await issueToken(database.db, {
-    userId: admin!.id,
-    kind: 'api',
-    name: 'bench',
-    expiresAt: null,
-  });
+  const { app: gateway, token, close: closeGateway } = await startBenchGateway();
   const headers = { authorization: `Bearer ${token}` };
   const project = await gateway.inject({
     method: 'POST',
@@ -151,8 +131,7 @@ async function main() {
   for (const row of rows) console.log(row);
 
   await baseline.close();
-  await gateway.close();
-  await database.close();
+  await closeGateway();
   fs.rmSync(work, { recursive: true, force: true });
 }
 
