@@ -225,6 +225,16 @@ describe.each(trees)('$label', ({ base, kind }) => {
       expect(result.body.data.map((folder: { sortOrder: number }) => folder.sortOrder)).toEqual([0, 1, 2]);
     });
 
+    it('leaves folders already in their place untouched (updatedAt kept)', async () => {
+      const parent = await create(unique('settled'));
+      const [a, b] = [await create('a', parent.id), await create('b', parent.id)];
+      const body = { parentId: parent.id, ids: [b.id, a.id] };
+      const first = await gateway.call('PUT', `${base}/reorder`, { body });
+      const again = await gateway.call('PUT', `${base}/reorder`, { body });
+      expect(again.status).toBe(200);
+      expect(again.body.data).toEqual(first.body.data);
+    });
+
     it('refuses an id that is not a child of parentId with 422 NOT_A_CHILD', async () => {
       const parent = await create(unique('strict'));
       const stranger = await create(unique('stranger'));

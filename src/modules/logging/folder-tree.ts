@@ -1,7 +1,7 @@
-import { and, asc, count, eq, getTableName, inArray, isNull, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableName, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
-import { isUniqueViolation } from '../../core/db-errors.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
 import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
@@ -249,13 +249,15 @@ export class FolderTree {
       const siblings = await this.children(tx, parentId);
       const listed = new Set(ids);
       const order = [...ids, ...siblings.map((row) => row.id).filter((id) => !listed.has(id))];
-      const now = new Date();
-      for (const [position, id] of order.entries()) {
-        await tx
-          .update(this.folders)
-          .set({ sortOrder: position, updatedAt: now })
-          .where(and(eq(this.folders.id, id), ne(this.folders.sortOrder, position)));
-      }
+      // One statement for the whole sibling list; rows already in place keep their updatedAt.
+      const orderedIds = sql.join(
+        order.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      );
+      await tx.execute(sql`
+        update ${this.folderTable} set sort_order = wanted.position - 1, updated_at = now()
+        from unnest(array[${orderedIds}]) with ordinality as wanted(id, position)
+        where ${this.folderTable}.id = wanted.id and ${this.folderTable}.sort_order <> wanted.position - 1`);
       await this.audit.record(tx, actor, {
         action: `logging.${this.folderType}.reordered`,
         targetType: this.folderType,
@@ -362,18 +364,11 @@ export class FolderTree {
   }
 
   /** Turns a sibling-name collision of `run` into 409 NAME_TAKEN. */
-  async uniqueName<T>(name: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        throw conflict('NAME_TAKEN', {
-          explanation: `a sibling is already named ${JSON.stringify(name)}`,
-          name,
-        });
-      }
-      throw error;
-    }
+  uniqueName<T>(name: string, run: () => Promise<T>): Promise<T> {
+    return conflictOnDuplicate(run(), 'NAME_TAKEN', {
+      explanation: `a sibling is already named ${JSON.stringify(name)}`,
+      name,
+    });
   }
 
   private async refuseNameClashes(
