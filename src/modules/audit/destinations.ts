@@ -47,6 +47,13 @@ export interface DestinationFields {
   maxAttempts?: number | undefined;
 }
 
+/** The write-only credential a kind takes: the webhook's signing secret or the HEC token; syslog has none. */
+function credentialOf(kind: SiemKind, input: DestinationFields): string | undefined {
+  if (kind === 'webhook') return input.secret;
+  if (kind === 'splunk_hec') return input.token;
+  return undefined;
+}
+
 export interface NewDestination extends DestinationFields {
   name: string;
   kind: SiemKind;
@@ -157,8 +164,7 @@ export class DestinationService {
     const settings = buildSettings(input.kind, {}, input);
     await this.checkEgress(settings);
     const { siem } = this.deps.config;
-    const secret =
-      input.kind === 'webhook' ? input.secret : input.kind === 'splunk_hec' ? input.token : undefined;
+    const secret = credentialOf(input.kind, input);
     return this.deps.db.transaction(async (tx) => {
       const [head] = await tx
         .select({ seq: sql<number>`coalesce(max(${auditEvents.seq}), 0)`.mapWith(Number) })
@@ -205,8 +211,7 @@ export class DestinationService {
       throw validationError([{ path: ['caPem'], message: 'needs tls: true' }]);
     const connectionChanged = KIND_SPECIFIC.some((key) => input[key] !== undefined);
     if (connectionChanged) await this.checkEgress(settings);
-    const secret =
-      current.kind === 'webhook' ? input.secret : current.kind === 'splunk_hec' ? input.token : undefined;
+    const secret = credentialOf(current.kind, input);
     const name = input.name === undefined ? undefined : trimmedName(input.name);
     return this.deps.db.transaction(async (tx) => {
       const values: Partial<typeof siemDestinations.$inferInsert> = { settings, updatedAt: new Date() };
