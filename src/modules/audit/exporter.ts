@@ -64,16 +64,20 @@ export class SiemExporter {
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs'>,
+    private readonly deps: Pick<
+      Deps,
+      'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs' | 'audit'
+    >,
   ) {}
 
-  register(deps: Pick<Deps, 'audit' | 'jobs'>): void {
-    deps.jobs.register({
+  /** Runs as a background job, and at once whenever an event is recorded. */
+  register(): void {
+    this.deps.jobs.register({
       name: EXPORT_JOB,
       intervalMs: this.deps.config.siem.pollIntervalMs,
       run: () => this.runUntilIdle(),
     });
-    deps.audit.onRecorded(() => this.wake());
+    this.deps.audit.onRecorded(() => this.wake());
   }
 
   stop(): void {

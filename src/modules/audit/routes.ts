@@ -152,7 +152,7 @@ const tags = ['audit'];
 const auditRoutes: GatewayModule = async (app) => {
   const { deps } = app;
   const exporter = new SiemExporter(deps);
-  exporter.register(deps);
+  exporter.register();
   app.addHook('preClose', async () => exporter.stop());
   const events = new AuditEventService(deps.db);
   const destinations = new DestinationService(deps);
