@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import Docker from 'dockerode';
-import { type EgressGuard, findEgressDenial } from '../../core/egress-guard.js';
+import { findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, notFound, unprocessable } from '../../core/errors.js';
 
 /** A node's endpoint, parsed: where its Docker Engine API listens and how to reach it. */
@@ -166,46 +166,37 @@ export function translateEngineError(error: EngineFailure, what: Record<string, 
   );
 }
 
-/** Builds the client for a node; remote hosts are checked by the egress guard before any connection. */
-export async function connectEngine(
-  endpoint: Endpoint,
-  credentials: EngineCredentials,
-  egress: EgressGuard,
-  timeoutMs: number,
-): Promise<Engine> {
+/**
+ * Builds the client for a node. It connects lazily, on the first call; the egress check of remote hosts
+ * is the caller's (NodeService), which also repeats it whenever it reuses a client.
+ */
+export function connectEngine(endpoint: Endpoint, credentials: EngineCredentials, timeoutMs: number): Engine {
   let options: Docker.DockerOptions;
   if (endpoint.kind === 'unix') {
     options = { socketPath: endpoint.socketPath, timeout: timeoutMs };
+  } else if (endpoint.kind === 'tcp') {
+    const tls = Boolean(credentials.tlsCa || credentials.tlsCert || credentials.tlsKey);
+    options = {
+      host: endpoint.host,
+      port: endpoint.port,
+      protocol: tls ? 'https' : 'http',
+      timeout: timeoutMs,
+      ...(credentials.tlsCa ? { ca: credentials.tlsCa } : {}),
+      ...(credentials.tlsCert ? { cert: credentials.tlsCert } : {}),
+      ...(credentials.tlsKey ? { key: credentials.tlsKey } : {}),
+    };
   } else {
-    try {
-      await egress.resolve(endpoint.host);
-    } catch (error) {
-      throw translateEngineError(error, {});
-    }
-    if (endpoint.kind === 'tcp') {
-      const tls = Boolean(credentials.tlsCa || credentials.tlsCert || credentials.tlsKey);
-      options = {
-        host: endpoint.host,
-        port: endpoint.port,
-        protocol: tls ? 'https' : 'http',
-        timeout: timeoutMs,
-        ...(credentials.tlsCa ? { ca: credentials.tlsCa } : {}),
-        ...(credentials.tlsCert ? { cert: credentials.tlsCert } : {}),
-        ...(credentials.tlsKey ? { key: credentials.tlsKey } : {}),
-      };
-    } else {
-      options = {
-        protocol: 'ssh',
-        host: endpoint.host,
-        port: endpoint.port,
-        username: endpoint.username,
-        timeout: timeoutMs,
-        sshOptions: {
-          readyTimeout: timeoutMs,
-          ...(credentials.sshKey ? { privateKey: credentials.sshKey } : {}),
-        },
-      } as Docker.DockerOptions;
-    }
+    options = {
+      protocol: 'ssh',
+      host: endpoint.host,
+      port: endpoint.port,
+      username: endpoint.username,
+      timeout: timeoutMs,
+      sshOptions: {
+        readyTimeout: timeoutMs,
+        ...(credentials.sshKey ? { privateKey: credentials.sshKey } : {}),
+      },
+    } as Docker.DockerOptions;
   }
   return new Engine(new Docker(options), endpoint, timeoutMs);
 }

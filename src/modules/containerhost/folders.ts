@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { AuditActor } from '../../core/actor.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
@@ -170,34 +171,12 @@ export class FolderService {
       // Items that name no folder keep the folder they had; the others set it (null takes them out).
       const withFolder = rows.filter((_, index) => hasFolder[index]);
       const withoutFolder = rows.filter((_, index) => !hasFolder[index]);
-      if (withFolder.length > 0)
-        await tx
-          .insert(containerhostResourcePlacements)
-          .values(withFolder)
-          .onConflictDoUpdate({
-            target: [
-              containerhostResourcePlacements.nodeId,
-              containerhostResourcePlacements.resourceType,
-              containerhostResourcePlacements.resourceKey,
-            ],
-            set: {
-              sortOrder: sql`excluded.sort_order`,
-              folderId: sql`excluded.folder_id`,
-              updatedAt: now,
-            },
-          });
-      if (withoutFolder.length > 0)
-        await tx
-          .insert(containerhostResourcePlacements)
-          .values(withoutFolder)
-          .onConflictDoUpdate({
-            target: [
-              containerhostResourcePlacements.nodeId,
-              containerhostResourcePlacements.resourceType,
-              containerhostResourcePlacements.resourceKey,
-            ],
-            set: { sortOrder: sql`excluded.sort_order`, updatedAt: now },
-          });
+      await upsertPlacements(tx, withFolder, {
+        sortOrder: sql`excluded.sort_order`,
+        folderId: sql`excluded.folder_id`,
+        updatedAt: now,
+      });
+      await upsertPlacements(tx, withoutFolder, { sortOrder: sql`excluded.sort_order`, updatedAt: now });
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.resources.reordered',
         targetType: 'containerhost_resources',
@@ -231,4 +210,24 @@ export class FolderService {
         .map((p) => ({ nodeId: p.nodeId, resourceKey: p.resourceKey, sortOrder: p.sortOrder })),
     }));
   }
+}
+
+/** Inserts placements; one that exists already (same node, type and key) gets only the columns in `set`. */
+async function upsertPlacements(
+  tx: DbOrTx,
+  rows: (typeof containerhostResourcePlacements.$inferInsert)[],
+  set: PgUpdateSetSource<typeof containerhostResourcePlacements>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx
+    .insert(containerhostResourcePlacements)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [
+        containerhostResourcePlacements.nodeId,
+        containerhostResourcePlacements.resourceType,
+        containerhostResourcePlacements.resourceKey,
+      ],
+      set,
+    });
 }

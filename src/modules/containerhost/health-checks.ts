@@ -135,6 +135,21 @@ function describeFailure(error: unknown, timeoutSeconds: number): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A result with nothing measured: the check is disabled, or the probe got no answer (offline, and why). */
+function unmeasuredResult(status: 'disabled' | 'offline', url: string | null, error?: string): HealthResult {
+  return {
+    ok: false,
+    status,
+    httpStatus: null,
+    responseMs: null,
+    slow: false,
+    bodyMatched: null,
+    url,
+    ...(error === undefined ? {} : { error }),
+    checkedAt: new Date(),
+  };
+}
+
 /** Saved health checks per container name, one-off tests, and the background runner. */
 export class HealthCheckService {
   constructor(
@@ -239,7 +254,6 @@ export class HealthCheckService {
     const container = await engine.call({ containerName }, (docker) =>
       docker.getContainer(containerName).inspect(),
     );
-    const base = { httpStatus: null, responseMs: null, slow: false, bodyMatched: null };
     const nodeHost = publishedHost(engine.endpoint);
     if (!config.enabled) {
       let url: string | null = null;
@@ -248,18 +262,11 @@ export class HealthCheckService {
       } catch {
         // A disabled check is reported as disabled even when it has no target yet.
       }
-      return { ok: false, status: 'disabled', ...base, url, checkedAt: new Date() };
+      return unmeasuredResult('disabled', url);
     }
     const url = this.targetUrl(nodeHost, container, config);
     if (!container.State?.Running)
-      return {
-        ok: false,
-        status: 'offline',
-        ...base,
-        url,
-        error: `container is ${container.State?.Status ?? 'not running'}`,
-        checkedAt: new Date(),
-      };
+      return unmeasuredResult('offline', url, `container is ${container.State?.Status ?? 'not running'}`);
     const started = performance.now();
     try {
       const response = await this.deps.egress.fetch(url, {
@@ -294,14 +301,10 @@ export class HealthCheckService {
         checkedAt: new Date(),
       };
     } catch (error) {
+      const responseMs = Math.round(performance.now() - started);
       return {
-        ok: false,
-        status: 'offline',
-        ...base,
-        responseMs: Math.round(performance.now() - started),
-        url,
-        error: describeFailure(error, config.timeoutSeconds),
-        checkedAt: new Date(),
+        ...unmeasuredResult('offline', url, describeFailure(error, config.timeoutSeconds)),
+        responseMs,
       };
     }
   }
@@ -345,17 +348,11 @@ export class HealthCheckService {
         error instanceof AppError
           ? String((error.details as { explanation?: string })?.explanation ?? error.code)
           : String(error);
-      result = {
-        ok: false,
-        status: 'offline',
-        httpStatus: null,
-        responseMs: null,
-        slow: false,
-        bodyMatched: null,
-        url: null,
-        error: error instanceof AppError && error.code === 'NOT_FOUND' ? 'container not found' : explanation,
-        checkedAt: new Date(),
-      };
+      result = unmeasuredResult(
+        'offline',
+        null,
+        error instanceof AppError && error.code === 'NOT_FOUND' ? 'container not found' : explanation,
+      );
     }
     const keep = this.deps.config.healthCheckHistory;
     await this.deps.db.transaction(async (tx) => {

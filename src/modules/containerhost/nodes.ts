@@ -203,11 +203,8 @@ export class NodeService {
   private async engineFor(row: NodeRow): Promise<Engine> {
     const cached = this.engines.get(row.id);
     if (cached && cached.updatedAt === row.updatedAt.getTime()) {
-      // Remote hosts are re-checked against the egress policy on every use (DNS may have moved).
-      if (cached.engine.endpoint.kind !== 'unix')
-        await this.deps.egress.resolve(cached.engine.endpoint.host).catch((error: unknown) => {
-          throw translateEngineError(error, {});
-        });
+      // A reused client is checked again on every use: DNS may have moved the host since.
+      await this.checkEgress(cached.engine.endpoint);
       return cached.engine;
     }
     const engine = await this.openEngine(row);
@@ -220,17 +217,22 @@ export class NodeService {
     if ('error' in endpoint) throw validationError([{ path: ['endpoint'], message: endpoint.error }]);
     const open = (sealed: string | null, context: string) =>
       sealed === null ? undefined : this.deps.secrets.open(sealed, context);
-    return connectEngine(
-      endpoint,
-      {
-        tlsCa: open(row.tlsCaSealed, SECRET_COLUMNS.tlsCa.context),
-        tlsCert: open(row.tlsCertSealed, SECRET_COLUMNS.tlsCert.context),
-        tlsKey: open(row.tlsKeySealed, SECRET_COLUMNS.tlsKey.context),
-        sshKey: open(row.sshKeySealed, SECRET_COLUMNS.sshPrivateKey.context),
-      },
-      this.deps.egress,
-      this.deps.config.dockerTimeoutMs,
-    );
+    const credentials = {
+      tlsCa: open(row.tlsCaSealed, SECRET_COLUMNS.tlsCa.context),
+      tlsCert: open(row.tlsCertSealed, SECRET_COLUMNS.tlsCert.context),
+      tlsKey: open(row.tlsKeySealed, SECRET_COLUMNS.tlsKey.context),
+      sshKey: open(row.sshKeySealed, SECRET_COLUMNS.sshPrivateKey.context),
+    };
+    await this.checkEgress(endpoint);
+    return connectEngine(endpoint, credentials, this.deps.config.dockerTimeoutMs);
+  }
+
+  /** Remote hosts must pass the egress policy before the gateway talks to them; local sockets need not. */
+  private async checkEgress(endpoint: Endpoint): Promise<void> {
+    if (endpoint.kind === 'unix') return;
+    await this.deps.egress.resolve(endpoint.host).catch((error: unknown) => {
+      throw translateEngineError(error, {});
+    });
   }
 
   /** Validates the merged node and answers the columns to write (secrets sealed). */

@@ -311,7 +311,10 @@ export class ResourceService {
     });
   }
 
-  /** `mv fromPath toPath` as an exec (argument array, no shell) in a running container. */
+  /**
+   * `mv fromPath toPath` as an exec (argument array, no shell) in a running container. NUL needs no
+   * check here: the gateway's NUL guard (core/nul-guard.ts) refuses it in every request.
+   */
   async moveFile(actor: AuditActor, nodeId: string, containerId: string, fromPath: string, toPath: string) {
     const issues: ValidationIssue[] = [];
     for (const [field, value] of [
@@ -319,7 +322,6 @@ export class ResourceService {
       ['toPath', toPath],
     ] as const) {
       if (!value.startsWith('/')) issues.push({ path: [field], message: 'must be an absolute path' });
-      if (value.includes('\0')) issues.push({ path: [field], message: 'must not contain NUL' });
     }
     if (issues.length > 0) throw validationError(issues);
     const { engine } = await this.nodes.engine(nodeId);
@@ -511,10 +513,12 @@ async function pathStat(
   });
 }
 
-/** Normalises a path inside a volume (leading slash optional); `..` segments and NUL are refused. */
+/**
+ * Normalises a path inside a volume (leading slash optional); `..` segments are refused. NUL never gets
+ * here: the gateway's NUL guard (core/nul-guard.ts) refuses it in the query and the JSON body.
+ */
 function volumeRelativePath(raw: string): string {
   if (raw.length === 0 || raw.length > 1024) throw invalidField(['path'], 'must be 1 to 1024 characters');
-  if (raw.includes('\0')) throw invalidField(['path'], 'must not contain NUL');
   if (raw.split(/[\\/]/).includes('..')) throw invalidField(['path'], 'must not contain .. segments');
   const normalised = path.normalize(`/${raw}`).replace(/^\/+/, '').replace(/\/+$/, '');
   if (!normalised || normalised === '.') throw invalidField(['path'], 'must name a file inside the volume');
