@@ -533,7 +533,7 @@ export class PagesService {
     const keep = this.config.retainDeployments;
     const removed = await this.db.transaction(async (tx) => {
       const project = await lockProject(tx, projectId);
-      if (!project) return [];
+      if (!project) return null;
       const expired = await tx
         .select({ id: pagesDeployments.id })
         .from(pagesDeployments)
@@ -541,7 +541,7 @@ export class PagesService {
         .orderBy(desc(pagesDeployments.createdAt), desc(pagesDeployments.id))
         .offset(keep);
       const ids = expired.map((row) => row.id).filter((id) => id !== project.production);
-      if (ids.length === 0) return [];
+      if (ids.length === 0) return null;
       const files = await tx
         .selectDistinct({ sha256: pagesDeploymentFiles.sha256 })
         .from(pagesDeploymentFiles)
@@ -558,11 +558,11 @@ export class PagesService {
           metadata: { projectId, reason: 'retention', retainDeployments: keep },
         });
       }
-      return [{ ids: deleted.map((row) => row.id), blobs: files.map((file) => file.sha256) }];
+      return { ids: deleted.map((row) => row.id), blobs: files.map((file) => file.sha256) };
     });
-    if (removed.length === 0) return [];
-    await this.collectGarbage(removed[0]!.blobs);
-    return removed[0]!.ids;
+    if (!removed) return [];
+    await this.collectGarbage(removed.blobs);
+    return removed.ids;
   }
 
   /** Retention for every project, orphaned blobs and stale upload directories (the maintenance job). */

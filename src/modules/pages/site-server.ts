@@ -13,7 +13,6 @@ interface SiteFileEntry {
 }
 
 interface SiteRecord {
-  projectId: string;
   spaFallback: boolean;
   deploymentId: string | null;
 }
@@ -42,6 +41,7 @@ export interface SiteRequest {
 }
 
 const SLUG_TTL_MS = 1000;
+const SLUG_CACHE_ENTRIES = 10_000;
 const MANIFEST_CACHE_ENTRIES = 64;
 const BODY_CACHE_BYTES = 64 * 1024 * 1024;
 const BODY_CACHE_MAX_FILE = 1024 * 1024;
@@ -97,7 +97,7 @@ function etagMatches(header: string | undefined, sha256: string): boolean {
  * and dropped at once when this gateway changes it).
  */
 export class SiteServer implements SiteInvalidation {
-  private readonly slugs = new Map<string, { at: number; site: SiteRecord | null }>();
+  private readonly slugs = new Lru<string, { at: number; site: SiteRecord | null }>(SLUG_CACHE_ENTRIES);
   private readonly manifests = new Lru<string, Map<string, SiteFileEntry>>(MANIFEST_CACHE_ENTRIES);
   private readonly bodies = new Lru<string, Buffer>(BODY_CACHE_BYTES, (body) => body.length);
 
@@ -158,14 +158,12 @@ export class SiteServer implements SiteInvalidation {
     if (cached && Date.now() - cached.at < SLUG_TTL_MS) return cached.site;
     const [row] = await this.db
       .select({
-        projectId: pagesProjects.id,
         spaFallback: pagesProjects.spaFallback,
         deploymentId: pagesProjects.productionDeploymentId,
       })
       .from(pagesProjects)
       .where(eq(pagesProjects.slug, slug));
     const site = row ?? null;
-    if (this.slugs.size > 10_000) this.slugs.clear();
     this.slugs.set(slug, { at: Date.now(), site });
     return site;
   }
