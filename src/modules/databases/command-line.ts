@@ -4,6 +4,8 @@
  * a closing quote must be followed by whitespace or the end; "" is an empty argument.
  */
 
+import { decodeUtf8 } from './reply.js';
+
 export type ParsedCommandLine = { ok: true; args: Buffer[] } | { ok: false; error: string };
 
 const isSpace = (char: string | undefined) =>
@@ -67,7 +69,6 @@ export function parseCommandLine(line: string): ParsedCommandLine {
 }
 
 const PLAIN = /^[\x21-\x7e]+$/;
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Renders arguments back into a line redis-cli would read the same way (for history). */
 export function renderCommandLine(args: readonly (Buffer | string)[]): string {
@@ -77,12 +78,7 @@ export function renderCommandLine(args: readonly (Buffer | string)[]): string {
 /** One argument as redis-cli would need it typed: bare when plain, else double-quoted with escapes. */
 export function renderArgument(arg: Buffer | string): string {
   if (typeof arg === 'string') return arg;
-  let text: string | undefined;
-  try {
-    text = utf8.decode(arg);
-  } catch {
-    text = undefined;
-  }
+  const text = decodeUtf8(arg);
   if (text !== undefined && PLAIN.test(text) && !/["'\\]/.test(text)) return text;
   let out = '"';
   if (text !== undefined) {

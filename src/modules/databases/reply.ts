@@ -24,7 +24,8 @@ export interface ConvertedReply {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function decodeUtf8(buffer: Buffer): string | undefined {
+/** The text of `buffer`, or undefined when it is not valid UTF-8. */
+export function decodeUtf8(buffer: Buffer): string | undefined {
   try {
     return utf8.decode(buffer);
   } catch {

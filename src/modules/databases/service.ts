@@ -104,7 +104,7 @@ const toView = (row: DatabaseRow): DatabaseView => ({
 });
 
 /** A checked `redis://` / `rediss://` URL, stored without credentials or database number. */
-function normalizeUrl(raw: string): { url: string; host: string; port: number; dbFromPath?: number } {
+function normalizeUrl(raw: string): { url: string; dbFromPath?: number } {
   let parsed: URL;
   try {
     parsed = new URL(raw.trim());
@@ -120,11 +120,8 @@ function normalizeUrl(raw: string): { url: string; host: string; port: number; d
   const path = parsed.pathname.replace(/^\/+/, '');
   if (path !== '' && !/^\d{1,4}$/.test(path))
     throw invalidField(['url'], 'path may only be a database number, e.g. redis://host:6379/2');
-  const port = parsed.port ? Number(parsed.port) : 6379;
   return {
     url: `${parsed.protocol}//${parsed.host}`,
-    host: parsed.hostname,
-    port,
     ...(path !== '' ? { dbFromPath: Number(path) } : {}),
   };
 }
