@@ -352,11 +352,10 @@ export class RepohostService {
   }
 
   /** Tests the connection and resolves the allowlist, or throws the 422 that says why not. */
-  private async testForSave(baseUrl: string, token: string, allowlist: AllowlistRequest[] | undefined) {
+  private async testForSave(baseUrl: string, token: string, allowlist: AllowlistRequest[]) {
     try {
       const preview = await this.runTest(baseUrl, token);
-      const entries =
-        allowlist === undefined ? undefined : await this.resolveAllowlist(baseUrl, token, preview, allowlist);
+      const entries = await this.resolveAllowlist(baseUrl, token, preview, allowlist);
       return { preview, entries };
     } catch (error) {
       throw scrub(error, token);
@@ -400,8 +399,8 @@ export class RepohostService {
             name,
             baseUrl,
             tokenSealed: this.secrets.seal(input.token, TOKEN_CONTEXT),
-            allowlist: entries ?? [],
-            ...testColumns(preview, null),
+            allowlist: entries,
+            ...testColumns(preview),
           })
           .returning({ id: repohostConnectors.id }),
         'CONNECTOR_NAME_TAKEN',
@@ -414,7 +413,7 @@ export class RepohostService {
         metadata: {
           name,
           baseUrl,
-          allowlist: (entries ?? []).map(auditEntry),
+          allowlist: entries.map(auditEntry),
           capabilities: preview.capabilities,
         },
       });
@@ -440,7 +439,7 @@ export class RepohostService {
         changes.allowlist ??
         current.allowlist.map(({ entryType, remoteId, fullPath }) => ({ entryType, remoteId, fullPath }));
       const { preview, entries } = await this.testForSave(baseUrl, token, wanted);
-      Object.assign(values, testColumns(preview, null), { allowlist: entries ?? [] });
+      Object.assign(values, testColumns(preview), { allowlist: entries });
       if (changes.token !== undefined) values.tokenSealed = this.secrets.seal(changes.token, TOKEN_CONTEXT);
     }
     return this.db.transaction(async (tx) => {
@@ -515,7 +514,7 @@ export class RepohostService {
     }
     await this.db.transaction(async (tx) => {
       const columns = report.ok
-        ? testColumns(report, null)
+        ? testColumns(report)
         : {
             capabilities: report.capabilities,
             lastTestedAt: testedAt,
@@ -549,15 +548,16 @@ export class RepohostService {
   }
 }
 
-function testColumns(preview: PreviewResult, error: TestFailure | null) {
+/** The connector columns that record a passed test. */
+function testColumns(preview: PreviewResult) {
   return {
     capabilities: preview.capabilities,
     tokenScopes: preview.tokenScopes,
     tokenExpiresAt: preview.tokenExpiresAt,
     remoteUser: preview.user,
     lastTestedAt: new Date(),
-    lastTestOk: error === null,
-    lastTestError: error,
+    lastTestOk: true,
+    lastTestError: null,
   };
 }
 
