@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import type { EgressGuard } from '../../core/egress-guard.js';
-import type { CatalogEntry, OAuthSettings } from './catalog.js';
+import type { OAuthSettings } from './catalog.js';
 
 /** Tokens from a token endpoint, as the gateway keeps them. */
 export interface TokenSet {
@@ -25,7 +25,6 @@ export interface DeviceAuthorization {
   deviceCode: string;
   userCode: string;
   verificationUri: string;
-  verificationUriComplete: string | undefined;
   expiresIn: number;
   interval: number | undefined;
 }
@@ -65,7 +64,6 @@ export class ProviderOAuthClient {
   private readonly options: oauth.TokenEndpointRequestOptions;
 
   constructor(
-    readonly entry: CatalogEntry,
     readonly settings: OAuthSettings,
     egress: EgressGuard,
   ) {
@@ -144,7 +142,6 @@ export class ProviderOAuthClient {
         deviceCode: answer.device_code,
         userCode: answer.user_code,
         verificationUri: answer.verification_uri,
-        verificationUriComplete: answer.verification_uri_complete,
         expiresIn: answer.expires_in,
         interval: answer.interval,
       };

@@ -459,7 +459,7 @@ export class InferenceService {
   private oauthClient(entry: CatalogEntry): ProviderOAuthClient {
     if (!entry.oauth)
       throw unprocessable('OAUTH_NOT_SUPPORTED', `provider ${entry.id} does not sign in with OAuth`);
-    return new ProviderOAuthClient(entry, entry.oauth, this.deps.egress);
+    return new ProviderOAuthClient(entry.oauth, this.deps.egress);
   }
 
   /** The row with an access token valid for a while yet, refreshing it first when it is about to expire. */
