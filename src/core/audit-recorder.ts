@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { desc, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { auditEvents } from '../db/schema/index.js';
+import { type AuditOutcome, auditEvents } from '../db/schema/index.js';
 import type { AuditActor } from './actor.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -13,7 +13,7 @@ export interface AuditEntry {
   action: string;
   targetType?: string;
   targetId?: string | null;
-  outcome?: 'success' | 'failure';
+  outcome?: AuditOutcome;
   /** What changed, never a secret value. */
   metadata?: Record<string, unknown>;
 }
@@ -27,7 +27,7 @@ export interface ChainedFields {
   action: string;
   targetType: string | null;
   targetId: string | null;
-  outcome: string;
+  outcome: AuditOutcome;
   requestId: string | null;
   clientIp: string | null;
   metadata: Record<string, unknown>;
@@ -90,7 +90,7 @@ export class AuditRecorder {
         metadata: entry.metadata ?? {},
       };
       const hash = chainHash(prevHash, fields);
-      const row = { ...fields, outcome: fields.outcome as 'success' | 'failure', prevHash, hash };
+      const row = { ...fields, prevHash, hash };
       prevHash = hash;
       return row;
     });

@@ -1,5 +1,8 @@
 import { bigint, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
+export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
 /** Hash-chained audit trail: `hash = sha256(prevHash + canonical event)`, ordered by `seq`. */
 export const auditEvents = pgTable(
   'audit_events',
@@ -12,7 +15,7 @@ export const auditEvents = pgTable(
     action: text('action').notNull(),
     targetType: text('target_type'),
     targetId: text('target_id'),
-    outcome: text('outcome', { enum: ['success', 'failure'] }).notNull(),
+    outcome: text('outcome', { enum: AUDIT_OUTCOMES }).notNull(),
     requestId: text('request_id'),
     clientIp: text('client_ip'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull(),

@@ -35,13 +35,15 @@ export const inferenceConnections = pgTable(
   ],
 );
 
+export const OAUTH_SESSION_STATUSES = ['pending', 'complete', 'error', 'expired', 'cancelled'] as const;
+
 /** An OAuth sign-in in progress (redirect + PKCE with a pasted callback, or the device flow). */
 export const inferenceOauthSessions = pgTable(
   'inference_oauth_sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     providerId: text('provider_id').notNull(),
-    status: text('status', { enum: ['pending', 'complete', 'error', 'expired', 'cancelled'] }).notNull(),
+    status: text('status', { enum: OAUTH_SESSION_STATUSES }).notNull(),
     flow: text('flow', { enum: ['redirect', 'device'] }).notNull(),
     completionMode: text('completion_mode').notNull(),
     authorizationUrl: text('authorization_url').notNull(),

@@ -18,7 +18,7 @@ import {
   siemDeliveries,
   siemDestinations,
 } from '../../db/schema/index.js';
-import { type SinkError, type SinkTarget, sendBatch } from './sinks.js';
+import { type ExportEvent, type SinkError, type SinkTarget, sendBatch } from './sinks.js';
 
 export const SECRET_CONTEXT = 'siem_destinations.secret_sealed';
 
@@ -286,7 +286,7 @@ export class DestinationService {
   /** Sends one synthetic event now and reports what the receiver did; nothing is queued. */
   async test(actor: Actor, id: string) {
     const row = await this.findRow(this.deps.db, id);
-    const event = {
+    const event: ExportEvent = {
       id: crypto.randomUUID(),
       seq: 0,
       occurredAt: new Date().toISOString(),

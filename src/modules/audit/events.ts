@@ -5,7 +5,7 @@ import { isUuid } from '../../core/ids.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { startsWithText } from '../../core/text-filters.js';
 import type { Db } from '../../db/client.js';
-import { auditEvents } from '../../db/schema/index.js';
+import { type AuditOutcome, auditEvents } from '../../db/schema/index.js';
 import type { ExportEvent } from './sinks.js';
 
 export interface EventFilter extends PageRequest {
@@ -15,7 +15,7 @@ export interface EventFilter extends PageRequest {
   action?: string | undefined;
   targetType?: string | undefined;
   targetId?: string | undefined;
-  outcome?: 'success' | 'failure' | undefined;
+  outcome?: AuditOutcome | undefined;
   from?: string | undefined;
   to?: string | undefined;
 }

@@ -10,7 +10,7 @@ import {
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
-import { DELIVERY_STATUSES, SIEM_KINDS } from '../../db/schema/index.js';
+import { AUDIT_OUTCOMES, DELIVERY_STATUSES, SIEM_KINDS } from '../../db/schema/index.js';
 import type { GatewayModule } from '../../server.js';
 import { DeliveryService } from './deliveries.js';
 import { DestinationService } from './destinations.js';
@@ -179,7 +179,7 @@ const auditRoutes: GatewayModule = async (app) => {
           ),
           targetType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
           targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-          outcome: Type.Optional(StringEnum(['success', 'failure'] as const)),
+          outcome: Type.Optional(StringEnum(AUDIT_OUTCOMES)),
           from: Type.Optional(Type.String({ format: 'date-time' })),
           to: Type.Optional(Type.String({ format: 'date-time' })),
         }),

@@ -12,6 +12,7 @@ import {
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
+import { OAUTH_SESSION_STATUSES } from '../../db/schema/index.js';
 import type { GatewayModule } from '../../server.js';
 import {
   AUTH_TYPES,
@@ -50,7 +51,7 @@ const CatalogEntry = Type.Object({
   completionMode: NullableEnum(COMPLETION_MODES),
 });
 
-const SessionStatus = StringEnum(['pending', 'complete', 'error', 'expired', 'cancelled'] as const);
+const SessionStatus = StringEnum(OAUTH_SESSION_STATUSES);
 
 /** The provider OAuth session record of the contract. */
 const Session = Type.Object({
