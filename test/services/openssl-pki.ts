@@ -299,10 +299,12 @@ export function makeTestPki(): TestPki {
 
 /** A throw-away CA and a server certificate for localhost / 127.0.0.1, made by openssl; answers file paths. */
 export function localhostCertificate(): { dir: string; ca: string; cert: string; key: string } {
+  if (!openssl.path) throw new Error(openssl.skipReason);
+  const bin = openssl.path;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-localhost-tls-'));
   const file = (name: string) => path.join(dir, name);
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'ignore' });
-  openssl(
+  const run = (...args: string[]) => execFileSync(bin, args, { stdio: 'ignore' });
+  run(
     'req',
     '-x509',
     '-newkey',
@@ -317,7 +319,7 @@ export function localhostCertificate(): { dir: string; ca: string; cert: string;
     '-subj',
     '/CN=infragate-test-ca',
   );
-  openssl(
+  run(
     'req',
     '-newkey',
     'rsa:2048',
@@ -330,7 +332,7 @@ export function localhostCertificate(): { dir: string; ca: string; cert: string;
     '/CN=localhost',
   );
   fs.writeFileSync(file('ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  openssl(
+  run(
     'x509',
     '-req',
     '-in',
