@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawServerDefault } from 'fastify';
+import Fastify from 'fastify';
 import type { Config } from './config.js';
 import { registerAccessAudit } from './core/access-audit.js';
+import type { App, RouteRecord } from './core/app.js';
 import { AuditRecorder } from './core/audit-recorder.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
@@ -21,15 +21,6 @@ import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
 import type { Database } from './db/client.js';
 import { modules } from './modules/index.js';
-
-export type App = FastifyInstance<
-  RawServerDefault,
-  IncomingMessage,
-  ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-export type GatewayModule = FastifyPluginAsyncTypebox;
 
 export interface ServerOptions {
   config: Config;
@@ -45,20 +36,6 @@ export interface ServerOptions {
 const PUBLIC_PREFIXES = ['/docs'];
 
 const API_VERSION = '1.0.0';
-
-/** Every registered route with its access declaration (tests check that none is left undeclared). */
-export interface RouteRecord {
-  method: string;
-  url: string;
-  scope: string | undefined;
-  public: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    routeCatalog: RouteRecord[];
-  }
-}
 
 const INVALIDATION_CHANNEL = 'infragate_invalidate';
 

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
-import type { Actor } from './actor.js';
 import type { AuditRecorder } from './audit-recorder.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
 import type { BackgroundJobs } from './background-jobs.js';
@@ -29,14 +28,4 @@ export interface RouteAccess {
   scope?: string;
   /** Reachable without a token (health, docs, login, public pages). */
   public?: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: Deps;
-  }
-  interface FastifyRequest {
-    actor: Actor;
-  }
-  interface FastifyContextConfig extends RouteAccess {}
 }

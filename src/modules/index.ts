@@ -1,4 +1,4 @@
-import type { GatewayModule } from '../server.js';
+import type { GatewayModule } from '../core/app.js';
 import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
 import certificateRoutes from './certificates/routes.js';

@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { openApiSnapshotPath, servedOpenApiDocument } from '../support/openapi-snapshot.js';
 
 let gateway: TestGateway;
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is read as plain JSON
@@ -25,5 +27,12 @@ describe('OpenAPI document', () => {
   it('serves interactive docs at /docs', async () => {
     const result = await gateway.call('GET', '/docs', { token: null });
     expect(result.status).toBe(200);
+  });
+});
+
+describe('the reviewed copy of the API document', () => {
+  it('equals what the gateway serves (run `npm run openapi` after changing a route)', async () => {
+    const reviewed = JSON.parse(fs.readFileSync(openApiSnapshotPath, 'utf8'));
+    expect(await servedOpenApiDocument()).toEqual(reviewed);
   });
 });

@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
+import type { App } from '../../src/core/app.js';
 import type { Deps } from '../../src/core/deps.js';
 import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { groups, users } from '../../src/db/schema/index.js';
 import { issueToken } from '../../src/modules/auth/tokens.js';
-import { type App, buildServer } from '../../src/server.js';
+import { buildServer } from '../../src/server.js';
 import { createDatabase } from '../services/postgres.js';
 
 export type TestDbKind = 'pglite' | 'postgres';

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { GatewayModule } from '../../core/app.js';
 import { invalidField } from '../../core/errors.js';
 import {
   DataOf,
@@ -11,7 +12,6 @@ import {
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { AUDIT_OUTCOMES, DELIVERY_STATUSES, SIEM_KINDS } from '../../db/schema/index.js';
-import type { GatewayModule } from '../../server.js';
 import { DeliveryService } from './deliveries.js';
 import { DestinationService } from './destinations.js';
 import { AuditEventService } from './events.js';

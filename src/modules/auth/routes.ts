@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
+import type { GatewayModule } from '../../core/app.js';
 import { AUTHENTICATED, SESSION_COOKIE } from '../../core/auth/authenticate.js';
 import { DataOf, IdParams, NullableTimestamp, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
-import type { GatewayModule } from '../../server.js';
 import { UserService } from '../users/service.js';
 import { LoginThrottle } from './login-throttle.js';
 import { AuthService } from './service.js';

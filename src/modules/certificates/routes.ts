@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { GatewayModule } from '../../core/app.js';
 import {
   DataOf,
   IdParams,
@@ -10,7 +11,6 @@ import {
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
-import type { GatewayModule } from '../../server.js';
 import { CertificateService } from './service.js';
 
 const Certificate = Type.Object({

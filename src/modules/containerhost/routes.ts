@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { GatewayModule } from '../../core/app.js';
 import {
   DataOf,
   Name,
@@ -12,7 +13,6 @@ import {
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { BODY_MATCH_MODES, HEALTH_SCHEMES, HEALTH_STATUSES, RESOURCE_TYPES } from '../../db/schema/index.js';
-import type { GatewayModule } from '../../server.js';
 import { FolderService } from './folders.js';
 import { HEALTH_CHECK_DEFAULTS, type HealthCheckConfig, HealthCheckService } from './health-checks.js';
 import { NodeService } from './nodes.js';

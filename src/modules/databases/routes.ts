@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { GatewayModule } from '../../core/app.js';
 import {
   DataOf,
   IdParams,
@@ -11,7 +12,6 @@ import {
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
-import type { GatewayModule } from '../../server.js';
 import { HISTORY_SIZE } from './command-log.js';
 import { DatabaseService } from './service.js';
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { GatewayModule } from '../../core/app.js';
 import {
   DataOf,
   IdParams,
@@ -13,7 +14,6 @@ import {
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { OAUTH_SESSION_STATUSES } from '../../db/schema/index.js';
-import type { GatewayModule } from '../../server.js';
 import {
   AUTH_TYPES,
   COMPLETION_MODES,

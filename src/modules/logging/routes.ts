@@ -1,8 +1,8 @@
 import { type TSchema, Type } from 'typebox';
 import type { AuditActor } from '../../core/actor.js';
+import type { App, GatewayModule } from '../../core/app.js';
 import { DataOf, Name, PageOf, SearchText, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
-import type { App, GatewayModule } from '../../server.js';
 import type { FolderTree } from './folder-tree.js';
 import { DEFAULT_RETENTION_DAYS, LoggingService } from './service.js';
 

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
+import type { GatewayModule } from '../../core/app.js';
 import { validationError } from '../../core/errors.js';
 import {
   DataOf,
@@ -14,7 +15,6 @@ import {
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { UPLOAD_STATUSES } from '../../db/schema/index.js';
-import type { GatewayModule } from '../../server.js';
 import { NodeService } from './service.js';
 import { chunkTooLarge, UPLOAD_SWEEP_JOB, UploadService } from './upload-service.js';
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { systemActor } from '../../core/actor.js';
+import type { GatewayModule } from '../../core/app.js';
 import { notFound, validationError } from '../../core/errors.js';
 import {
   DataOf,
@@ -14,7 +15,6 @@ import {
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
-import type { GatewayModule } from '../../server.js';
 import { BlobStore } from './blob-store.js';
 import { PagesService, SLUG_PATTERN } from './service.js';
 import { SiteServer } from './site-server.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
+import type { GatewayModule } from '../../core/app.js';
 import { AppError } from '../../core/errors.js';
-import type { GatewayModule } from '../../server.js';
 
 const Status = Type.Object({ status: Type.String() });
 

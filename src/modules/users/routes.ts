@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
+import type { GatewayModule } from '../../core/app.js';
 import { DataOf, IdParams, Name, PageOf, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
-import type { GatewayModule } from '../../server.js';
 import { UserService } from './service.js';
 
 const User = Type.Object({

@@ -1,0 +1,37 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { Actor } from './actor.js';
+import type { Deps, RouteAccess } from './deps.js';
+
+/** The gateway's Fastify instance, typed through TypeBox schemas. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  IncomingMessage,
+  ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** One area of the gateway: a Fastify plugin (`modules/<area>/module.ts`), optionally with options. */
+export type GatewayModule<Options extends Record<string, unknown> = Record<never, never>> =
+  FastifyPluginAsyncTypebox<Options>;
+
+/** Every registered route with its access declaration (tests check that none is left undeclared). */
+export interface RouteRecord {
+  method: string;
+  url: string;
+  scope: string | undefined;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+    routeCatalog: RouteRecord[];
+  }
+  interface FastifyRequest {
+    actor: Actor;
+  }
+  interface FastifyContextConfig extends RouteAccess {}
+}
