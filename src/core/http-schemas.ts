@@ -14,8 +14,10 @@ export const DataOf = <T extends TSchema>(item: T) => Type.Object({ data: item }
 export const PageOf = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), pagination: PaginationSchema });
 
-/** ISO-8601 UTC on the wire; services may hand over Date objects, which the serializer formats. */
-export const Timestamp = Type.Unsafe<Date | string>(Type.String({ format: 'date-time' }));
+/** ISO-8601 UTC on the wire, handed over as the text itself (e.g. audit events, whose hash covers it). */
+export const TimestampText = Type.String({ format: 'date-time' });
+/** ISO-8601 UTC on the wire; services hand over Date objects, which the serializer formats. */
+export const Timestamp = Type.Unsafe<Date>(TimestampText);
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 
 /** A trimmed display name; `trimmedName()` in services rejects what is blank after trimming. */

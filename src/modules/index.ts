@@ -1,7 +1,7 @@
 import type { GatewayModule } from '../core/app.js';
 import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
-import certificateRoutes from './certificates/routes.js';
+import certificatesModule from './certificates/module.js';
 import containerhostRoutes from './containerhost/routes.js';
 import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
@@ -21,7 +21,7 @@ export const modules: GatewayModule[] = [
   containerhostRoutes,
   databaseRoutes,
   auditRoutes,
-  certificateRoutes,
+  certificatesModule,
   pagesRoutes,
   repohostRoutes,
   inferenceRoutes,

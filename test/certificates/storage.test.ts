@@ -117,7 +117,7 @@ describe.skipIf(!openssl.path)('SSL certificate storage', () => {
         certificatePem: pki.rsaLeaf.certificatePem,
         privateKeyPem: pki.rsaLeaf.pkcs1KeyPem,
       });
-      const service = new CertificateService(gateway.deps.db, gateway.deps.audit, gateway.deps.secrets);
+      const service = new CertificateService(gateway.deps);
       expect(await service.privateKeyPem(id)).toBe(pki.rsaLeaf.keyPem);
     });
 

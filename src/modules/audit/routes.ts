@@ -8,6 +8,7 @@ import {
   PageOf,
   StringEnum,
   Timestamp,
+  TimestampText,
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
@@ -20,7 +21,7 @@ import { SiemExporter } from './exporter.js';
 const AuditEvent = Type.Object({
   id: Uuid(),
   seq: Type.Integer(),
-  occurredAt: Timestamp,
+  occurredAt: TimestampText,
   actorId: Nullable(Type.String()),
   actorEmail: Nullable(Type.String()),
   action: Type.String(),

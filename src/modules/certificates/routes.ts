@@ -1,71 +1,24 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
+import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import {
-  DataOf,
-  IdParams,
-  Name,
-  PageOf,
-  SearchText,
-  Success,
-  Timestamp,
-  Uuid,
-} from '../../core/http-schemas.js';
-import { PaginationQueryFields } from '../../core/pagination.js';
-import { CertificateService } from './service.js';
-
-const Certificate = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  subject: Type.String({ description: 'Distinguished name, e.g. `C=DE, O=Example, CN=app.example.com`' }),
-  issuer: Type.String(),
-  serialNumber: Type.String({ description: 'Hexadecimal' }),
-  sans: Type.Array(Type.String(), {
-    description: 'Subject alternative names: host names and IP addresses bare, other kinds prefixed',
-  }),
-  notBefore: Timestamp,
-  notAfter: Timestamp,
-  fingerprintSha256: Type.String({ description: 'SHA-256 of the DER certificate, colon-separated hex' }),
-  keyType: Type.String({ description: 'rsa, rsa-pss, ec, ed25519, ed448, dsa' }),
-  keyBits: Type.Union([Type.Integer(), Type.Null()]),
-  curve: Type.Union([Type.String(), Type.Null()], { description: 'P-256, P-384, P-521, Ed25519…' }),
-  chainLength: Type.Integer({ description: 'Certificates in the chain, not counting the leaf' }),
-  expiresInDays: Type.Integer({ description: 'Whole days until notAfter; negative once expired' }),
-  expired: Type.Boolean(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-
-const Pem = (description: string) => Type.String({ maxLength: 65_536, description });
-
-const MaterialFields = {
-  certificatePem: Pem('The leaf certificate, one PEM block'),
-  privateKeyPem: Pem('PKCS#8, PKCS#1 or SEC1 PEM, possibly encrypted'),
-  chainPem: Type.Optional(
-    Type.String({ maxLength: 262_144, description: "Intermediates in order, the leaf's issuer first" }),
-  ),
-  privateKeyPassphrase: Type.Optional(
-    Type.String({ maxLength: 1024, description: 'Decrypts an encrypted key; never stored' }),
-  ),
-  allowExpired: Type.Optional(Type.Boolean({ default: false })),
-  allowNotYetValid: Type.Optional(Type.Boolean({ default: false })),
-};
-
-const Download = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  certificatePem: Type.String(),
-  chainPem: Type.String(),
-  fullChainPem: Type.String({ description: 'Certificate followed by the chain' }),
-});
+  Certificate,
+  CertificateDownload,
+  CertificateListQuery,
+  CertificateMaterial,
+  CertificateUpload,
+} from './schemas.js';
+import type { CertificateService } from './service.js';
 
 const view = { scope: 'certificates:view' };
 const manage = { scope: 'certificates:manage' };
 const tags = ['certificates'];
 
 /** SSL certificates uploaded with their private key (`certificates:view` / `certificates:manage`). */
-const certificateRoutes: GatewayModule = async (app) => {
-  const certificates = new CertificateService(app.deps.db, app.deps.audit, app.deps.secrets);
-
+export const certificateRoutes: GatewayModule<{ certificates: CertificateService }> = async (
+  app,
+  { certificates },
+) => {
   app.post(
     '/api/ssl-certificates/upload',
     {
@@ -73,7 +26,7 @@ const certificateRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Upload a certificate with its private key (and chain)',
-        body: Type.Object({ name: Name, ...MaterialFields }),
+        body: CertificateUpload,
         response: { 201: DataOf(Certificate) },
       },
     },
@@ -88,21 +41,7 @@ const certificateRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'List certificates',
-        querystring: Type.Object({
-          ...PaginationQueryFields,
-          expiringWithinDays: Type.Optional(
-            Type.Integer({
-              minimum: 0,
-              maximum: 36_500,
-              description:
-                'Only certificates whose notAfter is at most this many days away (expired included)',
-            }),
-          ),
-          q: SearchText(),
-          sort: Type.Optional(
-            Type.Union([Type.Literal('name'), Type.Literal('notAfter')], { default: 'name' }),
-          ),
-        }),
+        querystring: CertificateListQuery,
         response: { 200: PageOf(Certificate) },
       },
     },
@@ -131,7 +70,7 @@ const certificateRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'Replace the certificate, key and chain under the same name (renewal)',
         params: IdParams,
-        body: Type.Object(MaterialFields),
+        body: CertificateMaterial,
         response: { 200: DataOf(Certificate) },
       },
     },
@@ -171,7 +110,7 @@ const certificateRoutes: GatewayModule = async (app) => {
           200: {
             content: {
               'application/x-pem-file': { schema: Type.String() },
-              'application/json': { schema: DataOf(Download) },
+              'application/json': { schema: DataOf(CertificateDownload) },
             },
           },
         },
@@ -188,5 +127,3 @@ const certificateRoutes: GatewayModule = async (app) => {
     },
   );
 };
-
-export default certificateRoutes;

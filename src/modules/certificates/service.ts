@@ -3,9 +3,10 @@ import { and, asc, count, eq, lte, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
+import type { Deps } from '../../core/deps.js';
 import { notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { fetchPage } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -20,62 +21,17 @@ import {
   readPrivateKey,
   subjectAltNames,
 } from './pem.js';
+import type {
+  Certificate,
+  CertificateDownload,
+  CertificateListQuery,
+  CertificateMaterial,
+  CertificateUpload,
+} from './schemas.js';
 
 /** Where sealed private keys live; binds each ciphertext to its column. */
 const KEY_CONTEXT = 'ssl_certificates.private_key';
 const DAY_MS = 86_400_000;
-
-export interface CertificateMaterial {
-  certificatePem: string;
-  privateKeyPem: string;
-  chainPem?: string | undefined;
-  /** Decrypts an encrypted private key; never stored. */
-  privateKeyPassphrase?: string | undefined;
-  /** Accept a certificate (or chain certificate) whose notAfter has passed. */
-  allowExpired?: boolean | undefined;
-  /** Accept a certificate whose notBefore is still in the future. */
-  allowNotYetValid?: boolean | undefined;
-}
-
-export interface CertificateUpload extends CertificateMaterial {
-  name: string;
-}
-
-export interface CertificateView {
-  id: string;
-  name: string;
-  subject: string;
-  issuer: string;
-  serialNumber: string;
-  sans: string[];
-  notBefore: Date;
-  notAfter: Date;
-  fingerprintSha256: string;
-  keyType: string;
-  keyBits: number | null;
-  curve: string | null;
-  chainLength: number;
-  expiresInDays: number;
-  expired: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface CertificateDownload {
-  id: string;
-  name: string;
-  certificatePem: string;
-  chainPem: string;
-  fullChainPem: string;
-}
-
-export interface CertificateFilter extends PageRequest {
-  /** Certificates whose notAfter is at most this many days away (expired ones included). */
-  expiringWithinDays?: number | undefined;
-  /** Substring of the name, case-insensitive. */
-  q?: string | undefined;
-  sort?: 'name' | 'notAfter' | undefined;
-}
 
 /** Everything stored for a certificate except its id, name and timestamps. */
 type ParsedMaterial = Omit<
@@ -101,9 +57,9 @@ const viewColumns = {
   updatedAt: sslCertificates.updatedAt,
 };
 
-type Row = Omit<CertificateView, 'expiresInDays' | 'expired'>;
+type Row = Pick<typeof sslCertificates.$inferSelect, keyof typeof viewColumns>;
 
-function withExpiry(row: Row, now = Date.now()): CertificateView {
+function withExpiry(row: Row, now = Date.now()): Certificate {
   const remaining = row.notAfter.getTime() - now;
   return { ...row, expiresInDays: Math.floor(remaining / DAY_MS), expired: remaining < 0 };
 }
@@ -176,13 +132,17 @@ function parseMaterial(input: CertificateMaterial, now = new Date()): ParsedMate
 
 /** SSL certificates with their private keys, which are sealed at rest and never leave the gateway. */
 export class CertificateService {
-  constructor(
-    private readonly db: Db,
-    private readonly audit: AuditRecorder,
-    private readonly secrets: SecretBox,
-  ) {}
+  private readonly db: Db;
+  private readonly audit: AuditRecorder;
+  private readonly secrets: SecretBox;
 
-  async list(filter: CertificateFilter) {
+  constructor(deps: Pick<Deps, 'db' | 'audit' | 'secrets'>) {
+    this.db = deps.db;
+    this.audit = deps.audit;
+    this.secrets = deps.secrets;
+  }
+
+  async list(filter: CertificateListQuery) {
     const conditions: SQL[] = [];
     if (filter.expiringWithinDays !== undefined) {
       const horizon = new Date(Date.now() + filter.expiringWithinDays * DAY_MS);
@@ -210,7 +170,7 @@ export class CertificateService {
     );
   }
 
-  async get(id: string, db: DbOrTx = this.db): Promise<CertificateView> {
+  async get(id: string, db: DbOrTx = this.db): Promise<Certificate> {
     const [row] = await db.select(viewColumns).from(sslCertificates).where(eq(sslCertificates.id, id));
     if (!row) throw notFound({ certificateId: id });
     return withExpiry(row);
@@ -230,7 +190,7 @@ export class CertificateService {
     return { ...row, fullChainPem: row.certificatePem + row.chainPem };
   }
 
-  async upload(actor: AuditActor, input: CertificateUpload): Promise<CertificateView> {
+  async upload(actor: AuditActor, input: CertificateUpload): Promise<Certificate> {
     const name = trimmedName(input.name);
     const { privateKeyPkcs8, ...material } = parseMaterial(input);
     const privateKeySealed = this.secrets.seal(privateKeyPkcs8, KEY_CONTEXT);
@@ -254,7 +214,7 @@ export class CertificateService {
   }
 
   /** Renewal: a new certificate, key and chain under the same name and id. */
-  async replace(actor: AuditActor, id: string, input: CertificateMaterial): Promise<CertificateView> {
+  async replace(actor: AuditActor, id: string, input: CertificateMaterial): Promise<Certificate> {
     const { privateKeyPkcs8, ...material } = parseMaterial(input);
     const privateKeySealed = this.secrets.seal(privateKeyPkcs8, KEY_CONTEXT);
     return this.db.transaction(async (tx) => {
