@@ -1,7 +1,8 @@
-import { count, sql } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import { systemActor } from './core/actor.js';
 import type { AuditRecorder } from './core/audit-recorder.js';
 import type { Db } from './db/client.js';
+import { lockForTransaction } from './db/locks.js';
 import { users } from './db/schema/index.js';
 import { issueToken } from './modules/auth/tokens.js';
 
@@ -14,7 +15,7 @@ export const FIRST_ADMIN_EMAIL = 'admin@localhost';
 export async function bootstrapFirstAdmin(db: Db, audit: AuditRecorder): Promise<string | undefined> {
   return db.transaction(async (tx) => {
     // Several gateways starting together on one PostgreSQL must create one admin, not race.
-    await tx.execute(sql`select pg_advisory_xact_lock(7302118453)`);
+    await lockForTransaction(tx, 'firstAdmin');
     const [existing] = await tx.select({ value: count() }).from(users);
     if ((existing?.value ?? 0) > 0) return undefined;
     const [admins] = await tx.query.groups.findMany({ where: (g, { eq }) => eq(g.name, 'admins') });

@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import { desc, sql } from 'drizzle-orm';
+import { desc } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
+import { lockForTransaction } from '../db/locks.js';
 import { type AuditOutcome, auditEvents } from '../db/schema/index.js';
 import type { AuditActor } from './actor.js';
 import { canonicalJson } from './canonical-json.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
-const AUDIT_CHAIN_LOCK_KEY = 7_302_118_452;
 
 export interface AuditEntry {
   /** `<area>.<thing>.<verb>`, e.g. `logging.schema_folder.moved`. */
@@ -65,7 +65,7 @@ export class AuditRecorder {
    */
   async recordMany(tx: DbOrTx, events: { actor: AuditActor; entry: AuditEntry }[]): Promise<string[]> {
     if (events.length === 0) return [];
-    await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK_KEY})`);
+    await lockForTransaction(tx, 'auditChain');
     const [head] = await tx
       .select({ seq: auditEvents.seq, hash: auditEvents.hash })
       .from(auditEvents)

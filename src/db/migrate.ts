@@ -3,13 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
+import { lockForTransaction } from './locks.js';
 import { queryRows } from './raw.js';
 
 /** migrations/ sits at the package root, beside src/ and dist/. */
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
-
-/** Any fixed number works; it only has to be the same in every gateway process. */
-const MIGRATION_LOCK_KEY = 7_302_118_451;
 
 export interface Migration {
   name: string;
@@ -57,7 +55,7 @@ function splitStatements(script: string): string[] {
  */
 export async function migrate(db: Db, migrations = readMigrations()): Promise<string[]> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+    await lockForTransaction(tx, 'migrations');
     await tx.execute(sql`create table if not exists infragate_migrations (
       name text primary key,
       applied_at timestamptz not null default now()

@@ -8,6 +8,7 @@ import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest, toPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { type AdvisoryLock, lockForTransaction } from '../../db/locks.js';
 import { queryRows } from '../../db/raw.js';
 import type { LoggingFolderTable, loggingSchemas } from '../../db/schema/index.js';
 
@@ -46,7 +47,7 @@ export interface TreeSpec {
   folders: FolderTable;
   items: ItemTable;
   /** Transaction-scoped advisory lock that orders every structural change of this tree. */
-  lockKey: number;
+  lock: AdvisoryLock;
   /** Runs before items are deleted with their folders (e.g. refuse schemas still in use). */
   beforeItemsDeleted?: (tx: Tx, itemIds: string[]) => Promise<void>;
 }
@@ -90,7 +91,7 @@ export class FolderTree {
 
   /** Takes the tree's lock for the rest of the transaction. */
   async lock(tx: Tx): Promise<void> {
-    await tx.execute(sql`select pg_advisory_xact_lock(${this.spec.lockKey})`);
+    await lockForTransaction(tx, this.spec.lock);
   }
 
   async list(filter: FolderFilter) {

@@ -18,8 +18,6 @@ import {
 import { FolderTree, type ItemTable } from './folder-tree.js';
 
 // Any fixed numbers work; they only have to be the same in every gateway process.
-const SCHEMA_TREE_LOCK_KEY = 7_302_118_460;
-const ENVIRONMENT_TREE_LOCK_KEY = 7_302_118_461;
 
 export const DEFAULT_RETENTION_DAYS = 30;
 
@@ -129,7 +127,7 @@ export class LoggingService {
       kind: 'schema',
       folders: loggingSchemaFolders,
       items: loggingSchemas,
-      lockKey: SCHEMA_TREE_LOCK_KEY,
+      lock: 'schemaFolderTree',
       beforeItemsDeleted: (tx, ids) => this.refuseSchemasInUse(tx, ids),
     });
     this.environmentFolders = new FolderTree(db, audit, {
@@ -137,7 +135,7 @@ export class LoggingService {
       folders: loggingEnvironmentFolders,
       // Only the columns both item tables share (id, name, folderId, updatedAt) are used through it.
       items: loggingEnvironments as unknown as ItemTable,
-      lockKey: ENVIRONMENT_TREE_LOCK_KEY,
+      lock: 'environmentFolderTree',
     });
   }
 

@@ -11,12 +11,12 @@ import { trimmedName } from '../../core/names.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { lockForTransaction } from '../../db/locks.js';
 import { pagesDeploymentFiles, pagesDeployments, pagesProjects } from '../../db/schema/index.js';
 import { type ArchiveFormat, detectFormat, extractArchive } from './archive.js';
 import type { BlobStaging, BlobStore } from './blob-store.js';
 
 /** Orders every change to which blobs exist on disk against every check of which are referenced. */
-const BLOB_LOCK_KEY = 7_302_118_907;
 const INSERT_BATCH = 1000;
 
 export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$';
@@ -396,7 +396,7 @@ export class PagesService {
   ): Promise<DeploymentView> {
     const sizeBytes = input.files.reduce((sum, file) => sum + file.sizeBytes, 0);
     const committed = await this.db.transaction(async (tx) => {
-      await lockBlobs(tx);
+      await lockForTransaction(tx, 'pagesBlobs');
       const project = await lockProject(tx, projectId);
       if (!project) throw notFound({ projectId });
       const [deployment] = await tx
@@ -581,7 +581,7 @@ export class PagesService {
    */
   async collectGarbage(candidates?: string[]): Promise<number> {
     return this.db.transaction(async (tx) => {
-      await lockBlobs(tx);
+      await lockForTransaction(tx, 'pagesBlobs');
       const shas = [...new Set(candidates ?? (await this.blobs.listBlobs()))];
       const unreferenced: string[] = [];
       for (let start = 0; start < shas.length; start += INSERT_BATCH) {
@@ -621,10 +621,6 @@ async function setProduction(tx: Tx, projectId: string, deploymentId: string): P
     .update(pagesProjects)
     .set({ productionDeploymentId: deploymentId, updatedAt: new Date() })
     .where(eq(pagesProjects.id, projectId));
-}
-
-async function lockBlobs(tx: Tx): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(${BLOB_LOCK_KEY})`);
 }
 
 function archiveTooLarge(limit: number) {
