@@ -15,7 +15,8 @@ import { BackgroundJobs } from './core/background-jobs.js';
 import type { Deps, RouteAccess } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
 import { answerFrameworkError, registerErrorHandling } from './core/http-errors.js';
-import { registerNulGuard } from './core/nul-guard.js';
+import { registerInputGuard } from './core/input-guard.js';
+import { registerJsonBodyParser } from './core/json-body.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
@@ -123,7 +124,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerValidation(app);
   registerErrorHandling(app);
   registerSecurityHeaders(app, { https: config.cookieSecure });
-  registerNulGuard(app);
+  registerJsonBodyParser(app);
+  registerInputGuard(app);
   await app.register(fastifyCookie);
   registerAuthentication(app, principals);
   await app.register(fastifySwagger, {

@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import { type ValidationIssue, validationError } from './errors.js';
+
+/** No field of this API nests anywhere near this deep; a deeper body is refused before it is walked. */
+export const MAX_INPUT_DEPTH = 64;
+
+/** Only parsed JSON is walked: streams and buffers of raw uploads are not (and may be cyclic). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const prototype = Object.getPrototypeOf(value);
+  // Query-string parsers build records on a prototype that itself has none.
+  return prototype === Object.prototype || prototype === null || Object.getPrototypeOf(prototype) === null;
+}
+
+const PROTOTYPE_KEY_REASON = 'is refused: the key could alter object prototypes (prototype poisoning)';
+
+/** `__proto__` and `constructor.prototype` keys are what prototype-pollution attacks send. */
+function prototypeKeys(record: Record<string, unknown>, path: (string | number)[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (Object.hasOwn(record, '__proto__'))
+    issues.push({ path: [...path, '__proto__'], message: `"__proto__" ${PROTOTYPE_KEY_REASON}` });
+  const constructorValue = Object.hasOwn(record, 'constructor') ? record.constructor : undefined;
+  if (
+    constructorValue !== null &&
+    typeof constructorValue === 'object' &&
+    Object.hasOwn(constructorValue, 'prototype')
+  )
+    issues.push({
+      path: [...path, 'constructor'],
+      message: `"constructor.prototype" ${PROTOTYPE_KEY_REASON}`,
+    });
+  return issues;
+}
+
+interface Pending {
+  value: unknown;
+  path: (string | number)[];
+  depth: number;
+}
+
+/**
+ * Walks one parsed input without recursion (a hostile body cannot exhaust the stack): refuses it
+ * whole when it nests deeper than {@link MAX_INPUT_DEPTH}, else names every string holding a NUL
+ * and every prototype-poisoning key.
+ */
+function inspect(input: unknown, location: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const pending: Pending[] = [{ value: input, path: [], depth: 0 }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { value, path, depth } = next;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) issues.push({ path, message: 'must not contain the NUL character' });
+      continue;
+    }
+    const children = Array.isArray(value)
+      ? value.entries()
+      : isPlainObject(value)
+        ? Object.entries(value).values()
+        : undefined;
+    if (!children) continue;
+    if (!Array.isArray(value)) issues.push(...prototypeKeys(value as Record<string, unknown>, path));
+    if (depth === MAX_INPUT_DEPTH)
+      return [{ path: [], message: `${location} is nested deeper than ${MAX_INPUT_DEPTH} levels` }];
+    // Pushed last-first so the walk visits children in document order.
+    for (const [key, item] of [...children].reverse())
+      pending.push({ value: item, path: [...path, key], depth: depth + 1 });
+  }
+  return issues;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, and no field of this API has a use for it, so a NUL anywhere
+ * in a JSON body, query string or path parameter is a validation error, not a database failure.
+ * Prototype-poisoning keys are refused the same way. Inputs are also bounded in depth, so neither
+ * this walk nor a later one can be driven into a stack overflow.
+ */
+export function registerInputGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    const issues = [
+      ...inspect(request.params, 'path'),
+      ...inspect(request.query, 'query string'),
+      ...inspect(request.body, 'body'),
+    ];
+    done(issues.length > 0 ? validationError(issues) : undefined);
+  });
+}
