@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 import { postgresBinaries } from './test/services/postgres.js';
 
 // Every suite runs on the embedded PGlite; the same suites run again on a real PostgreSQL, except
-// files named *.single.test.ts whose behaviour does not depend on the database engine.
+// files named *.single.test.ts whose behaviour does not depend on the database engine. Files named
+// *.postgres.test.ts need what only PostgreSQL offers (several processes on one database) and run
+// in the postgres project only.
 const postgres = postgresBinaries();
 if (!postgres.path) console.warn(`skipping the postgres test project: ${postgres.skipReason}`);
 
@@ -12,7 +14,15 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
+      {
+        extends: true,
+        test: {
+          name: 'pglite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.postgres.test.ts'],
+          env: { TEST_DB: 'pglite' },
+        },
+      },
       ...(postgres.path
         ? [
             {

@@ -6,7 +6,7 @@ import { runUpload } from './cli/upload.js';
 import { loadConfig } from './config.js';
 import { AuditRecorder } from './core/audit-recorder.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
-import { openStorage } from './gateway.js';
+import { openStorage } from './storage.js';
 
 const USAGE = `usage: infragate <command>
 

@@ -1,7 +1,7 @@
 import { bootstrapFirstAdmin, FIRST_ADMIN_EMAIL } from '../bootstrap.js';
 import type { Config } from '../config.js';
-import { openStorage } from '../gateway.js';
 import { buildServer } from '../server.js';
+import { openStorage } from '../storage.js';
 import { listenAdminSocket } from './admin-socket.js';
 
 /** `infragate serve`: migrate, create the first admin on an empty database, listen, shut down gracefully. */

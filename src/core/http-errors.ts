@@ -25,13 +25,7 @@ function ajvIssueToValidationIssue(issue: AjvIssue): ValidationIssue {
   return { path, message: issue.message ?? 'is invalid' };
 }
 
-function send(
-  reply: import('fastify').FastifyReply,
-  status: number,
-  code: ErrorCode,
-  details?: unknown,
-  message?: string,
-) {
+function send(reply: FastifyReply, status: number, code: ErrorCode, details?: unknown, message?: string) {
   const body: Record<string, unknown> = { code, message: message ?? ERROR_MESSAGE[code] };
   if (details !== undefined) body.details = details;
   return reply.status(status).type('application/json; charset=utf-8').send(body);

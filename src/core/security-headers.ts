@@ -5,10 +5,11 @@ import type { FastifyInstance } from 'fastify';
 const HTML_PREFIXES = ['/docs', '/sites/'];
 
 /**
- * Headers on every answer (and the request id, so a caller can quote it): no MIME sniffing, no framing, no referrer, and for API answers a content
- * security policy that forbids everything (JSON never needs to load anything). HSTS when the
- * deployment says it is served over HTTPS. No CORS headers are sent: cross-origin browser access is
- * off unless a reverse proxy in front adds it deliberately.
+ * Headers on every answer (and the request id, so a caller can quote it): no MIME sniffing, no
+ * framing, no referrer, and for API answers a content security policy that forbids everything (JSON
+ * never needs to load anything). HSTS when the deployment says it is served over HTTPS. No CORS
+ * headers are sent: cross-origin browser access is off unless a reverse proxy in front adds it
+ * deliberately.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
   const everywhere: Record<string, string> = {

@@ -29,7 +29,7 @@ function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * Splits a migration into statements at semicolons that end a line, except inside `$$` bodies
  * (both drivers run one statement per query in a transaction).
  */
-function splitStatements(script: string): string[] {
+export function splitStatements(script: string): string[] {
   const statements: string[] = [];
   let current: string[] = [];
   let inDollarBody = false;

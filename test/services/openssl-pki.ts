@@ -7,6 +7,8 @@ import { findBinary } from './peers.js';
 
 /** The openssl CLI, or the reason a suite skips without it. */
 export const openssl = findBinary('openssl', ['/usr/bin/openssl']);
+// Suites gate on `openssl.path`; the reason they skip is printed once by each test file that needs it.
+if (openssl.skipReason) console.warn(`skipping the tests that need openssl: ${openssl.skipReason}`);
 
 export const KEY_PASSPHRASE = 'correct horse battery staple';
 

@@ -58,10 +58,15 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   };
 }
 
-/** Opens a fresh database of this project's kind: in-memory PGlite, or a new database on the shared PostgreSQL. */
-export async function openTestDatabase() {
+/** Opens a fresh, empty database of this project's kind: in-memory PGlite, or a new database on the shared PostgreSQL. */
+export async function openEmptyTestDatabase() {
   const url = testDbKind === 'postgres' ? await createDatabase(inject('postgresUrl')) : undefined;
-  const database = await openDatabase({ url, poolSize: 20 });
+  return openDatabase({ url, poolSize: 20 });
+}
+
+/** Opens a fresh database of this project's kind with every migration applied. */
+export async function openTestDatabase() {
+  const database = await openEmptyTestDatabase();
   await migrate(database.db);
   return database;
 }

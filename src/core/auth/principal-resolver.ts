@@ -1,4 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import { authTokens, groups, users } from '../../db/schema/index.js';
 import { hashTokenSecret } from './token-secrets.js';
@@ -15,9 +16,9 @@ export interface Principal {
   scopes: string[];
 }
 
+/** A cached answer; a wrapper because "no such token" (null) is cached too. */
 interface CacheEntry {
   principal: Principal | null;
-  cachedUntil: number;
 }
 
 const CACHE_TTL_MS = 5_000;
@@ -31,8 +32,12 @@ const TOUCH_INTERVAL_MS = 60_000;
  * written at most once a minute per token, off the request path.
  */
 export class PrincipalResolver {
-  private readonly cache = new Map<string, CacheEntry>();
-  private readonly lastTouch = new Map<string, number>();
+  private readonly cache = new LRUCache<string, CacheEntry>({ max: CACHE_MAX_ENTRIES, ttl: CACHE_TTL_MS });
+  /** Tokens whose `lastUsedAt` was written within the last TOUCH_INTERVAL_MS. */
+  private readonly recentlyTouched = new LRUCache<string, true>({
+    max: CACHE_MAX_ENTRIES,
+    ttl: TOUCH_INTERVAL_MS,
+  });
   private readonly invalidationListeners = new Set<() => void>();
 
   constructor(private readonly db: Db) {}
@@ -40,9 +45,9 @@ export class PrincipalResolver {
   async resolve(secret: string, now = Date.now()): Promise<Principal | null> {
     const tokenHash = hashTokenSecret(secret);
     const cached = this.cache.get(tokenHash);
-    const principal = cached && cached.cachedUntil > now ? cached.principal : await this.load(tokenHash, now);
+    const principal = cached ? cached.principal : await this.load(tokenHash);
     if (!principal || (principal.expiresAt && principal.expiresAt.getTime() <= now)) return null;
-    this.touch(principal.tokenId, now);
+    this.touch(principal.tokenId);
     return principal;
   }
 
@@ -61,7 +66,7 @@ export class PrincipalResolver {
     this.invalidationListeners.add(listener);
   }
 
-  private async load(tokenHash: string, now: number): Promise<Principal | null> {
+  private async load(tokenHash: string): Promise<Principal | null> {
     const [row] = await this.db
       .select({
         tokenId: authTokens.id,
@@ -81,16 +86,13 @@ export class PrincipalResolver {
         and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt), eq(users.disabled, false)),
       );
     const principal = row ?? null;
-    if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.clear();
-    this.cache.set(tokenHash, { principal, cachedUntil: now + CACHE_TTL_MS });
+    this.cache.set(tokenHash, { principal });
     return principal;
   }
 
-  private touch(tokenId: string, now: number): void {
-    const last = this.lastTouch.get(tokenId) ?? 0;
-    if (now - last < TOUCH_INTERVAL_MS) return;
-    if (this.lastTouch.size >= CACHE_MAX_ENTRIES) this.lastTouch.clear();
-    this.lastTouch.set(tokenId, now);
+  private touch(tokenId: string): void {
+    if (this.recentlyTouched.has(tokenId)) return;
+    this.recentlyTouched.set(tokenId, true);
     this.db
       .update(authTokens)
       .set({ lastUsedAt: sql`now()` })

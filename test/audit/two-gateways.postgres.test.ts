@@ -10,12 +10,11 @@ import { createDatabase } from '../services/postgres.js';
 import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
 import { type ServeProcess, startServeProcess } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
-import { testDbKind } from '../support/gateway.js';
 import { WEBHOOK_SECRET } from './helpers.js';
 
 const EVENTS = 600;
 
-describe.skipIf(testDbKind !== 'postgres')('two gateway processes on one PostgreSQL', () => {
+describe('two gateway processes on one PostgreSQL', () => {
   const gateways: ServeProcess[] = [];
   const dirs: string[] = [];
   let sink: SiemSink | undefined;

@@ -9,11 +9,8 @@ import { migrate } from '../../src/db/migrate.js';
 import { createDatabase } from '../services/postgres.js';
 import { runCli, type ServeProcess, startServeProcess } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
-import { testDbKind } from '../support/gateway.js';
 
-const onPostgres = testDbKind === 'postgres';
-
-describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
+describe('two gateway processes on one PostgreSQL', () => {
   let env: Record<string, string>;
   let servers: ServeProcess[] = [];
 
@@ -64,7 +61,7 @@ describe.skipIf(!onPostgres)('two gateway processes on one PostgreSQL', () => {
   });
 });
 
-describe.skipIf(!onPostgres)('background job leases', () => {
+describe('background job leases', () => {
   it('run a job in one process at a time', async () => {
     const url = await createDatabase(inject('postgresUrl'));
     const databases = [await openDatabase({ url }), await openDatabase({ url })];
