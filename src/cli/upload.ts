@@ -7,7 +7,7 @@ import { Transform } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { isUuid } from '../core/ids.js';
-import type { UploadView } from '../modules/nodes/upload-service.js';
+import type { Upload } from '../modules/nodes/schemas.js';
 import { CliError } from './admin-commands.js';
 
 /**
@@ -30,7 +30,7 @@ const UPLOAD_USAGE = `usage: infragate upload --node <name|id> [options] <local-
 
 /** The upload session as the API answers it (the CLI reads only these fields). */
 type UploadSession = Pick<
-  UploadView,
+  Upload,
   | 'uploadId'
   | 'nodeId'
   | 'path'

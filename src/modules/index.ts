@@ -6,7 +6,7 @@ import containerhostRoutes from './containerhost/routes.js';
 import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
 import loggingRoutes from './logging/routes.js';
-import nodeRoutes from './nodes/routes.js';
+import nodesModule from './nodes/module.js';
 import pagesModule from './pages/module.js';
 import repohostRoutes from './repohost/routes.js';
 import systemRoutes from './system/routes.js';
@@ -25,5 +25,5 @@ export const modules: GatewayModule[] = [
   pagesModule,
   repohostRoutes,
   inferenceRoutes,
-  nodeRoutes,
+  nodesModule,
 ];

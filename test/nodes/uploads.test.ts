@@ -5,10 +5,10 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/raw.js';
-import { UPLOAD_SWEEP_JOB } from '../../src/modules/nodes/upload-service.js';
+import { UPLOAD_SWEEP_JOB } from '../../src/modules/nodes/upload-sweep.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { type CallResult, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { createNode, createUpload, putChunk, sha256, sha256OfFile, tempFile, tempRoot } from './support.js';
+import { createNode, createUpload, putChunk, sha256, sha256OfFile, tempFile, tempRoot } from './helpers.js';
 
 const KIB = 1024;
 const MIB = 1024 * 1024;
