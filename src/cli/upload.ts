@@ -1,6 +1,7 @@
 import fsp from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { isUuid } from '../core/ids.js';
+import type { StorageNode } from '../modules/nodes/schemas.js';
 import { CliError } from './admin-commands.js';
 import { ApiClient, apiError, describeApiError } from './upload/api-client.js';
 import { formatBytes, parseByteSize } from './upload/byte-sizes.js';
@@ -115,14 +116,13 @@ async function complete(api: ApiClient, sessionRoute: string): Promise<UploadSes
   }
 }
 
-async function findNode(api: ApiClient, ref: string): Promise<{ id: string; name: string }> {
+/** The node as the command reads it. */
+type NodeRef = Pick<StorageNode, 'id' | 'name'>;
+
+async function findNode(api: ApiClient, ref: string): Promise<NodeRef> {
   try {
-    if (isUuid(ref))
-      return (await api.call<{ data: { id: string; name: string } }>('GET', `/api/nodes/${ref}`)).data;
-    const page = await api.call<{ data: { id: string; name: string }[] }>(
-      'GET',
-      `/api/nodes?name=${encodeURIComponent(ref)}`,
-    );
+    if (isUuid(ref)) return (await api.call<{ data: NodeRef }>('GET', `/api/nodes/${ref}`)).data;
+    const page = await api.call<{ data: NodeRef[] }>('GET', `/api/nodes?name=${encodeURIComponent(ref)}`);
     if (page.data[0]) return page.data[0];
   } catch (error) {
     if (apiError(error)?.status !== 404) throw new CliError(describeApiError(error));
