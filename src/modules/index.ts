@@ -6,8 +6,8 @@ import containerhostRoutes from './containerhost/routes.js';
 import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
 import loggingRoutes from './logging/routes.js';
-import nodeRoutes from './nodes/routes.js';
-import pagesRoutes from './pages/routes.js';
+import nodesModule from './nodes/module.js';
+import pagesModule from './pages/module.js';
 import repohostRoutes from './repohost/routes.js';
 import systemRoutes from './system/routes.js';
 import userRoutes from './users/routes.js';
@@ -22,8 +22,8 @@ export const modules: GatewayModule[] = [
   databaseRoutes,
   auditRoutes,
   certificatesModule,
-  pagesRoutes,
+  pagesModule,
   repohostRoutes,
   inferenceRoutes,
-  nodeRoutes,
+  nodesModule,
 ];

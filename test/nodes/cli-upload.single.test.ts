@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { createNode, sha256, sha256OfFile, tempRoot } from './support.js';
+import { createNode, sha256, sha256OfFile, tempRoot } from './helpers.js';
 
 const MIB = 1024 * 1024;
 const projectDir = path.resolve(import.meta.dirname, '../..');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/raw.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { createNode, createUpload, putChunk, tempFile, tempRoot } from './support.js';
+import { createNode, createUpload, putChunk, tempFile, tempRoot } from './helpers.js';
 
 let gateway: TestGateway;
 let viewToken: string;
@@ -42,6 +42,14 @@ describe('POST /api/nodes', () => {
     const result = await gateway.call('POST', '/api/nodes', { body: { name, rootPath: tempRoot() } });
     expectError(result, 409, 'CONFLICT');
     expect(result.body.details.reason).toBe('NODE_NAME_TAKEN');
+  });
+
+  it('refuses a body sent as application/octet-stream with 415 (only upload chunks take raw bytes)', async () => {
+    const result = await gateway.call('POST', '/api/nodes', {
+      rawBody: Buffer.from(JSON.stringify({ name: unique('raw'), rootPath: tempRoot() })),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expectError(result, 415, 'VALIDATION_ERROR');
   });
 
   it('refuses a missing or blank name, a name over 255 characters and a relative rootPath with 400', async () => {

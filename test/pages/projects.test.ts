@@ -64,6 +64,14 @@ describe('POST /api/pages', () => {
     expectValidationError(result, ['slug']);
   });
 
+  it('refuses a body sent as an archive with 415 (only deployment uploads take archives)', async () => {
+    const result = await gateway.call('POST', '/api/pages', {
+      rawBody: Buffer.from(JSON.stringify({ name: 'Zip', slug: uniqueSlug() })),
+      headers: { 'content-type': 'application/zip' },
+    });
+    expectError(result, 415, 'VALIDATION_ERROR');
+  });
+
   it('refuses a blank name and a name over 255 characters', async () => {
     expectValidationError(
       await gateway.call('POST', '/api/pages', { body: { name: '   ', slug: uniqueSlug() } }),

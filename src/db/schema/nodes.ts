@@ -24,6 +24,10 @@ export const nodes = pgTable('nodes', {
 export const UPLOAD_STATUSES = ['open', 'complete', 'failed', 'aborted', 'expired'] as const;
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 
+/** Why a session ended without its file: a checksum that did not match, lost temp data, idleness. */
+export const UPLOAD_FAILURE_REASONS = ['CHECKSUM_MISMATCH', 'TEMP_DATA_LOST', 'EXPIRED'] as const;
+export type UploadFailureReason = (typeof UPLOAD_FAILURE_REASONS)[number];
+
 /**
  * A resumable upload into a node. `receivedBytes` only moves after the bytes were fsynced to the
  * temp file; the lease columns make one writer (a chunk or a completion) own the session at a time.
@@ -42,7 +46,7 @@ export const nodeUploads = pgTable(
     sha256: text('sha256'),
     overwrite: boolean('overwrite').notNull().default(false),
     status: text('status', { enum: UPLOAD_STATUSES }).notNull().default('open'),
-    failureReason: text('failure_reason'),
+    failureReason: text('failure_reason', { enum: UPLOAD_FAILURE_REASONS }),
     leaseToken: uuid('lease_token'),
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
     createdBy: uuid('created_by'),

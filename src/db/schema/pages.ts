@@ -12,6 +12,13 @@ import {
 import { createdAt, updatedAt } from './columns.js';
 import { users } from './identity.js';
 
+export const DEPLOYMENT_STATUSES = ['ready'] as const;
+export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
+
+/** The archive formats a deployment may be uploaded as (detected from the bytes). */
+export const ARCHIVE_FORMATS = ['tar.gz', 'tar', 'zip'] as const;
+export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
+
 /** A static site: a unique slug and a pointer to the deployment served at `/sites/<slug>/`. */
 export const pagesProjects = pgTable('pages_projects', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -34,12 +41,10 @@ export const pagesDeployments = pgTable(
     projectId: uuid('project_id')
       .notNull()
       .references(() => pagesProjects.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['ready'] })
-      .notNull()
-      .default('ready'),
+    status: text('status', { enum: DEPLOYMENT_STATUSES }).notNull().default('ready'),
     fileCount: integer('file_count').notNull(),
     sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
-    archiveFormat: text('archive_format', { enum: ['tar.gz', 'tar', 'zip'] }).notNull(),
+    archiveFormat: text('archive_format', { enum: ARCHIVE_FORMATS }).notNull(),
     archiveBytes: bigint('archive_bytes', { mode: 'number' }).notNull(),
     archiveSha256: text('archive_sha256').notNull(),
     pinned: boolean('pinned').notNull().default(false),

@@ -205,6 +205,17 @@ export async function listTempUploads(root: string): Promise<string[]> {
   }
 }
 
+export interface ChunkTarget {
+  root: string;
+  uploadId: string;
+  /** Where the chunk starts in the temp file (the session's receivedBytes). */
+  offset: number;
+  body: Readable | undefined;
+  maxBytes: number;
+  /** Sees every block once it is written, in order (e.g. to hash the file as it arrives). */
+  onWritten?: ((buffers: Buffer[]) => void) | undefined;
+}
+
 export interface ChunkWrite {
   /** Bytes written at `offset` and fsynced (all of them, or those received before an interruption). */
   written: number;
@@ -221,15 +232,14 @@ export class TempDataLostError extends Error {}
  * fsyncs before answering. Bytes past `offset` left by an unacknowledged earlier attempt are dropped
  * first. When more than `maxBytes` arrive, reading stops and the file is cut back to `offset`.
  */
-export async function writeChunk(
-  root: string,
-  uploadId: string,
-  offset: number,
-  body: Readable | undefined,
-  maxBytes: number,
-  /** Sees every block once it is written, in order (e.g. to hash the file as it arrives). */
-  onWritten?: (buffers: Buffer[]) => void,
-): Promise<ChunkWrite> {
+export async function writeChunk({
+  root,
+  uploadId,
+  offset,
+  body,
+  maxBytes,
+  onWritten,
+}: ChunkTarget): Promise<ChunkWrite> {
   const handle = await fsp
     .open(tempFilePath(root, uploadId), fs.constants.O_RDWR | fs.constants.O_NOFOLLOW)
     .catch((error) => {

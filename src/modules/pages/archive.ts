@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import tar from 'tar-stream';
 import yauzl from 'yauzl';
 import { AppError, invalidField, unprocessable, validationError } from '../../core/errors.js';
+import type { ArchiveFormat } from '../../db/schema/index.js';
 import type { BlobStaging } from './blob-store.js';
 
 /**
@@ -13,8 +14,6 @@ import type { BlobStaging } from './blob-store.js';
  * are sanitised into site paths (no absolute paths, no `..`, no control characters), and links are
  * resolved to the files they name inside the site or the archive is refused.
  */
-
-export type ArchiveFormat = 'tar.gz' | 'tar' | 'zip';
 
 export interface ExtractLimits {
   maxSiteBytes: number;

@@ -1,16 +1,20 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { Deps } from '../../core/deps.js';
 import type { Db } from '../../db/client.js';
 import { pagesDeploymentFiles, pagesProjects } from '../../db/schema/index.js';
 import type { BlobStore } from './blob-store.js';
-import { fileColumns, type SiteInvalidation } from './service.js';
+import { fileColumns } from './columns.js';
+import type { DeploymentFile } from './schemas.js';
 
-interface SiteFileEntry {
-  sha256: string;
-  sizeBytes: number;
-  contentType: string;
+/** Told when what a slug serves may have changed, so cached lookups are dropped. */
+export interface SiteInvalidation {
+  forgetSlug(slug: string): void;
 }
+
+type SiteFileEntry = Omit<DeploymentFile, 'path'>;
 
 interface SiteRecord {
   spaFallback: boolean;
@@ -46,43 +50,6 @@ const MANIFEST_CACHE_ENTRIES = 64;
 const BODY_CACHE_BYTES = 64 * 1024 * 1024;
 const BODY_CACHE_MAX_FILE = 1024 * 1024;
 
-/** A small least-recently-used map. */
-class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-  private weight = 0;
-  constructor(
-    private readonly capacity: number,
-    private readonly weigh: (value: V) => number = () => 1,
-  ) {}
-
-  get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: K, value: V): void {
-    this.delete(key);
-    this.map.set(key, value);
-    this.weight += this.weigh(value);
-    for (const [oldest, old] of this.map) {
-      if (this.weight <= this.capacity) break;
-      this.map.delete(oldest);
-      this.weight -= this.weigh(old);
-    }
-  }
-
-  delete(key: K): void {
-    const value = this.map.get(key);
-    if (value === undefined) return;
-    this.map.delete(key);
-    this.weight -= this.weigh(value);
-  }
-}
-
 /** `"abc"`, `W/"abc"`, lists, and `*` all match the way RFC 9110 says for If-None-Match. */
 function etagMatches(header: string | undefined, sha256: string): boolean {
   if (!header) return false;
@@ -97,14 +64,25 @@ function etagMatches(header: string | undefined, sha256: string): boolean {
  * and dropped at once when this gateway changes it).
  */
 export class SiteServer implements SiteInvalidation {
-  private readonly slugs = new Lru<string, { at: number; site: SiteRecord | null }>(SLUG_CACHE_ENTRIES);
-  private readonly manifests = new Lru<string, Map<string, SiteFileEntry>>(MANIFEST_CACHE_ENTRIES);
-  private readonly bodies = new Lru<string, Buffer>(BODY_CACHE_BYTES, (body) => body.length);
+  private readonly slugs = new LRUCache<string, { site: SiteRecord | null }>({
+    max: SLUG_CACHE_ENTRIES,
+    ttl: SLUG_TTL_MS,
+  });
+  private readonly manifests = new LRUCache<string, Map<string, SiteFileEntry>>({
+    max: MANIFEST_CACHE_ENTRIES,
+  });
+  private readonly bodies = new LRUCache<string, Buffer>({
+    maxSize: BODY_CACHE_BYTES,
+    sizeCalculation: (body) => body.length,
+  });
 
-  constructor(
-    private readonly db: Db,
-    private readonly blobs: BlobStore,
-  ) {}
+  private readonly db: Db;
+  private readonly blobs: BlobStore;
+
+  constructor(deps: Pick<Deps, 'db'> & { blobs: BlobStore }) {
+    this.db = deps.db;
+    this.blobs = deps.blobs;
+  }
 
   forgetSlug(slug: string): void {
     this.slugs.delete(slug);
@@ -155,7 +133,7 @@ export class SiteServer implements SiteInvalidation {
 
   private async site(slug: string): Promise<SiteRecord | null> {
     const cached = this.slugs.get(slug);
-    if (cached && Date.now() - cached.at < SLUG_TTL_MS) return cached.site;
+    if (cached) return cached.site;
     const [row] = await this.db
       .select({
         spaFallback: pagesProjects.spaFallback,
@@ -164,7 +142,7 @@ export class SiteServer implements SiteInvalidation {
       .from(pagesProjects)
       .where(eq(pagesProjects.slug, slug));
     const site = row ?? null;
-    this.slugs.set(slug, { at: Date.now(), site });
+    this.slugs.set(slug, { site });
     return site;
   }
 

@@ -2,26 +2,15 @@ import { and, count, eq, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
+import type { Deps } from '../../core/deps.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { nodes, nodeUploads } from '../../db/schema/index.js';
 import { checkRootDirectory, realRoot, removeTempFile } from './node-fs.js';
-
-export interface NodeView {
-  id: string;
-  name: string;
-  rootPath: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface NodeFilter extends PageRequest {
-  q?: string | undefined;
-  name?: string | undefined;
-}
+import type { NewStorageNode, StorageNode, StorageNodeChanges, StorageNodeListQuery } from './schemas.js';
 
 const nodeColumns = {
   id: nodes.id,
@@ -31,14 +20,17 @@ const nodeColumns = {
   updatedAt: nodes.updatedAt,
 };
 
-/** Nodes: named storage roots on the gateway's host that file uploads write into. */
-export class NodeService {
-  constructor(
-    private readonly db: Db,
-    private readonly audit: AuditRecorder,
-  ) {}
+/** Storage nodes: named storage roots on the gateway's host that file uploads write into. */
+export class StorageNodeService {
+  private readonly db: Db;
+  private readonly audit: AuditRecorder;
 
-  async listNodes(filter: NodeFilter) {
+  constructor(deps: Pick<Deps, 'db' | 'audit'>) {
+    this.db = deps.db;
+    this.audit = deps.audit;
+  }
+
+  async list(filter: StorageNodeListQuery) {
     const conditions: SQL[] = [];
     if (filter.q) conditions.push(containsText(nodes.name, filter.q));
     if (filter.name) conditions.push(eq(nodes.name, filter.name));
@@ -51,13 +43,13 @@ export class NodeService {
     );
   }
 
-  async getNode(id: string, db: DbOrTx = this.db): Promise<NodeView> {
+  async get(id: string, db: DbOrTx = this.db): Promise<StorageNode> {
     const [row] = await db.select(nodeColumns).from(nodes).where(eq(nodes.id, id));
     if (!row) throw notFound({ nodeId: id });
     return row;
   }
 
-  async createNode(actor: AuditActor, input: { name: string; rootPath: string }): Promise<NodeView> {
+  async create(actor: AuditActor, input: NewStorageNode): Promise<StorageNode> {
     const name = trimmedName(input.name);
     const rootPath = await checkRootDirectory(input.rootPath);
     return this.db.transaction(async (tx) => {
@@ -65,7 +57,7 @@ export class NodeService {
         tx.insert(nodes).values({ name, rootPath }).returning(nodeColumns),
         'NODE_NAME_TAKEN',
         { name },
-      )) as [NodeView];
+      )) as [StorageNode];
       await this.audit.record(tx, actor, {
         action: 'nodes.node.created',
         targetType: 'node',
@@ -76,16 +68,12 @@ export class NodeService {
     });
   }
 
-  async updateNode(
-    actor: AuditActor,
-    id: string,
-    input: { name?: string | undefined; rootPath?: string | undefined },
-  ): Promise<NodeView> {
+  async update(actor: AuditActor, id: string, input: StorageNodeChanges): Promise<StorageNode> {
     const changes: { name?: string; rootPath?: string } = {};
     if (input.name !== undefined) changes.name = trimmedName(input.name);
     if (input.rootPath !== undefined) changes.rootPath = await checkRootDirectory(input.rootPath);
     return this.db.transaction(async (tx) => {
-      const current = await this.getNode(id, tx);
+      const current = await this.get(id, tx);
       if (changes.rootPath !== undefined && changes.rootPath !== current.rootPath) {
         const [open] = await tx
           .select({ value: count() })
@@ -106,7 +94,7 @@ export class NodeService {
           .returning(nodeColumns),
         'NODE_NAME_TAKEN',
         { name: changes.name },
-      )) as [NodeView];
+      )) as [StorageNode];
       await this.audit.record(tx, actor, {
         action: 'nodes.node.updated',
         targetType: 'node',
@@ -118,9 +106,9 @@ export class NodeService {
   }
 
   /** Deletes the node and its upload sessions (open ones lose their temp data); files in the root stay. */
-  async deleteNode(actor: AuditActor, id: string): Promise<void> {
+  async remove(actor: AuditActor, id: string): Promise<void> {
     const { node, openIds } = await this.db.transaction(async (tx) => {
-      const node = await this.getNode(id, tx);
+      const node = await this.get(id, tx);
       const open = await tx
         .select({ id: nodeUploads.id })
         .from(nodeUploads)

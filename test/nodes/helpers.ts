@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { CallResult, TestGateway } from '../support/gateway.js';
+import { type CallResult, startTestGateway, type TestGateway } from '../support/gateway.js';
+
+const MIB = 1024 * 1024;
 
 /** A fresh, empty directory to serve as a node root. */
 export function tempRoot(prefix = 'infragate-node-'): string {
@@ -64,3 +66,32 @@ export function sha256OfFile(file: string): string {
 
 export const tempFile = (root: string, uploadId: string) =>
   path.join(root, '.infragate-uploads', `${uploadId}.part`);
+
+/**
+ * A gateway that takes large uploads, one node on a fresh root, and tokens with `nodes:view` only
+ * and with no scope.
+ */
+export async function startUploadGateway() {
+  const gateway = await startTestGateway({
+    uploadChunkBytes: 8 * MIB,
+    uploadMaxChunkBytes: 16 * MIB,
+    uploadMaxFileBytes: 2 ** 50,
+  });
+  const root = tempRoot();
+  const nodeId = (await createNode(gateway, root)).id;
+  const viewToken = await gateway.tokenWithScopes(['nodes:view']);
+  const noScopeToken = await gateway.tokenWithScopes([]);
+  return { gateway, root, nodeId, viewToken, noScopeToken };
+}
+
+let pathCounter = 0;
+
+/** A remote path no other upload of this test file uses. */
+export const uniquePath = (ext = 'bin') => `dir-${++pathCounter}/file-${pathCounter}.${ext}`;
+
+/** The upload session as the API answers it, failing the test on anything but 200. */
+export async function getUpload(gateway: TestGateway, nodeId: string, uploadId: string) {
+  const result = await gateway.call('GET', `/api/nodes/${nodeId}/files/uploads/${uploadId}`);
+  expect(result.status).toBe(200);
+  return result.body.data;
+}

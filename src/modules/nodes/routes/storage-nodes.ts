@@ -1,0 +1,86 @@
+import type { GatewayModule } from '../../../core/app.js';
+import { DataOf, IdParams, PageOf, Success } from '../../../core/http-schemas.js';
+import { NewStorageNode, StorageNode, StorageNodeChanges, StorageNodeListQuery } from '../schemas.js';
+import type { StorageNodeService } from '../storage-nodes.js';
+
+const view = { scope: 'nodes:view' } as const;
+const manage = { scope: 'nodes:manage' } as const;
+const tags = ['nodes'];
+
+/** Storage nodes (roots on the gateway host) under `/api/nodes` (`nodes:view` / `nodes:manage`). */
+export const storageNodeRoutes: GatewayModule<{ storageNodes: StorageNodeService }> = async (
+  app,
+  { storageNodes },
+) => {
+  app.get(
+    '',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'List nodes',
+        querystring: StorageNodeListQuery,
+        response: { 200: PageOf(StorageNode) },
+      },
+    },
+    async (request) => storageNodes.list(request.query),
+  );
+
+  app.post(
+    '',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Register a node (a storage root on the gateway host)',
+        body: NewStorageNode,
+        response: { 201: DataOf(StorageNode) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send({ data: await storageNodes.create(request.actor, request.body) }),
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: view,
+      schema: { tags, summary: 'Get a node', params: IdParams, response: { 200: DataOf(StorageNode) } },
+    },
+    async (request) => ({ data: await storageNodes.get(request.params.id) }),
+  );
+
+  app.patch(
+    '/:id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Rename a node or move its root',
+        params: IdParams,
+        body: StorageNodeChanges,
+        response: { 200: DataOf(StorageNode) },
+      },
+    },
+    async (request) => ({
+      data: await storageNodes.update(request.actor, request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Delete a node (open uploads are aborted; files in the root stay)',
+        params: IdParams,
+        response: { 200: Success },
+      },
+    },
+    async (request) => {
+      await storageNodes.remove(request.actor, request.params.id);
+      return { success: true };
+    },
+  );
+};

@@ -1,0 +1,178 @@
+import { Readable } from 'node:stream';
+import type { GatewayModule } from '../../../core/app.js';
+import { validationError } from '../../../core/errors.js';
+import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
+import type { DeploymentService } from '../deployments.js';
+import {
+  Deployment,
+  DeploymentFile,
+  DeploymentListQuery,
+  DeploymentParams,
+  DeploymentUploadQuery,
+  FileListQuery,
+  PinChange,
+  ProjectParams,
+} from '../schemas.js';
+
+/** Content types a deployment archive may be sent with (the format is detected from the bytes). */
+const ARCHIVE_CONTENT_TYPES = [
+  'application/gzip',
+  'application/x-gzip',
+  'application/x-tar',
+  'application/zip',
+  'application/octet-stream',
+];
+
+const view = { scope: 'pages:view' } as const;
+const manage = { scope: 'pages:manage' } as const;
+const tags = ['pages'];
+
+/** A project's deployments under `/api/pages/:projectId/deployments` (`pages:view` / `pages:manage`). */
+export const deploymentRoutes: GatewayModule<{ deployments: DeploymentService }> = async (
+  app,
+  { deployments },
+) => {
+  // Archives arrive as raw bodies and are streamed to disk by the service (these parsers exist only
+  // inside this plugin, so no other route accepts them).
+  app.addContentTypeParser(ARCHIVE_CONTENT_TYPES, (_request, payload, done) => done(null, payload));
+
+  app.post(
+    '',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Upload a deployment (.tar.gz, .tar or .zip as the raw request body)',
+        description:
+          'Send the archive as the body with Content-Type application/gzip, application/x-gzip, application/x-tar, ' +
+          'application/zip or application/octet-stream. The format is detected from the bytes.',
+        params: ProjectParams,
+        querystring: DeploymentUploadQuery,
+        response: { 201: DataOf(Deployment) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as unknown;
+      if (!(body instanceof Readable)) {
+        throw validationError(
+          [
+            {
+              path: [],
+              message: `send the archive as the raw body with Content-Type ${ARCHIVE_CONTENT_TYPES.join(', ')}`,
+            },
+          ],
+          body === undefined || body === null ? 400 : 415,
+        );
+      }
+      const declared = Number(request.headers['content-length']);
+      const deployment = await deployments.create(request.actor, request.params.projectId, {
+        ...request.query,
+        body,
+        contentLength: Number.isFinite(declared) ? declared : undefined,
+      });
+      return reply.status(201).send({ data: deployment });
+    },
+  );
+
+  app.get(
+    '',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: "List a project's deployments, newest first",
+        params: ProjectParams,
+        querystring: DeploymentListQuery,
+        response: { 200: PageOf(Deployment) },
+      },
+    },
+    async (request) => deployments.list(request.params.projectId, request.query),
+  );
+
+  app.get(
+    '/:deploymentId',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'Get a deployment',
+        params: DeploymentParams,
+        response: { 200: DataOf(Deployment) },
+      },
+    },
+    async (request) => ({
+      data: await deployments.get(request.params.projectId, request.params.deploymentId),
+    }),
+  );
+
+  app.get(
+    '/:deploymentId/files',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'List the files of a deployment',
+        params: DeploymentParams,
+        querystring: FileListQuery,
+        response: { 200: PageOf(DeploymentFile) },
+      },
+    },
+    async (request) =>
+      deployments.listFiles(request.params.projectId, request.params.deploymentId, request.query),
+  );
+
+  app.post(
+    '/:deploymentId/promote',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Make a deployment production (promoting an older one is a rollback)',
+        params: DeploymentParams,
+        response: { 200: DataOf(Deployment) },
+      },
+    },
+    async (request) => ({
+      data: await deployments.promote(request.actor, request.params.projectId, request.params.deploymentId),
+    }),
+  );
+
+  app.patch(
+    '/:deploymentId/pin',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Pin or unpin a deployment (pinned deployments are never removed by retention)',
+        params: DeploymentParams,
+        body: PinChange,
+        response: { 200: DataOf(Deployment) },
+      },
+    },
+    async (request) => ({
+      data: await deployments.setPinned(
+        request.actor,
+        request.params.projectId,
+        request.params.deploymentId,
+        request.body.pinned,
+      ),
+    }),
+  );
+
+  app.delete(
+    '/:deploymentId',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Delete a deployment (refused for the production deployment and pinned ones)',
+        params: DeploymentParams,
+        response: { 200: Success },
+      },
+    },
+    async (request) => {
+      await deployments.remove(request.actor, request.params.projectId, request.params.deploymentId);
+      return { success: true };
+    },
+  );
+};

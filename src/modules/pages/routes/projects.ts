@@ -1,0 +1,109 @@
+import type { GatewayModule } from '../../../core/app.js';
+import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
+import type { ProjectService } from '../projects.js';
+import {
+  NewProject,
+  Project,
+  ProjectChanges,
+  ProjectListQuery,
+  ProjectParams,
+  SlugParams,
+} from '../schemas.js';
+
+const view = { scope: 'pages:view' } as const;
+const manage = { scope: 'pages:manage' } as const;
+const tags = ['pages'];
+
+/** Static site projects under `/api/pages` (`pages:view` / `pages:manage`). */
+export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async (app, { projects }) => {
+  app.get(
+    '',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'List pages projects',
+        querystring: ProjectListQuery,
+        response: { 200: PageOf(Project) },
+      },
+    },
+    async (request) => projects.list(request.query),
+  );
+
+  app.post(
+    '',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Create a pages project',
+        body: NewProject,
+        response: { 201: DataOf(Project) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send({ data: await projects.create(request.actor, request.body) }),
+  );
+
+  app.get(
+    '/by-slug/:slug',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'Get a pages project by its slug',
+        params: SlugParams,
+        response: { 200: DataOf(Project) },
+      },
+    },
+    async (request) => ({ data: await projects.getBySlug(request.params.slug) }),
+  );
+
+  app.get(
+    '/:projectId',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'Get a pages project',
+        params: ProjectParams,
+        response: { 200: DataOf(Project) },
+      },
+    },
+    async (request) => ({ data: await projects.get(request.params.projectId) }),
+  );
+
+  app.patch(
+    '/:projectId',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Rename a project, change its slug or its SPA fallback',
+        params: ProjectParams,
+        body: ProjectChanges,
+        response: { 200: DataOf(Project) },
+      },
+    },
+    async (request) => ({
+      data: await projects.update(request.actor, request.params.projectId, request.body),
+    }),
+  );
+
+  app.delete(
+    '/:projectId',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Delete a project with all its deployments',
+        params: ProjectParams,
+        response: { 200: Success },
+      },
+    },
+    async (request) => {
+      await projects.remove(request.actor, request.params.projectId);
+      return { success: true };
+    },
+  );
+};
