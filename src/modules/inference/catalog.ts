@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { type Static, Type } from 'typebox';
-import { ConfigError } from '../../config.js';
+import { ConfigError } from '../../config-error.js';
 import { StringEnum } from '../../core/http-schemas.js';
 
 /** The catalog shipped with the gateway (package.json "files" includes catalog/). */
@@ -136,7 +136,7 @@ function entryProblems(entry: CatalogEntry, at: string): string[] {
 }
 
 /** Every problem of a catalog file, one line each; an empty list means it is usable. */
-export function catalogProblems(text: string): { problems: string[]; entries: CatalogEntry[] } {
+export function catalogProblems(text: string): CatalogRead {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -175,17 +175,39 @@ export function catalogProblems(text: string): { problems: string[]; entries: Ca
   return { problems, entries: providers };
 }
 
-/** Reads and checks the catalog at `file`; each problem is prefixed with where it came from. */
-function readCatalogFile(file: string, variable: string): { problems: string[]; entries: CatalogEntry[] } {
+interface CatalogRead {
+  problems: string[];
+  entries: CatalogEntry[];
+}
+
+/**
+ * Each catalog file as it was first read. The start-up config check reads and validates the operator's
+ * file; the inference module then takes the same entries, so the file is read once per process (a
+ * changed file takes effect at the next start, as before).
+ */
+const reads = new Map<string, CatalogRead>();
+
+/** Reads and checks the catalog at `file`, once; each problem is prefixed with where it came from. */
+function readCatalogFile(file: string, variable: string): CatalogRead {
+  const source = `${variable}=${file}`;
+  let read = reads.get(source);
+  if (read === undefined) {
+    read = readAndCheck(file, source);
+    reads.set(source, read);
+  }
+  return read;
+}
+
+function readAndCheck(file: string, source: string): CatalogRead {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    return { problems: [`${variable}=${file} cannot be read: ${code}`], entries: [] };
+    return { problems: [`${source} cannot be read: ${code}`], entries: [] };
   }
   const { problems, entries } = catalogProblems(text);
-  return { problems: problems.map((problem) => `${variable}=${file} is invalid: ${problem}`), entries };
+  return { problems: problems.map((problem) => `${source} is invalid: ${problem}`), entries };
 }
 
 /** Problems of the operator's catalog at `file`, for the start-up config check. */
