@@ -4,7 +4,7 @@ import authRoutes from './auth/routes.js';
 import certificatesModule from './certificates/module.js';
 import containerhostRoutes from './containerhost/routes.js';
 import databaseRoutes from './databases/routes.js';
-import inferenceRoutes from './inference/routes.js';
+import inferenceModule from './inference/module.js';
 import loggingRoutes from './logging/routes.js';
 import nodeRoutes from './nodes/routes.js';
 import pagesRoutes from './pages/routes.js';
@@ -24,6 +24,6 @@ export const modules: GatewayModule[] = [
   certificatesModule,
   pagesRoutes,
   repohostRoutes,
-  inferenceRoutes,
+  inferenceModule,
   nodeRoutes,
 ];
