@@ -8,7 +8,7 @@ import inferenceModule from './inference/module.js';
 import loggingRoutes from './logging/routes.js';
 import nodeRoutes from './nodes/routes.js';
 import pagesRoutes from './pages/routes.js';
-import repohostRoutes from './repohost/routes.js';
+import repohostModule from './repohost/module.js';
 import systemRoutes from './system/routes.js';
 import userRoutes from './users/routes.js';
 
@@ -23,7 +23,7 @@ export const modules: GatewayModule[] = [
   auditRoutes,
   certificatesModule,
   pagesRoutes,
-  repohostRoutes,
+  repohostModule,
   inferenceModule,
   nodeRoutes,
 ];
