@@ -1,5 +1,9 @@
 import path from 'node:path';
+import { ConfigError } from './config-error.js';
 import { catalogFileProblems } from './modules/inference/catalog.js';
+
+// loadConfig() throws it; callers catch it from here.
+export { ConfigError };
 
 export type EgressPolicy = 'public' | 'private' | 'any';
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -107,14 +111,6 @@ export interface SiemConfig {
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const EGRESS_POLICIES: readonly EgressPolicy[] = ['public', 'private', 'any'];
-
-/** Thrown with every bad value at once, one line each, so an operator fixes them in one go. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(problems.join('\n'));
-    this.name = 'ConfigError';
-  }
-}
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;

@@ -4,11 +4,11 @@ import authRoutes from './auth/routes.js';
 import certificatesModule from './certificates/module.js';
 import containerhostRoutes from './containerhost/routes.js';
 import databaseRoutes from './databases/routes.js';
-import inferenceRoutes from './inference/routes.js';
+import inferenceModule from './inference/module.js';
 import loggingRoutes from './logging/routes.js';
 import nodesModule from './nodes/module.js';
 import pagesModule from './pages/module.js';
-import repohostRoutes from './repohost/routes.js';
+import repohostModule from './repohost/module.js';
 import systemRoutes from './system/routes.js';
 import userRoutes from './users/routes.js';
 
@@ -23,7 +23,7 @@ export const modules: GatewayModule[] = [
   auditRoutes,
   certificatesModule,
   pagesModule,
-  repohostRoutes,
-  inferenceRoutes,
+  repohostModule,
+  inferenceModule,
   nodesModule,
 ];

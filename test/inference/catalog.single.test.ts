@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 import { BUILT_IN_CATALOG, catalogProblems, loadCatalog } from '../../src/modules/inference/catalog.js';
 import { expectError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { writeTestCatalog } from './support.js';
+import { writeTestCatalog } from './helpers.js';
 
 const REQUIRED = [
   'id',

@@ -4,7 +4,7 @@ import { auditEvents, inferenceConnections } from '../../src/db/schema/index.js'
 import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { API_KEY, writeTestCatalog } from './support.js';
+import { API_KEY, writeTestCatalog } from './helpers.js';
 
 let gateway: TestGateway;
 let models: ModelListServer;

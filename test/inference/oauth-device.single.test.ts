@@ -2,11 +2,13 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
 import { loadCatalog } from '../../src/modules/inference/catalog.js';
-import { InferenceService } from '../../src/modules/inference/service.js';
+import { SESSION_EXPIRY_JOB } from '../../src/modules/inference/module.js';
+import { OAuthSessionService } from '../../src/modules/inference/oauth-sessions.js';
+import { ProviderCatalog } from '../../src/modules/inference/provider-catalog.js';
 import { type OidcPeer, POLL_INTERVAL_SECONDS } from '../services/oidc-provider.js';
 import { expectError } from '../support/expectations.js';
 import type { TestGateway } from '../support/gateway.js';
-import { type OAuthTestBed, startOAuthTestBed } from './support.js';
+import { type OAuthTestBed, startOAuthTestBed } from './helpers.js';
 
 let bed: OAuthTestBed;
 let gateway: TestGateway;
@@ -111,7 +113,7 @@ describe('device flow (device_poll)', () => {
       .update(inferenceOauthSessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(inferenceOauthSessions.id, session.id));
-    await gateway.deps.jobs.runNow('inference.oauth-maintenance');
+    await gateway.deps.jobs.runNow(SESSION_EXPIRY_JOB);
     const [row] = await gateway.deps.db
       .select()
       .from(inferenceOauthSessions)
@@ -128,13 +130,13 @@ describe('device flow (device_poll)', () => {
 
   it('records one cancellation when two gateway processes cancel the same session at once', async () => {
     const session = await start();
-    const catalog = loadCatalog(gateway.config.inferenceCatalogPath);
+    const catalog = new ProviderCatalog(loadCatalog(gateway.config.inferenceCatalogPath));
     const processes = [
-      new InferenceService(gateway.deps, catalog),
-      new InferenceService(gateway.deps, catalog),
+      new OAuthSessionService({ ...gateway.deps, catalog }),
+      new OAuthSessionService({ ...gateway.deps, catalog }),
     ];
     const actor = { userId: null, email: 'system', requestId: null, clientIp: null };
-    const answers = await Promise.all(processes.map((service) => service.cancelSession(actor, session.id)));
+    const answers = await Promise.all(processes.map((service) => service.cancel(actor, session.id)));
     expect(answers.map((answer) => answer.status)).toEqual(['cancelled', 'cancelled']);
     const events = await gateway.deps.db
       .select()

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
+import { TOKEN_REFRESH_JOB } from '../../src/modules/inference/module.js';
 import type { OidcPeer } from '../services/oidc-provider.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import type { TestGateway } from '../support/gateway.js';
-import { type OAuthTestBed, startOAuthTestBed } from './support.js';
+import { type OAuthTestBed, startOAuthTestBed } from './helpers.js';
 
 let bed: OAuthTestBed;
 let gateway: TestGateway;
@@ -368,7 +369,7 @@ describe('refresh tokens', () => {
       .from(inferenceConnections)
       .where(eq(inferenceConnections.id, id));
 
-    await gateway.deps.jobs.runNow('inference.oauth-maintenance');
+    await gateway.deps.jobs.runNow(TOKEN_REFRESH_JOB);
 
     const [after] = await gateway.deps.db
       .select()

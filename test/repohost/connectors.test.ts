@@ -6,7 +6,7 @@ import { type FakeGitlab, startFakeGitlab } from '../services/fake-gitlab-v4.js'
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
-import { seedGitlab, TOKENS } from './fixtures.js';
+import { seedGitlab, TOKENS } from './helpers.js';
 
 const BASE = '/api/integrations/repohost/connectors';
 const MISSING = '00000000-0000-4000-8000-000000000000';

@@ -5,7 +5,7 @@ import { makeTestPki, openssl } from '../services/openssl-pki.js';
 import { freePort, listenOnLoopback } from '../services/peers.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { PROJECT_COUNT, seedGitlab, TOKENS } from './fixtures.js';
+import { PROJECT_COUNT, seedGitlab, TOKENS } from './helpers.js';
 
 const URL = '/api/integrations/repohost/connectors/preview-test';
 

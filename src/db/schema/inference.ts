@@ -2,6 +2,14 @@ import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle
 import { createdAt, updatedAt } from './columns.js';
 import { users } from './identity.js';
 
+/** How a connection authenticates: signed in with OAuth, an API key, or nothing (a local server). */
+export const INFERENCE_AUTH_TYPES = ['oauth', 'api_key', 'local'] as const;
+/** The OAuth sign-in flows: redirect + PKCE with a pasted callback, or the device flow (RFC 8628). */
+export const OAUTH_FLOWS = ['redirect', 'device'] as const;
+/** How a session is completed, one per flow: the pasted callback, or polling the token endpoint. */
+export const COMPLETION_MODES = ['paste_callback', 'device_poll'] as const;
+export const OAUTH_SESSION_STATUSES = ['pending', 'complete', 'error', 'expired', 'cancelled'] as const;
+
 /**
  * A connection to an inference provider of the catalog. Credentials are sealed with the master key
  * (`inference_connections.<column>`) and never answered.
@@ -12,7 +20,7 @@ export const inferenceConnections = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     providerId: text('provider_id').notNull(),
     name: text('name').notNull().unique(),
-    authType: text('auth_type', { enum: ['oauth', 'api_key', 'local'] }).notNull(),
+    authType: text('auth_type', { enum: INFERENCE_AUTH_TYPES }).notNull(),
     /** Operator's base URL, only for catalog entries that allow it; null means the catalog's. */
     baseUrl: text('base_url'),
     apiKeySealed: text('api_key_sealed'),
@@ -35,8 +43,6 @@ export const inferenceConnections = pgTable(
   ],
 );
 
-export const OAUTH_SESSION_STATUSES = ['pending', 'complete', 'error', 'expired', 'cancelled'] as const;
-
 /** An OAuth sign-in in progress (redirect + PKCE with a pasted callback, or the device flow). */
 export const inferenceOauthSessions = pgTable(
   'inference_oauth_sessions',
@@ -44,8 +50,8 @@ export const inferenceOauthSessions = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     providerId: text('provider_id').notNull(),
     status: text('status', { enum: OAUTH_SESSION_STATUSES }).notNull(),
-    flow: text('flow', { enum: ['redirect', 'device'] }).notNull(),
-    completionMode: text('completion_mode').notNull(),
+    flow: text('flow', { enum: OAUTH_FLOWS }).notNull(),
+    completionMode: text('completion_mode', { enum: COMPLETION_MODES }).notNull(),
     authorizationUrl: text('authorization_url').notNull(),
     /** Name of the connection the session creates. */
     connectionName: text('connection_name').notNull(),

@@ -1,25 +1,44 @@
 import { boolean, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { type Static, Type } from 'typebox';
 import { createdAt, updatedAt } from './columns.js';
 
-export interface AllowlistEntry {
-  entryType: 'group' | 'project';
-  remoteId: string;
-  fullPath: string;
-  name: string | null;
-  webUrl: string | null;
-}
+/**
+ * The jsonb columns' shapes are TypeBox schemas, declared once here: the columns are typed with their
+ * Static, and the repohost routes answer them with these same schemas.
+ */
 
-export interface RemoteUser {
-  id: string;
-  username: string;
-  name: string;
-  webUrl: string | null;
-}
+export const ALLOWLIST_ENTRY_TYPES = ['group', 'project'] as const;
 
-export interface TestFailure {
-  reason: string;
-  explanation: string;
-}
+const NullableString = Type.Union([Type.String(), Type.Null()]);
+
+/** A GitLab group or project; a union of literals (`anyOf` of `const`s), as the API document has it. */
+export const AllowlistEntryType = Type.Unsafe<(typeof ALLOWLIST_ENTRY_TYPES)[number]>(
+  Type.Union(ALLOWLIST_ENTRY_TYPES.map((entryType) => Type.Literal(entryType))),
+);
+
+/** A group or project a connector may use, with the host's current path, name and URL. */
+export const AllowlistEntry = Type.Object({
+  entryType: AllowlistEntryType,
+  remoteId: Type.String(),
+  fullPath: Type.String(),
+  name: NullableString,
+  webUrl: NullableString,
+});
+
+/** The GitLab user a token belongs to. */
+export const RemoteUser = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  name: Type.String(),
+  webUrl: NullableString,
+});
+
+/** Why the last test of a connector failed. */
+export const TestFailure = Type.Object({ reason: Type.String(), explanation: Type.String() });
+
+export type AllowlistEntry = Static<typeof AllowlistEntry>;
+export type RemoteUser = Static<typeof RemoteUser>;
+export type TestFailure = Static<typeof TestFailure>;
 
 /** Repository host (GitLab API v4) connectors; the access token is kept sealed, never in clear. */
 export const repohostConnectors = pgTable('repohost_connectors', {

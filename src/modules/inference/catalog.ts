@@ -1,91 +1,13 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
-import { type Static, Type } from 'typebox';
-import { ConfigError } from '../../config.js';
-import { StringEnum } from '../../core/http-schemas.js';
+import { ConfigError } from '../../config-error.js';
+import { type CatalogEntry, CatalogFile } from './schemas.js';
 
 /** The catalog shipped with the gateway (package.json "files" includes catalog/). */
 export const BUILT_IN_CATALOG = fileURLToPath(
   new URL('../../../catalog/inference-providers.json', import.meta.url),
 );
-
-export const FAMILIES = ['vendor1', 'vendor2', 'vendor3', 'vendor4', 'custom'] as const;
-export const WIRE_PROTOCOLS = [
-  'vendor1-responses',
-  'vendor1-chat',
-  'vendor2-messages',
-  'vendor4-content',
-] as const;
-export const AUTH_TYPES = ['oauth', 'api_key', 'local'] as const;
-export const OPERATIONS = ['inference', 'images', 'search', 'realtime'] as const;
-export const QUOTA_KINDS = ['vendor1-quota', 'vendor2-oauth', 'vendor3-usage'] as const;
-export const OAUTH_FLOWS = ['redirect', 'device'] as const;
-export const COMPLETION_MODES = ['paste_callback', 'device_poll'] as const;
-
-export type AuthType = (typeof AUTH_TYPES)[number];
-
-const HttpUrl = Type.String({ minLength: 1, maxLength: 2048 });
-
-/** How an API key travels: `authorization: Bearer <key>` unless the entry says otherwise. */
-const ApiKeyHeader = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9-]+$' }),
-    prefix: Type.Optional(Type.String({ maxLength: 50 })),
-  },
-  { additionalProperties: false },
-);
-
-/** Where an OAuth entry's authorization server lives; operators (and tests) point it anywhere. */
-const OAuthSettings = Type.Object(
-  {
-    issuer: Type.Optional(HttpUrl),
-    authorizationEndpoint: Type.Optional(HttpUrl),
-    tokenEndpoint: HttpUrl,
-    deviceAuthorizationEndpoint: Type.Optional(HttpUrl),
-    clientId: Type.String({ minLength: 1, maxLength: 255 }),
-    scopes: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 50 }),
-    redirectUri: Type.Optional(HttpUrl),
-    authorizationParams: Type.Optional(Type.Record(Type.String(), Type.String())),
-    /** Lifetime of a redirect session before it expires unanswered; default 600. */
-    sessionTtlSeconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86400 })),
-  },
-  { additionalProperties: false },
-);
-
-const Entry = Type.Object(
-  {
-    id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9][a-z0-9._-]*$' }),
-    label: Type.String({ minLength: 1, maxLength: 255 }),
-    family: StringEnum(FAMILIES),
-    wireProtocol: StringEnum(WIRE_PROTOCOLS),
-    baseUrl: HttpUrl,
-    authTypes: Type.Array(StringEnum(AUTH_TYPES), { minItems: 1, uniqueItems: true }),
-    subscription: Type.Boolean(),
-    featured: Type.Boolean(),
-    allowBaseUrlOverride: Type.Optional(Type.Boolean()),
-    privateNetworkByDefault: Type.Optional(Type.Boolean()),
-    supportedOperations: Type.Optional(Type.Array(StringEnum(OPERATIONS), { uniqueItems: true })),
-    modelsPath: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '^/' })),
-    quotaKind: Type.Optional(StringEnum(QUOTA_KINDS)),
-    termsVersion: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    oauthFlow: Type.Union([StringEnum(OAUTH_FLOWS), Type.Null()]),
-    completionMode: Type.Union([StringEnum(COMPLETION_MODES), Type.Null()]),
-    apiKeyHeader: Type.Optional(ApiKeyHeader),
-    /** Headers sent with every call to the provider (e.g. an API version). */
-    extraHeaders: Type.Optional(Type.Record(Type.String(), Type.String())),
-    oauth: Type.Optional(OAuthSettings),
-  },
-  { additionalProperties: false },
-);
-
-const CatalogFile = Type.Object(
-  { version: Type.Literal(1), providers: Type.Array(Entry, { minItems: 1, maxItems: 1000 }) },
-  { additionalProperties: false },
-);
-
-export type CatalogEntry = Static<typeof Entry>;
-export type OAuthSettings = Static<typeof OAuthSettings>;
 
 const validateFile = new Ajv({ allErrors: true, strict: false }).compile(CatalogFile);
 
@@ -136,7 +58,7 @@ function entryProblems(entry: CatalogEntry, at: string): string[] {
 }
 
 /** Every problem of a catalog file, one line each; an empty list means it is usable. */
-export function catalogProblems(text: string): { problems: string[]; entries: CatalogEntry[] } {
+export function catalogProblems(text: string): CatalogRead {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -163,7 +85,7 @@ export function catalogProblems(text: string): { problems: string[]; entries: Ca
     });
     return { problems: [...new Set(problems)], entries: [] };
   }
-  const { providers } = parsed as Static<typeof CatalogFile>;
+  const { providers } = parsed as CatalogFile;
   const problems: string[] = [];
   const seen = new Set<string>();
   providers.forEach((entry, index) => {
@@ -175,17 +97,39 @@ export function catalogProblems(text: string): { problems: string[]; entries: Ca
   return { problems, entries: providers };
 }
 
-/** Reads and checks the catalog at `file`; each problem is prefixed with where it came from. */
-function readCatalogFile(file: string, variable: string): { problems: string[]; entries: CatalogEntry[] } {
+interface CatalogRead {
+  problems: string[];
+  entries: CatalogEntry[];
+}
+
+/**
+ * Each catalog file as it was first read. The start-up config check reads and validates the operator's
+ * file; the inference module then takes the same entries, so the file is read once per process (a
+ * changed file takes effect at the next start, as before).
+ */
+const reads = new Map<string, CatalogRead>();
+
+/** Reads and checks the catalog at `file`, once; each problem is prefixed with where it came from. */
+function readCatalogFile(file: string, variable: string): CatalogRead {
+  const source = `${variable}=${file}`;
+  let read = reads.get(source);
+  if (read === undefined) {
+    read = readAndCheck(file, source);
+    reads.set(source, read);
+  }
+  return read;
+}
+
+function readAndCheck(file: string, source: string): CatalogRead {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    return { problems: [`${variable}=${file} cannot be read: ${code}`], entries: [] };
+    return { problems: [`${source} cannot be read: ${code}`], entries: [] };
   }
   const { problems, entries } = catalogProblems(text);
-  return { problems: problems.map((problem) => `${variable}=${file} is invalid: ${problem}`), entries };
+  return { problems: problems.map((problem) => `${source} is invalid: ${problem}`), entries };
 }
 
 /** Problems of the operator's catalog at `file`, for the start-up config check. */

@@ -1,9 +1,5 @@
 import type { EgressGuard } from '../../core/egress-guard.js';
-
-export interface ModelInfo {
-  id: string;
-  name: string | null;
-}
+import type { ModelInfo } from './schemas.js';
 
 export interface ModelListing {
   httpStatus: number;

@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import type { EgressGuard } from '../../core/egress-guard.js';
-import type { OAuthSettings } from './catalog.js';
+import { unprocessable } from '../../core/errors.js';
+import type { CatalogEntry, OAuthSettings } from './schemas.js';
 
 /** Tokens from a token endpoint, as the gateway keeps them. */
 export interface TokenSet {
@@ -174,6 +175,13 @@ export class ProviderOAuthClient {
       return tokenSet(await oauth.processRefreshTokenResponse(this.as, this.client, response));
     });
   }
+}
+
+/** The OAuth client of a catalog entry; 422 OAUTH_NOT_SUPPORTED for an entry without OAuth settings. */
+export function oauthClientFor(entry: CatalogEntry, egress: EgressGuard): ProviderOAuthClient {
+  if (!entry.oauth)
+    throw unprocessable('OAUTH_NOT_SUPPORTED', `provider ${entry.id} does not sign in with OAuth`);
+  return new ProviderOAuthClient(entry.oauth, egress);
 }
 
 export const randomState = () => oauth.generateRandomState();

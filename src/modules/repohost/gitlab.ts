@@ -88,18 +88,40 @@ function apiRoot(baseUrl: string): URL {
   return new URL(`${url.origin}${path}/api/v4/`);
 }
 
+/** A project as GitLab answers it (the fields the gateway reads). */
+export interface GitlabProject {
+  id: number;
+  name: string;
+  path_with_namespace: string;
+  web_url?: string;
+  permissions?: {
+    project_access?: { access_level?: number } | null;
+    group_access?: { access_level?: number } | null;
+  };
+}
+
+/** A group as GitLab answers it (the fields the gateway reads). */
+export interface GitlabGroup {
+  id: number;
+  name: string;
+  full_path: string;
+  web_url?: string;
+}
+
+/** The calls of one test with one token; they share one deadline of `timeoutMs`. */
 export class GitlabClient {
+  private readonly egress: EgressGuard;
   private readonly root: URL;
+  private readonly token: string;
+  private readonly timeoutMs: number;
   private readonly deadline: number;
 
-  constructor(
-    private readonly egress: EgressGuard,
-    baseUrl: string,
-    private readonly token: string,
-    private readonly timeoutMs: number,
-  ) {
-    this.root = apiRoot(baseUrl);
-    this.deadline = Date.now() + timeoutMs;
+  constructor(options: { egress: EgressGuard; baseUrl: string; token: string; timeoutMs: number }) {
+    this.egress = options.egress;
+    this.root = apiRoot(options.baseUrl);
+    this.token = options.token;
+    this.timeoutMs = options.timeoutMs;
+    this.deadline = Date.now() + options.timeoutMs;
   }
 
   get host(): string {
