@@ -1,6 +1,5 @@
 import type { GatewayModule } from '../core/app.js';
 import auditRoutes from './audit/routes.js';
-import authRoutes from './auth/routes.js';
 import certificatesModule from './certificates/module.js';
 import containerhostRoutes from './containerhost/routes.js';
 import databaseRoutes from './databases/routes.js';
@@ -9,14 +8,14 @@ import loggingRoutes from './logging/routes.js';
 import nodeRoutes from './nodes/routes.js';
 import pagesRoutes from './pages/routes.js';
 import repohostRoutes from './repohost/routes.js';
-import systemRoutes from './system/routes.js';
-import userRoutes from './users/routes.js';
+import systemModule from './system/module.js';
+import usersModule from './users/module.js';
 
 /** Every area of the gateway, registered in this order. */
 export const modules: GatewayModule[] = [
-  systemRoutes,
-  authRoutes,
-  userRoutes,
+  systemModule,
+  // Users and groups, with the auth area (login, sessions, tokens) sharing their service.
+  usersModule,
   loggingRoutes,
   containerhostRoutes,
   databaseRoutes,
