@@ -3,7 +3,7 @@ import type { Actor, AuditActor } from '../../core/actor.js';
 import { verifyPassword } from '../../core/auth/passwords.js';
 import type { Deps } from '../../core/deps.js';
 import { AppError, notFound, unauthorized } from '../../core/errors.js';
-import { authTokens, users } from '../../db/schema/index.js';
+import { authTokens, type TokenKind, users } from '../../db/schema/index.js';
 import type { UserService } from '../users/service.js';
 import { FAILED_LOGIN_ACTION, LoginThrottle } from './login-throttle.js';
 import type {
@@ -182,7 +182,7 @@ export class AuthService {
     return revoked;
   }
 
-  private listTokens(actor: Actor, kind: 'api' | 'session') {
+  private listTokens(actor: Actor, kind: TokenKind) {
     return this.deps.db
       .select(tokenColumns)
       .from(authTokens)
