@@ -4,7 +4,7 @@ import certificatesModule from './certificates/module.js';
 import containerhostRoutes from './containerhost/routes.js';
 import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
-import loggingRoutes from './logging/routes.js';
+import loggingModule from './logging/module.js';
 import nodeRoutes from './nodes/routes.js';
 import pagesRoutes from './pages/routes.js';
 import repohostRoutes from './repohost/routes.js';
@@ -16,7 +16,7 @@ export const modules: GatewayModule[] = [
   systemModule,
   // Users and groups, with the auth area (login, sessions, tokens) sharing their service.
   usersModule,
-  loggingRoutes,
+  loggingModule,
   containerhostRoutes,
   databaseRoutes,
   auditRoutes,
