@@ -43,13 +43,16 @@ export const StringEnum = <T extends string>(
 ) => Type.Unsafe<T>(Type.String({ enum: [...values], ...(description ? { description } : {}), ...options }));
 
 /**
- * One of a closed list of strings, documented as a union of constants (`anyOf`), for the lists whose
- * routes have always been declared that way; `StringEnum` is the `enum` form.
+ * One of a closed list of strings, documented as a union of constants (`anyOf`; a list of one is that
+ * constant), for the lists whose routes have always been declared that way; `StringEnum` is the
+ * `enum` form.
  */
 export const LiteralUnion = <T extends string>(values: readonly T[], options: { default?: T } = {}) =>
   Type.Unsafe<T>(
-    Type.Union(
-      values.map((value) => Type.Literal(value)),
-      options,
-    ),
+    values.length === 1
+      ? Type.Literal(values[0]!, options)
+      : Type.Union(
+          values.map((value) => Type.Literal(value)),
+          options,
+        ),
   );

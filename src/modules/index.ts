@@ -2,7 +2,7 @@ import type { GatewayModule } from '../core/app.js';
 import auditRoutes from './audit/routes.js';
 import certificatesModule from './certificates/module.js';
 import containerhostRoutes from './containerhost/routes.js';
-import databaseRoutes from './databases/routes.js';
+import databasesModule from './databases/module.js';
 import inferenceRoutes from './inference/routes.js';
 import loggingModule from './logging/module.js';
 import nodeRoutes from './nodes/routes.js';
@@ -18,7 +18,7 @@ export const modules: GatewayModule[] = [
   usersModule,
   loggingModule,
   containerhostRoutes,
-  databaseRoutes,
+  databasesModule,
   auditRoutes,
   certificatesModule,
   pagesRoutes,
