@@ -1,5 +1,5 @@
 import type { GatewayModule } from '../core/app.js';
-import auditRoutes from './audit/routes.js';
+import auditModule from './audit/module.js';
 import certificatesModule from './certificates/module.js';
 import containerhostRoutes from './containerhost/routes.js';
 import databasesModule from './databases/module.js';
@@ -19,7 +19,7 @@ export const modules: GatewayModule[] = [
   loggingModule,
   containerhostRoutes,
   databasesModule,
-  auditRoutes,
+  auditModule,
   certificatesModule,
   pagesRoutes,
   repohostRoutes,
