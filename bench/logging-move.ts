@@ -96,7 +96,7 @@ async function measure(size: number, serverUrl: string | undefined) {
   try {
     await migrate(database.db);
     const tree = await buildTree(database.db, size);
-    const logging = new LoggingService(database.db, new AuditRecorder());
+    const logging = new LoggingService({ db: database.db, audit: new AuditRecorder() });
     const actor = systemActor();
     const folders = logging.schemaFolders;
     const leafMove = await time(MOVES, (index) =>

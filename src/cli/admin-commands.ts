@@ -1,18 +1,13 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { systemActor } from '../core/actor.js';
-import type { AuditRecorder } from '../core/audit-recorder.js';
-import type { PrincipalResolver } from '../core/auth/principal-resolver.js';
+import type { Deps } from '../core/deps.js';
 import { parseDuration } from '../core/duration.js';
 import { AppError } from '../core/errors.js';
-import type { Db } from '../db/client.js';
 import { createApiToken } from '../modules/auth/tokens.js';
 import { UserService } from '../modules/users/service.js';
 
-export interface AdminContext {
-  db: Db;
-  audit: AuditRecorder;
-  principals: PrincipalResolver;
-}
+/** What the admin commands run on: the server's deps, or the same three opened by the CLI itself. */
+export type AdminContext = Pick<Deps, 'db' | 'audit' | 'principals'>;
 
 export interface CommandOutput {
   stdout: string;
@@ -82,7 +77,7 @@ export async function runAdminCommand(
   stdin: string,
 ): Promise<CommandOutput> {
   const [noun, verb, ...rest] = argv;
-  const users = new UserService(context.db, context.audit, context.principals);
+  const users = new UserService(context);
   const actor = systemActor();
   const parse = (options: NonNullable<ParseArgsConfig['options']>) =>
     parseArgs({

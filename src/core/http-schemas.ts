@@ -41,3 +41,18 @@ export const StringEnum = <T extends string>(
   description?: string,
   options: { default?: unknown } = {},
 ) => Type.Unsafe<T>(Type.String({ enum: [...values], ...(description ? { description } : {}), ...options }));
+
+/**
+ * One of a closed list of strings, documented as a union of constants (`anyOf`; a list of one is that
+ * constant), for the lists whose routes have always been declared that way; `StringEnum` is the
+ * `enum` form.
+ */
+export const LiteralUnion = <T extends string>(values: readonly T[], options: { default?: T } = {}) =>
+  Type.Unsafe<T>(
+    values.length === 1
+      ? Type.Literal(values[0]!, options)
+      : Type.Union(
+          values.map((value) => Type.Literal(value)),
+          options,
+        ),
+  );

@@ -1,26 +1,25 @@
 import type { GatewayModule } from '../core/app.js';
-import auditRoutes from './audit/routes.js';
-import authRoutes from './auth/routes.js';
+import auditModule from './audit/module.js';
 import certificatesModule from './certificates/module.js';
 import containerhostRoutes from './containerhost/routes.js';
-import databaseRoutes from './databases/routes.js';
+import databasesModule from './databases/module.js';
 import inferenceModule from './inference/module.js';
-import loggingRoutes from './logging/routes.js';
+import loggingModule from './logging/module.js';
 import nodesModule from './nodes/module.js';
 import pagesModule from './pages/module.js';
 import repohostModule from './repohost/module.js';
-import systemRoutes from './system/routes.js';
-import userRoutes from './users/routes.js';
+import systemModule from './system/module.js';
+import usersModule from './users/module.js';
 
 /** Every area of the gateway, registered in this order. */
 export const modules: GatewayModule[] = [
-  systemRoutes,
-  authRoutes,
-  userRoutes,
-  loggingRoutes,
+  systemModule,
+  // Users and groups, with the auth area (login, sessions, tokens) sharing their service.
+  usersModule,
+  loggingModule,
   containerhostRoutes,
-  databaseRoutes,
-  auditRoutes,
+  databasesModule,
+  auditModule,
   certificatesModule,
   pagesModule,
   repohostModule,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { UNKNOWN, unique } from './helpers.js';
 
 let gateway: TestGateway;
 let viewer: string;
@@ -13,10 +14,6 @@ beforeAll(async () => {
   nobody = await gateway.tokenWithScopes([]);
 });
 afterAll(() => gateway.close());
-
-const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-let counter = 0;
-const unique = (prefix: string) => `${prefix}-${++counter}`;
 
 const trees = [
   { label: 'schema folders', base: '/api/logging/schema-folders', kind: 'schema' },

@@ -13,6 +13,14 @@ import {
 import { createdAt, updatedAt } from './columns.js';
 import { users } from './identity.js';
 
+/** The kinds of database that can be registered. */
+export const DATABASE_TYPES = ['keyvalue'] as const;
+export type DatabaseType = (typeof DATABASE_TYPES)[number];
+
+/** How a console command ended: answered, failed at the server or on the way, or refused by the gateway. */
+export const COMMAND_STATUSES = ['ok', 'error', 'refused'] as const;
+export type CommandStatus = (typeof COMMAND_STATUSES)[number];
+
 /** TLS settings of a `rediss://` database; the CA is public material, never a secret. */
 export interface DatabaseTls {
   /** Verify the server certificate (default true). */
@@ -27,7 +35,7 @@ export interface DatabaseTls {
 export const databases = pgTable('databases', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull().unique(),
-  type: text('type', { enum: ['keyvalue'] }).notNull(),
+  type: text('type', { enum: DATABASE_TYPES }).notNull(),
   url: text('url').notNull(),
   username: text('username'),
   passwordSealed: text('password_sealed'),
@@ -54,7 +62,7 @@ export const databaseCommandHistory = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     command: text('command').notNull(),
     commandName: text('command_name').notNull(),
-    status: text('status', { enum: ['ok', 'error', 'refused'] }).notNull(),
+    status: text('status', { enum: COMMAND_STATUSES }).notNull(),
     error: text('error'),
     durationMs: real('duration_ms'),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

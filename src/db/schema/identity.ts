@@ -22,6 +22,10 @@ export const users = pgTable('users', {
   updatedAt: updatedAt(),
 });
 
+/** What a token is: an API token (Bearer) or a browser session (cookie + CSRF token). */
+export const TOKEN_KINDS = ['api', 'session'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
 /** API tokens and browser sessions; only SHA-256 hashes of the secrets are kept. */
 export const authTokens = pgTable(
   'auth_tokens',
@@ -30,7 +34,7 @@ export const authTokens = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['api', 'session'] }).notNull(),
+    kind: text('kind', { enum: TOKEN_KINDS }).notNull(),
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     csrfHash: text('csrf_hash'),

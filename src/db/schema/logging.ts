@@ -1,10 +1,14 @@
 import { type AnyPgColumn, index, integer, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 
-/** One field of a logging schema. */
+/** The value types a field of a logging schema can declare. */
+export const LOG_FIELD_TYPES = ['string', 'number', 'boolean', 'timestamp', 'object'] as const;
+export type LogFieldType = (typeof LOG_FIELD_TYPES)[number];
+
+/** One field of a logging schema, as stored. */
 export interface LogFieldDefinition {
   name: string;
-  type: 'string' | 'number' | 'boolean' | 'timestamp' | 'object';
+  type: LogFieldType;
   required: boolean;
 }
 

@@ -1,41 +1,18 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
-import type { AuditRecorder } from '../../core/audit-recorder.js';
+import type { Deps } from '../../core/deps.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
-import type { Db, DbOrTx } from '../../db/client.js';
+import { fetchPage } from '../../core/pagination.js';
+import type { DbOrTx } from '../../db/client.js';
 import { type DeliveryStatus, siemDeliveries, siemDestinations } from '../../db/schema/index.js';
-
-export interface DeliveryFilter extends PageRequest {
-  destinationId?: string | undefined;
-  status?: DeliveryStatus | undefined;
-}
+import type { Delivery, DeliveryListQuery } from './schemas.js';
 
 type DeliveryRow = typeof siemDeliveries.$inferSelect;
 
-export interface DeliveryView {
-  id: string;
-  destinationId: string;
-  status: DeliveryStatus;
-  eventCount: number;
-  firstEventId: string;
-  lastEventId: string;
-  firstEventSeq: number;
-  lastEventSeq: number;
-  attempts: number;
-  maxAttempts: number;
-  lastError: string | null;
-  lastAttemptAt: Date | null;
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-  deliveredAt: Date | null;
-}
-
 const SCHEDULED: DeliveryStatus[] = ['queued', 'retrying', 'paused'];
 
-function toDeliveryView(row: DeliveryRow): DeliveryView {
+function toDelivery(row: DeliveryRow): Delivery {
   return {
     id: row.id,
     destinationId: row.destinationId,
@@ -57,16 +34,16 @@ function toDeliveryView(row: DeliveryRow): DeliveryView {
   };
 }
 
+export type DeliveryServiceDeps = Pick<Deps, 'db' | 'audit'> & {
+  /** Tells the export worker there is work now. */
+  wakeExporter: () => void;
+};
+
 /** Delivery records of the SIEM export: listing, inspection and requeue of failed ones. */
 export class DeliveryService {
-  constructor(
-    private readonly db: Db,
-    private readonly audit: AuditRecorder,
-    /** Tells the export worker there is work now. */
-    private readonly wake: () => void,
-  ) {}
+  constructor(private readonly deps: DeliveryServiceDeps) {}
 
-  async list(filter: DeliveryFilter) {
+  async list(filter: DeliveryListQuery) {
     const conditions: SQL[] = [];
     if (filter.destinationId) conditions.push(eq(siemDeliveries.destinationId, filter.destinationId));
     if (filter.status) conditions.push(eq(siemDeliveries.status, filter.status));
@@ -74,31 +51,31 @@ export class DeliveryService {
     return fetchPage(
       filter,
       ({ limit, offset }) =>
-        this.db
+        this.deps.db
           .select()
           .from(siemDeliveries)
           .where(where)
           .orderBy(desc(siemDeliveries.createdAt), desc(siemDeliveries.firstEventSeq))
           .limit(limit)
           .offset(offset),
-      this.db.select({ value: count() }).from(siemDeliveries).where(where),
-      toDeliveryView,
+      this.deps.db.select({ value: count() }).from(siemDeliveries).where(where),
+      toDelivery,
     );
   }
 
-  async get(id: string, db: DbOrTx = this.db): Promise<DeliveryView> {
+  async get(id: string, db: DbOrTx = this.deps.db): Promise<Delivery> {
     const [row] = isUuid(id) ? await db.select().from(siemDeliveries).where(eq(siemDeliveries.id, id)) : [];
     if (!row) throw notFound({ deliveryId: id });
-    return toDeliveryView(row);
+    return toDelivery(row);
   }
 
   /**
    * Gives a failed delivery a fresh set of attempts. Only `failed` qualifies: anything else is either
    * still being worked on or finished. A requeued delivery of a disabled destination waits as `paused`.
    */
-  async requeue(actor: AuditActor, id: string): Promise<DeliveryView> {
+  async requeue(actor: AuditActor, id: string): Promise<Delivery> {
     if (!isUuid(id)) throw notFound({ deliveryId: id });
-    const view = await this.db.transaction(async (tx) => {
+    const view = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx
         .select({ status: siemDeliveries.status, enabled: siemDestinations.enabled })
         .from(siemDeliveries)
@@ -125,7 +102,7 @@ export class DeliveryService {
           leaseExpiresAt: null,
         })
         .where(eq(siemDeliveries.id, id));
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'audit.siem_delivery.requeued',
         targetType: 'siem_delivery',
         targetId: id,
@@ -133,7 +110,7 @@ export class DeliveryService {
       });
       return this.get(id, tx);
     });
-    this.wake();
+    this.deps.wakeExporter();
     return view;
   }
 }

@@ -5,130 +5,49 @@ import { GENESIS_HASH } from '../../core/audit-recorder.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { EgressDeniedError } from '../../core/egress-guard.js';
-import { notFound, unprocessable, type ValidationIssue, validationError } from '../../core/errors.js';
+import { notFound, unprocessable, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { fetchPage } from '../../core/pagination.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import {
   auditEvents,
   type DeliveryStatus,
-  type SiemKind,
   type SiemSettings,
   siemDeliveries,
   siemDestinations,
 } from '../../db/schema/index.js';
-import { type ExportEvent, type SinkError, type SinkTarget, sendBatch } from './sinks.js';
-
-export const SECRET_CONTEXT = 'siem_destinations.secret_sealed';
+import {
+  buildSettings,
+  checkKindFields,
+  credentialOf,
+  describeSettings,
+  destinationTarget,
+  KIND_SPECIFIC,
+  SECRET_CONTEXT,
+} from './destination-settings.js';
+import { toDestination } from './destination-view.js';
+import type {
+  AuditEvent,
+  Destination,
+  DestinationChanges,
+  DestinationListQuery,
+  DestinationRemoval,
+  DestinationTestResult,
+  NewDestination,
+} from './schemas.js';
+import { type SinkError, sendBatch } from './sinks.js';
 
 /** Deliveries that have not reached an end state; deleting their destination discards them. */
 const OPEN_STATUSES: DeliveryStatus[] = ['queued', 'delivering', 'retrying', 'paused', 'failed'];
 
-export interface DestinationFields {
-  name?: string | undefined;
-  enabled?: boolean | undefined;
-  url?: string | undefined;
-  host?: string | undefined;
-  port?: number | undefined;
-  tls?: boolean | undefined;
-  caPem?: string | null | undefined;
-  index?: string | null | undefined;
-  sourcetype?: string | null | undefined;
-  source?: string | null | undefined;
-  facility?: number | undefined;
-  appName?: string | undefined;
-  /** Webhook HMAC signing secret (write-only). */
-  secret?: string | undefined;
-  /** Splunk HEC token (write-only). */
-  token?: string | undefined;
-  batchSize?: number | undefined;
-  flushIntervalMs?: number | undefined;
-  maxAttempts?: number | undefined;
-}
-
-/** The write-only credential a kind takes: the webhook's signing secret or the HEC token; syslog has none. */
-function credentialOf(kind: SiemKind, input: DestinationFields): string | undefined {
-  if (kind === 'webhook') return input.secret;
-  if (kind === 'splunk_hec') return input.token;
-  return undefined;
-}
-
-export interface NewDestination extends DestinationFields {
-  name: string;
-  kind: SiemKind;
-  startFrom?: 'now' | 'beginning' | undefined;
-}
-
 type DestinationRow = typeof siemDestinations.$inferSelect;
-
-export interface DestinationView {
-  id: string;
-  name: string;
-  kind: SiemKind;
-  enabled: boolean;
-  url: string | null;
-  host: string | null;
-  port: number | null;
-  tls: boolean | null;
-  hasCaPem: boolean;
-  index: string | null;
-  sourcetype: string | null;
-  source: string | null;
-  facility: number | null;
-  appName: string | null;
-  hasSecret: boolean;
-  batchSize: number;
-  flushIntervalMs: number;
-  maxAttempts: number;
-  cursorSeq: number;
-  health: {
-    status: 'healthy' | 'degraded' | 'down' | 'disabled';
-    circuit: 'closed' | 'open' | 'half_open';
-    circuitOpenUntil: Date | null;
-    lastSuccessAt: Date | null;
-    lastFailureAt: Date | null;
-    lastError: string | null;
-    consecutiveFailures: number;
-    backlog: Record<'queued' | 'delivering' | 'retrying' | 'failed' | 'paused', number>;
-  };
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/** Which settings each kind takes, and which are required. */
-const KIND_FIELDS: Record<
-  SiemKind,
-  { required: (keyof DestinationFields)[]; allowed: (keyof DestinationFields)[] }
-> = {
-  webhook: { required: ['url', 'secret'], allowed: ['url', 'secret'] },
-  splunk_hec: { required: ['url', 'token'], allowed: ['url', 'token', 'index', 'sourcetype', 'source'] },
-  syslog: { required: ['host', 'port'], allowed: ['host', 'port', 'tls', 'caPem', 'facility', 'appName'] },
-};
-const KIND_SPECIFIC: (keyof DestinationFields)[] = [
-  'url',
-  'host',
-  'port',
-  'tls',
-  'caPem',
-  'index',
-  'sourcetype',
-  'source',
-  'facility',
-  'appName',
-  'secret',
-  'token',
-];
-
-export function destinationTarget(row: DestinationRow, open: (sealed: string) => string): SinkTarget {
-  return { kind: row.kind, settings: row.settings, secret: row.secretSealed ? open(row.secretSealed) : null };
-}
 
 /** SIEM destinations: where audit events are exported, with credentials sealed and never shown. */
 export class DestinationService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'egress' | 'config'>) {}
 
-  async list(request: PageRequest & { kind?: SiemKind | undefined; enabled?: boolean | undefined }) {
+  async list(request: DestinationListQuery) {
     const conditions = [isNull(siemDestinations.deletedAt)];
     if (request.kind) conditions.push(eq(siemDestinations.kind, request.kind));
     if (request.enabled !== undefined) conditions.push(eq(siemDestinations.enabled, request.enabled));
@@ -149,16 +68,16 @@ export class DestinationService {
       this.deps.db,
       page.data.map((row) => row.id),
     );
-    return { ...page, data: page.data.map((row) => toView(row, backlogs.get(row.id))) };
+    return { ...page, data: page.data.map((row) => toDestination(row, backlogs.get(row.id))) };
   }
 
-  async get(id: string, db: DbOrTx = this.deps.db): Promise<DestinationView> {
+  async get(id: string, db: DbOrTx = this.deps.db): Promise<Destination> {
     const row = await this.findRow(db, id);
     const backlogs = await this.backlogs(db, [row.id]);
-    return toView(row, backlogs.get(row.id));
+    return toDestination(row, backlogs.get(row.id));
   }
 
-  async create(actor: AuditActor, input: NewDestination): Promise<DestinationView> {
+  async create(actor: AuditActor, input: NewDestination): Promise<Destination> {
     const name = trimmedName(input.name);
     checkKindFields(input.kind, input, true);
     const settings = buildSettings(input.kind, {}, input);
@@ -199,11 +118,11 @@ export class DestinationService {
           startFrom: input.startFrom ?? 'now',
         },
       });
-      return toView(row, undefined);
+      return toDestination(row, undefined);
     });
   }
 
-  async update(actor: AuditActor, id: string, input: DestinationFields): Promise<DestinationView> {
+  async update(actor: AuditActor, id: string, input: DestinationChanges): Promise<Destination> {
     const current = await this.findRow(this.deps.db, id);
     checkKindFields(current.kind, input, false);
     const settings = buildSettings(current.kind, current.settings, input);
@@ -263,7 +182,7 @@ export class DestinationService {
     });
   }
 
-  async remove(actor: AuditActor, id: string): Promise<{ id: string; discardedDeliveries: number }> {
+  async remove(actor: AuditActor, id: string): Promise<DestinationRemoval> {
     if (!isUuid(id)) throw notFound({ destinationId: id });
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx
@@ -284,9 +203,9 @@ export class DestinationService {
   }
 
   /** Sends one synthetic event now and reports what the receiver did; nothing is queued. */
-  async test(actor: Actor, id: string) {
+  async test(actor: Actor, id: string): Promise<DestinationTestResult> {
     const row = await this.findRow(this.deps.db, id);
-    const event: ExportEvent = {
+    const event: AuditEvent = {
       id: crypto.randomUUID(),
       seq: 0,
       occurredAt: new Date().toISOString(),
@@ -392,116 +311,4 @@ function pick<T extends object>(value: T, keys: (keyof T)[]): Partial<T> {
   return Object.fromEntries(
     keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]]),
   ) as Partial<T>;
-}
-
-/** Settings as they may appear in an audit event: no credentials, no certificate bodies. */
-function describeSettings(settings: SiemSettings): Record<string, unknown> {
-  const { caPem, ...rest } = settings;
-  return { ...rest, ...(caPem ? { hasCaPem: true } : {}) };
-}
-
-function checkKindFields(kind: SiemKind, input: DestinationFields, creating: boolean): void {
-  const rules = KIND_FIELDS[kind];
-  const issues: ValidationIssue[] = [];
-  for (const key of KIND_SPECIFIC) {
-    const given = input[key] !== undefined;
-    if (given && !rules.allowed.includes(key))
-      issues.push({ path: [key], message: `is not used by kind ${kind}` });
-    if (creating && !given && rules.required.includes(key))
-      issues.push({ path: [key], message: `is required for kind ${kind}` });
-  }
-  if (input.url !== undefined) {
-    const url = new URL(input.url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-      issues.push({ path: ['url'], message: 'must be an http or https URL' });
-    if (url.username || url.password) {
-      issues.push({ path: ['url'], message: 'must not carry credentials; use the secret or token field' });
-    }
-  }
-  if (creating && input.caPem && !input.tls) issues.push({ path: ['caPem'], message: 'needs tls: true' });
-  if (input.caPem) {
-    try {
-      new crypto.X509Certificate(input.caPem);
-    } catch {
-      issues.push({ path: ['caPem'], message: 'is not a PEM certificate' });
-    }
-  }
-  if (issues.length > 0) throw validationError(issues);
-}
-
-function buildSettings(kind: SiemKind, current: SiemSettings, input: DestinationFields): SiemSettings {
-  const next: SiemSettings = { ...current };
-  const assign = <K extends keyof SiemSettings>(key: K, value: SiemSettings[K] | null | undefined) => {
-    if (value === null) delete next[key];
-    else if (value !== undefined) next[key] = value;
-  };
-  if (kind === 'syslog') {
-    assign('host', input.host?.trim());
-    assign('port', input.port);
-    assign('tls', input.tls ?? (current.tls === undefined ? false : undefined));
-    assign('caPem', input.caPem);
-    assign('facility', input.facility);
-    assign('appName', input.appName);
-  } else {
-    assign('url', input.url);
-    if (kind === 'splunk_hec') {
-      assign('index', input.index);
-      assign('sourcetype', input.sourcetype);
-      assign('source', input.source);
-    }
-  }
-  return next;
-}
-
-function toView(row: DestinationRow, backlog: Record<string, number> | undefined): DestinationView {
-  const now = Date.now();
-  const s = row.settings;
-  const circuit =
-    row.circuitOpenUntil === null ? 'closed' : row.circuitOpenUntil.getTime() > now ? 'open' : 'half_open';
-  const status = !row.enabled
-    ? 'disabled'
-    : circuit !== 'closed'
-      ? 'down'
-      : row.consecutiveFailures > 0
-        ? 'degraded'
-        : 'healthy';
-  return {
-    id: row.id,
-    name: row.name,
-    kind: row.kind,
-    enabled: row.enabled,
-    url: s.url ?? null,
-    host: s.host ?? null,
-    port: s.port ?? null,
-    tls: row.kind === 'syslog' ? (s.tls ?? false) : null,
-    hasCaPem: Boolean(s.caPem),
-    index: s.index ?? null,
-    sourcetype: s.sourcetype ?? null,
-    source: s.source ?? null,
-    facility: row.kind === 'syslog' ? (s.facility ?? 13) : null,
-    appName: row.kind === 'syslog' ? (s.appName ?? 'infragate') : null,
-    hasSecret: row.secretSealed !== null,
-    batchSize: row.batchSize,
-    flushIntervalMs: row.flushIntervalMs,
-    maxAttempts: row.maxAttempts,
-    cursorSeq: row.cursorSeq,
-    health: {
-      status,
-      circuit,
-      circuitOpenUntil: row.circuitOpenUntil,
-      lastSuccessAt: row.lastSuccessAt,
-      lastFailureAt: row.lastFailureAt,
-      lastError: row.lastError,
-      consecutiveFailures: row.consecutiveFailures,
-      backlog: {
-        queued: backlog?.queued ?? 0,
-        delivering: backlog?.delivering ?? 0,
-        retrying: backlog?.retrying ?? 0,
-        failed: backlog?.failed ?? 0,
-        paused: backlog?.paused ?? 0,
-      },
-    },
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  };
 }

@@ -1,47 +1,17 @@
 import { and, asc, count, desc, eq, gt, gte, lte, type SQL } from 'drizzle-orm';
 import { chainHash, GENESIS_HASH } from '../../core/audit-recorder.js';
+import type { Deps } from '../../core/deps.js';
 import { invalidField, notFound } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { fetchPage } from '../../core/pagination.js';
 import { startsWithText } from '../../core/text-filters.js';
-import type { Db } from '../../db/client.js';
-import { type AuditOutcome, auditEvents } from '../../db/schema/index.js';
-import type { ExportEvent } from './sinks.js';
-
-export interface EventFilter extends PageRequest {
-  /** An actor's email or user id. */
-  actor?: string | undefined;
-  /** An exact action, or a prefix ending in `.*` (`users.*`). */
-  action?: string | undefined;
-  targetType?: string | undefined;
-  targetId?: string | undefined;
-  outcome?: AuditOutcome | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
-}
-
-export interface ChainBreak {
-  seq: number;
-  id: string | null;
-  reason: 'HASH_MISMATCH' | 'PREV_HASH_MISMATCH' | 'SEQ_GAP';
-  explanation: string;
-  expected: string;
-  actual: string;
-}
-
-export interface ChainReport {
-  valid: boolean;
-  checkedEvents: number;
-  headSeq: number | null;
-  headHash: string | null;
-  firstBrokenLink: ChainBreak | null;
-  verifiedAt: Date;
-}
+import { auditEvents } from '../../db/schema/index.js';
+import type { AuditEvent, ChainBreak, ChainReport, EventListQuery } from './schemas.js';
 
 type EventRow = typeof auditEvents.$inferSelect;
 
 /** The wire and export form of a stored event. */
-export function toExportEvent(row: EventRow): ExportEvent {
+export function toAuditEvent(row: EventRow): AuditEvent {
   return {
     id: row.id,
     seq: row.seq,
@@ -64,9 +34,9 @@ const VERIFY_CHUNK = 5000;
 
 /** Reading and verifying the hash-chained audit trail (the recorder in src/core writes it). */
 export class AuditEventService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
-  async list(filter: EventFilter) {
+  async list(filter: EventListQuery) {
     const conditions: SQL[] = [];
     if (filter.actor) {
       conditions.push(
@@ -94,22 +64,24 @@ export class AuditEventService {
     return fetchPage(
       filter,
       ({ limit, offset }) =>
-        this.db
+        this.deps.db
           .select()
           .from(auditEvents)
           .where(where)
           .orderBy(desc(auditEvents.seq))
           .limit(limit)
           .offset(offset),
-      this.db.select({ value: count() }).from(auditEvents).where(where),
-      toExportEvent,
+      this.deps.db.select({ value: count() }).from(auditEvents).where(where),
+      toAuditEvent,
     );
   }
 
-  async get(id: string): Promise<ExportEvent> {
-    const [row] = isUuid(id) ? await this.db.select().from(auditEvents).where(eq(auditEvents.id, id)) : [];
+  async get(id: string): Promise<AuditEvent> {
+    const [row] = isUuid(id)
+      ? await this.deps.db.select().from(auditEvents).where(eq(auditEvents.id, id))
+      : [];
     if (!row) throw notFound({ eventId: id });
-    return toExportEvent(row);
+    return toAuditEvent(row);
   }
 
   /** Walks the whole chain in seq order and reports the first link that does not hold. */
@@ -119,7 +91,7 @@ export class AuditEventService {
     let checked = 0;
     let head: EventRow | undefined;
     for (;;) {
-      const rows = await this.db
+      const rows = await this.deps.db
         .select()
         .from(auditEvents)
         .where(gt(auditEvents.seq, expectedSeq - 1))

@@ -4,11 +4,12 @@ import type { Deps } from '../../core/deps.js';
 import type { Tx } from '../../db/client.js';
 import { queryRows } from '../../db/raw.js';
 import { auditEvents, siemDeliveries, siemDestinations } from '../../db/schema/index.js';
-import { destinationTarget, SECRET_CONTEXT } from './destinations.js';
-import { toExportEvent } from './events.js';
+import { destinationTarget, SECRET_CONTEXT } from './destination-settings.js';
+import { toAuditEvent } from './events.js';
 import { sendBatch } from './sinks.js';
 
-const EXPORT_JOB = 'audit.siem-export';
+/** The background job that runs the exporter (`module.ts` registers it); a wake runs it now. */
+export const EXPORT_JOB = 'audit.siem-export';
 
 /** Most events read per destination in one batching round (bounds memory and transaction length). */
 const MAX_SCAN = 20_000;
@@ -64,22 +65,10 @@ export class SiemExporter {
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly deps: Pick<
-      Deps,
-      'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs' | 'audit'
-    >,
+    private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs'>,
   ) {}
 
-  /** Runs as a background job, and at once whenever an event is recorded. */
-  register(): void {
-    this.deps.jobs.register({
-      name: EXPORT_JOB,
-      intervalMs: this.deps.config.siem.pollIntervalMs,
-      run: () => this.runUntilIdle(),
-    });
-    this.deps.audit.onRecorded(() => this.wake());
-  }
-
+  /** No more wakes or flush timers (shutdown). */
   stop(): void {
     this.stopped = true;
     clearTimeout(this.wakeTimer);
@@ -252,7 +241,7 @@ export class SiemExporter {
         .where(between(auditEvents.seq, delivery.firstEventSeq, delivery.lastEventSeq))
         .orderBy(asc(auditEvents.seq));
       const target = destinationTarget(destination, (sealed) => secrets.open(sealed, SECRET_CONTEXT));
-      await sendBatch(egress, target, rows.map(toExportEvent), {
+      await sendBatch(egress, target, rows.map(toAuditEvent), {
         deliveryId: delivery.id,
         timeoutMs: config.siem.sendTimeoutMs,
       });

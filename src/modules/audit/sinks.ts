@@ -2,16 +2,9 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
 import tls from 'node:tls';
-import type { ChainedFields } from '../../core/audit-recorder.js';
 import type { EgressGuard } from '../../core/egress-guard.js';
 import type { SiemKind, SiemSettings } from '../../db/schema/index.js';
-
-/** An audit event as it leaves the gateway; `id` is stable so receivers can deduplicate. */
-export interface ExportEvent extends Omit<ChainedFields, 'occurredAt'> {
-  occurredAt: string;
-  prevHash: string;
-  hash: string;
-}
+import type { AuditEvent } from './schemas.js';
 
 export interface SinkTarget {
   kind: SiemKind;
@@ -60,7 +53,7 @@ export function webhookSignature(secret: string, timestamp: string, body: string
 export async function sendBatch(
   egress: EgressGuard,
   target: SinkTarget,
-  events: ExportEvent[],
+  events: AuditEvent[],
   options: SendOptions,
 ): Promise<SendResult> {
   try {
@@ -108,7 +101,7 @@ async function post(
 async function sendWebhook(
   egress: EgressGuard,
   target: SinkTarget,
-  events: ExportEvent[],
+  events: AuditEvent[],
   options: SendOptions,
 ): Promise<SendResult> {
   const body = events.map((event) => `${JSON.stringify(event)}\n`).join('');
@@ -141,7 +134,7 @@ function hecEndpoint(url: string): string {
 async function sendHec(
   egress: EgressGuard,
   target: SinkTarget,
-  events: ExportEvent[],
+  events: AuditEvent[],
   options: SendOptions,
 ): Promise<SendResult> {
   const { index, sourcetype, source } = target.settings;
@@ -190,7 +183,7 @@ const escapeParam = (value: string) => value.replace(/["\\\]]/g, (char) => `\\${
 const printable = (value: string, max: number) => value.replace(/[^\x21-\x7e]/g, '_').slice(0, max) || '-';
 
 /** One RFC 5424 message: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD] MSG`, MSG being the event as JSON. */
-function syslogMessage(event: ExportEvent, settings: SiemSettings): string {
+function syslogMessage(event: AuditEvent, settings: SiemSettings): string {
   const facility = settings.facility ?? 13;
   const severity = event.outcome === 'failure' ? 4 : 6;
   const sd = `[${SD_ID} id="${event.id}" seq="${event.seq}" outcome="${escapeParam(event.outcome)}"]`;
@@ -215,7 +208,7 @@ function octetCounted(message: string): Buffer {
 async function sendSyslog(
   egress: EgressGuard,
   target: SinkTarget,
-  events: ExportEvent[],
+  events: AuditEvent[],
   options: SendOptions,
 ): Promise<SendResult> {
   const { host, port, tls: useTls, caPem } = target.settings;

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Deps } from '../../core/deps.js';
 import { queryRows } from '../../db/raw.js';
 
 export const FAILED_LOGIN_ACTION = 'auth.login.failed';
@@ -16,18 +15,13 @@ export interface ThrottleVerdict {
  * database sees the same count and a restart forgets nothing.
  */
 export class LoginThrottle {
-  constructor(
-    private readonly db: Db,
-    private readonly limits: Pick<
-      Config,
-      'loginMaxFailuresPerEmail' | 'loginMaxFailuresPerAddress' | 'loginWindowSeconds'
-    >,
-  ) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'config'>) {}
 
   async check(email: string, clientIp: string): Promise<ThrottleVerdict> {
-    const window = `${this.limits.loginWindowSeconds} seconds`;
+    const limits = this.deps.config;
+    const window = `${limits.loginWindowSeconds} seconds`;
     const [row] = await queryRows<{ by_email: number; by_address: number; oldest: Date | string | null }>(
-      this.db,
+      this.deps.db,
       sql`select
             count(*) filter (where metadata->>'email' = ${email})::int as by_email,
             count(*) filter (where client_ip = ${clientIp})::int as by_address,
@@ -37,12 +31,12 @@ export class LoginThrottle {
             and (metadata->>'email' = ${email} or client_ip = ${clientIp})`,
     );
     const locked =
-      (row?.by_email ?? 0) >= this.limits.loginMaxFailuresPerEmail ||
-      (row?.by_address ?? 0) >= this.limits.loginMaxFailuresPerAddress;
+      (row?.by_email ?? 0) >= limits.loginMaxFailuresPerEmail ||
+      (row?.by_address ?? 0) >= limits.loginMaxFailuresPerAddress;
     const oldest = row?.oldest ? new Date(row.oldest).getTime() : Date.now();
     const retryAfterSeconds = Math.max(
       1,
-      Math.ceil((oldest + this.limits.loginWindowSeconds * 1000 - Date.now()) / 1000),
+      Math.ceil((oldest + limits.loginWindowSeconds * 1000 - Date.now()) / 1000),
     );
     return { locked, retryAfterSeconds: locked ? retryAfterSeconds : 0 };
   }

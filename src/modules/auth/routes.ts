@@ -1,53 +1,28 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
 import { AUTHENTICATED, SESSION_COOKIE } from '../../core/auth/authenticate.js';
-import { DataOf, IdParams, NullableTimestamp, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
-import { UserService } from '../users/service.js';
-import { LoginThrottle } from './login-throttle.js';
-import { AuthService } from './service.js';
-
-const CurrentUser = Type.Object({
-  id: Uuid(),
-  email: Type.String(),
-  name: Type.String(),
-  groupName: Type.String(),
-  scopes: Type.Array(Type.String()),
-});
-
-const TokenRecord = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  createdAt: Timestamp,
-  lastUsedAt: NullableTimestamp,
-  expiresAt: NullableTimestamp,
-});
-
-const Session = Type.Object({
-  ...TokenRecord.properties,
-  userAgent: Type.Union([Type.String(), Type.Null()]),
-  clientIp: Type.Union([Type.String(), Type.Null()]),
-  current: Type.Boolean(),
-});
+import { DataOf, IdParams, Success } from '../../core/http-schemas.js';
+import {
+  Credentials,
+  CurrentUser,
+  IssuedApiToken,
+  LoginAnswer,
+  NewApiToken,
+  Session,
+  TokenRecord,
+} from './schemas.js';
+import type { AuthService } from './service.js';
 
 const tags = ['auth'];
-const signedIn = { scope: AUTHENTICATED };
+const open = { public: true } as const;
+const signedIn = { scope: AUTHENTICATED } as const;
 
 /** The caller's identity, login, sessions and API tokens. */
-const authRoutes: GatewayModule = async (app) => {
-  const { db, audit, principals, config } = app.deps;
-  const auth = new AuthService(
-    db,
-    audit,
-    principals,
-    new UserService(db, audit, principals),
-    config.sessionTtlSeconds,
-    new LoginThrottle(db, config),
-  );
-
+export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { auth }) => {
   app.post(
     '/auth/login',
     {
-      config: { public: true },
+      config: open,
       schema: {
         tags,
         summary: 'Log in with email and password; starts a browser session',
@@ -55,38 +30,24 @@ const authRoutes: GatewayModule = async (app) => {
           'Answers the session token (usable as Bearer) and sets it as an HttpOnly cookie. Cookie-authenticated ' +
           'changes must send `csrfToken` in the `X-CSRF-Token` header.',
         security: [],
-        body: Type.Object({
-          email: Type.String({ minLength: 1, maxLength: 320 }),
-          password: Type.String({ minLength: 1, maxLength: 1024 }),
-        }),
-        response: {
-          200: DataOf(
-            Type.Object({
-              token: Type.String(),
-              csrfToken: Type.String(),
-              expiresAt: Timestamp,
-              user: CurrentUser,
-            }),
-          ),
-        },
+        body: Credentials,
+        response: { 200: DataOf(LoginAnswer) },
       },
     },
     async (request, reply) => {
-      const { session, user } = await auth.login(request.body.email, request.body.password, {
+      const answer = await auth.login(request.body, {
         userAgent: request.headers['user-agent'] ?? null,
         clientIp: request.ip,
         requestId: request.id,
       });
-      reply.setCookie(SESSION_COOKIE, session.token, {
+      reply.setCookie(SESSION_COOKIE, answer.token, {
         httpOnly: true,
         sameSite: 'lax',
-        secure: config.cookieSecure,
+        secure: app.deps.config.cookieSecure,
         path: '/',
-        expires: session.expiresAt!,
+        expires: answer.expiresAt,
       });
-      return {
-        data: { token: session.token, csrfToken: session.csrfToken!, expiresAt: session.expiresAt!, user },
-      };
+      return { data: answer };
     },
   );
 
@@ -113,10 +74,7 @@ const authRoutes: GatewayModule = async (app) => {
       config: signedIn,
       schema: { tags, summary: 'The authenticated user', response: { 200: DataOf(CurrentUser) } },
     },
-    async (request) => {
-      const { userId, email, name, groupName, scopes } = request.actor;
-      return { data: { id: userId, email, name, groupName, scopes: [...scopes] } };
-    },
+    async (request) => ({ data: auth.currentUser(request.actor) }),
   );
 
   app.get(
@@ -166,21 +124,12 @@ const authRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Create an API token for the caller; the secret is shown once',
-        body: Type.Object({
-          name: Type.String({ minLength: 1, maxLength: 255 }),
-          expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
-        }),
-        response: { 201: DataOf(Type.Object({ ...TokenRecord.properties, token: Type.String() })) },
+        body: NewApiToken,
+        response: { 201: DataOf(IssuedApiToken) },
       },
     },
-    async (request, reply) => {
-      const issued = await auth.createApiToken(
-        request.actor,
-        request.body.name.trim() || 'api token',
-        request.body.expiresInDays,
-      );
-      return reply.status(201).send({ data: { ...issued, lastUsedAt: null } });
-    },
+    async (request, reply) =>
+      reply.status(201).send({ data: await auth.createApiToken(request.actor, request.body) }),
   );
 
   app.delete(
@@ -200,5 +149,3 @@ const authRoutes: GatewayModule = async (app) => {
     },
   );
 };
-
-export default authRoutes;

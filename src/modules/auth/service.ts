@@ -1,13 +1,20 @@
 import { and, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
-import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { verifyPassword } from '../../core/auth/passwords.js';
-import type { PrincipalResolver } from '../../core/auth/principal-resolver.js';
+import type { Deps } from '../../core/deps.js';
 import { AppError, notFound, unauthorized } from '../../core/errors.js';
-import type { Db } from '../../db/client.js';
-import { authTokens, users } from '../../db/schema/index.js';
+import { authTokens, type TokenKind, users } from '../../db/schema/index.js';
 import type { UserService } from '../users/service.js';
-import { FAILED_LOGIN_ACTION, type LoginThrottle } from './login-throttle.js';
+import { FAILED_LOGIN_ACTION, LoginThrottle } from './login-throttle.js';
+import type {
+  Credentials,
+  CurrentUser,
+  IssuedApiToken,
+  LoginAnswer,
+  NewApiToken,
+  Session,
+  TokenRecord,
+} from './schemas.js';
 import { createApiToken, issueToken } from './tokens.js';
 
 export interface ClientInfo {
@@ -29,21 +36,21 @@ const tokenColumns = {
   clientIp: authTokens.clientIp,
 };
 
+/** What the auth service is built from: the shared deps and the users area's service. */
+export type AuthDeps = Pick<Deps, 'db' | 'audit' | 'principals' | 'config'> & { users: UserService };
+
 /** Login, sessions and the caller's own API tokens. */
 export class AuthService {
-  constructor(
-    private readonly db: Db,
-    private readonly audit: AuditRecorder,
-    private readonly principals: PrincipalResolver,
-    private readonly users: UserService,
-    private readonly sessionTtlSeconds: number,
-    private readonly throttle: LoginThrottle,
-  ) {}
+  private readonly throttle: LoginThrottle;
+
+  constructor(private readonly deps: AuthDeps) {
+    this.throttle = new LoginThrottle(deps);
+  }
 
   /** Email + password → a browser session. Every failure looks the same to the caller. */
-  async login(email: string, password: string, client: ClientInfo) {
+  async login({ email, password }: Credentials, client: ClientInfo): Promise<LoginAnswer> {
     const normalized = email.trim().toLowerCase();
-    const [user] = await this.db.select().from(users).where(eq(users.email, normalized));
+    const [user] = await this.deps.db.select().from(users).where(eq(users.email, normalized));
     const auditActor: AuditActor = {
       userId: user?.id ?? null,
       email: normalized,
@@ -51,7 +58,7 @@ export class AuthService {
       clientIp: client.clientIp,
     };
     const recordRefusal = (action: string) =>
-      this.audit.recordAlone(this.db, auditActor, {
+      this.deps.audit.recordAlone(this.deps.db, auditActor, {
         action,
         targetType: 'user',
         targetId: user?.id ?? null,
@@ -73,23 +80,34 @@ export class AuthService {
       await recordRefusal(FAILED_LOGIN_ACTION);
       throw unauthorized();
     }
-    const session = await this.db.transaction(async (tx) => {
+    const session = await this.deps.db.transaction(async (tx) => {
       const issued = await issueToken(tx, {
         userId: user.id,
         kind: 'session',
         name: 'browser session',
-        expiresAt: new Date(Date.now() + this.sessionTtlSeconds * 1000),
+        expiresAt: new Date(Date.now() + this.deps.config.sessionTtlSeconds * 1000),
         userAgent: client.userAgent,
         clientIp: client.clientIp,
       });
-      await this.audit.record(tx, auditActor, {
+      await this.deps.audit.record(tx, auditActor, {
         action: 'auth.login.succeeded',
         targetType: 'session',
         targetId: issued.id,
       });
       return issued;
     });
-    return { session, user: await this.users.getUser(user.id) };
+    return {
+      token: session.token,
+      csrfToken: session.csrfToken!,
+      expiresAt: session.expiresAt!,
+      user: await this.deps.users.getUser(user.id),
+    };
+  }
+
+  /** The caller as the gateway knows it: who, in which group, with which scopes. */
+  currentUser(actor: Actor): CurrentUser {
+    const { userId, email, name, groupName, scopes } = actor;
+    return { id: userId, email, name, groupName, scopes: [...scopes] };
   }
 
   /** Ends the session or revokes the API token the caller is using. */
@@ -101,22 +119,28 @@ export class AuthService {
     );
   }
 
-  createApiToken(actor: Actor, name: string, expiresInDays: number | undefined) {
+  /** A token for the caller; a blank name becomes `api token`. */
+  async createApiToken(actor: Actor, { name, expiresInDays }: NewApiToken): Promise<IssuedApiToken> {
     const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : null;
-    return createApiToken(this.db, this.audit, actor, { userId: actor.userId, name, expiresAt });
+    const issued = await createApiToken(this.deps.db, this.deps.audit, actor, {
+      userId: actor.userId,
+      name: name.trim() || 'api token',
+      expiresAt,
+    });
+    return { ...issued, lastUsedAt: null };
   }
 
-  listApiTokens(actor: Actor) {
+  listApiTokens(actor: Actor): Promise<TokenRecord[]> {
     return this.listTokens(actor, 'api');
   }
 
-  async listSessions(actor: Actor) {
+  async listSessions(actor: Actor): Promise<Session[]> {
     const sessions = await this.listTokens(actor, 'session');
     return sessions.map((session) => ({ ...session, current: session.id === actor.tokenId }));
   }
 
   async revokeApiToken(actor: Actor, tokenId: string): Promise<void> {
-    const [token] = await this.db
+    const [token] = await this.deps.db
       .select({ id: authTokens.id })
       .from(authTokens)
       .where(
@@ -133,7 +157,7 @@ export class AuthService {
 
   /** Revokes every other active browser session of the caller (all of them when the caller uses an API token). */
   async revokeOtherSessions(actor: Actor): Promise<number> {
-    const revoked = await this.db.transaction(async (tx) => {
+    const revoked = await this.deps.db.transaction(async (tx) => {
       const rows = await tx
         .update(authTokens)
         .set({ revokedAt: new Date() })
@@ -146,7 +170,7 @@ export class AuthService {
           ),
         )
         .returning({ id: authTokens.id });
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'auth.sessions.revoked_others',
         targetType: 'user',
         targetId: actor.userId,
@@ -154,12 +178,12 @@ export class AuthService {
       });
       return rows.length;
     });
-    this.principals.invalidate();
+    this.deps.principals.invalidate();
     return revoked;
   }
 
-  private listTokens(actor: Actor, kind: 'api' | 'session') {
-    return this.db
+  private listTokens(actor: Actor, kind: TokenKind) {
+    return this.deps.db
       .select(tokenColumns)
       .from(authTokens)
       .where(and(eq(authTokens.userId, actor.userId), eq(authTokens.kind, kind), activeToken()))
@@ -167,10 +191,10 @@ export class AuthService {
   }
 
   private async revoke(actor: Actor, tokenId: string, action: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.deps.db.transaction(async (tx) => {
       await tx.update(authTokens).set({ revokedAt: new Date() }).where(eq(authTokens.id, tokenId));
-      await this.audit.record(tx, actor, { action, targetType: 'token', targetId: tokenId });
+      await this.deps.audit.record(tx, actor, { action, targetType: 'token', targetId: tokenId });
     });
-    this.principals.invalidate();
+    this.deps.principals.invalidate();
   }
 }

@@ -2,12 +2,12 @@ import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { generateTokenSecret, hashTokenSecret } from '../../core/auth/token-secrets.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { authTokens } from '../../db/schema/index.js';
+import { authTokens, type TokenKind } from '../../db/schema/index.js';
 
 export interface IssuedToken {
   id: string;
   name: string;
-  kind: 'api' | 'session';
+  kind: TokenKind;
   /** The secret; shown once, never stored. */
   token: string;
   createdAt: Date;
@@ -18,7 +18,7 @@ export interface IssuedToken {
 
 export interface TokenRequest {
   userId: string;
-  kind: 'api' | 'session';
+  kind: TokenKind;
   name: string;
   expiresAt: Date | null;
   userAgent?: string | null;

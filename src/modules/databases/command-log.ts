@@ -1,11 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Actor } from '../../core/actor.js';
-import type { AuditRecorder } from '../../core/audit-recorder.js';
-import type { Db } from '../../db/client.js';
-import { databaseCommandHistory, databases } from '../../db/schema/index.js';
-
-/** How many commands the history keeps per caller and database. */
-export const HISTORY_SIZE = 50;
+import type { Deps } from '../../core/deps.js';
+import { type CommandStatus, databaseCommandHistory, databases } from '../../db/schema/index.js';
+import { HISTORY_SIZE, type HistoryEntry } from './schemas.js';
 
 export interface CommandRecord {
   actor: Actor;
@@ -16,7 +13,7 @@ export interface CommandRecord {
   commandClass: string | null;
   keyCount: number | null;
   argCount: number;
-  status: 'ok' | 'error' | 'refused';
+  status: CommandStatus;
   reason: string | null;
   error: string | null;
   durationMs: number | null;
@@ -43,10 +40,7 @@ export class CommandLog {
   /** Rows written per database/user since their history was last trimmed (this process). */
   private readonly sinceTrim = new Map<string, number>();
 
-  constructor(
-    private readonly db: Db,
-    private readonly audit: AuditRecorder,
-  ) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit'>) {}
 
   append(record: CommandRecord): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -60,8 +54,8 @@ export class CommandLog {
     while (this.draining) await this.draining;
   }
 
-  async history(databaseId: string, userId: string, limit: number) {
-    return this.db
+  async history(databaseId: string, userId: string, limit: number): Promise<HistoryEntry[]> {
+    return this.deps.db
       .select({
         id: databaseCommandHistory.id,
         command: databaseCommandHistory.command,
@@ -96,8 +90,8 @@ export class CommandLog {
   }
 
   private async write(records: CommandRecord[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await this.audit.recordMany(
+    await this.deps.db.transaction(async (tx) => {
+      await this.deps.audit.recordMany(
         tx,
         records.map((record) => ({
           actor: record.actor,

@@ -16,7 +16,9 @@ export interface CommandSpec {
   subcommands: CommandSpec[];
 }
 
-export type CommandClass = 'read' | 'write' | 'admin';
+/** What a command does, each with the scope that allows it. */
+export const COMMAND_CLASSES = ['read', 'write', 'admin'] as const;
+export type CommandClass = (typeof COMMAND_CLASSES)[number];
 
 export type Classification =
   | { allowed: true; commandClass: CommandClass; scope: string }

@@ -1,16 +1,17 @@
 import { and, asc, count, eq, getTableName, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
-import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
+import type { Deps } from '../../core/deps.js';
 import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
-import { fetchPage, type PageRequest, toPage } from '../../core/pagination.js';
+import { fetchPage, toPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
-import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import { type AdvisoryLock, lockForTransaction } from '../../db/locks.js';
-import { queryRows } from '../../db/raw.js';
 import type { LoggingFolderTable, loggingSchemas } from '../../db/schema/index.js';
+import { applySiblingOrder, isAncestorOrSelf, subtreeIds } from './folder-queries.js';
+import type { Folder, FolderListQuery, FolderNode, NewFolder } from './schemas.js';
 
 export type FolderTable = LoggingFolderTable;
 /**
@@ -18,28 +19,6 @@ export type FolderTable = LoggingFolderTable;
  * those are touched through this type.
  */
 export type ItemTable = typeof loggingSchemas;
-
-/** A generous bound on folder depth, so a walk up the tree can never loop on corrupted data. */
-const MAX_WALK = 10_000;
-
-export interface FolderView {
-  id: string;
-  name: string;
-  parentId: string | null;
-  sortOrder: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface FolderNode extends FolderView {
-  children: FolderNode[];
-}
-
-export interface FolderFilter extends PageRequest {
-  /** A folder id, or `root` for the top level. */
-  parentId?: string | undefined;
-  q?: string | undefined;
-}
 
 export interface TreeSpec {
   /** `schema` or `environment`: names the audit actions (`logging.schema_folder.moved`). */
@@ -50,11 +29,6 @@ export interface TreeSpec {
   lock: AdvisoryLock;
   /** Runs before items are deleted with their folders (e.g. refuse schemas still in use). */
   beforeItemsDeleted?: (tx: Tx, itemIds: string[]) => Promise<void>;
-}
-
-export interface ItemMoveResult {
-  folderId: string | null;
-  ids: string[];
 }
 
 const missingIds = (wanted: string[], found: { id: string }[]) => {
@@ -78,8 +52,7 @@ export class FolderTree {
   readonly itemType: string;
 
   constructor(
-    private readonly db: Db,
-    private readonly audit: AuditRecorder,
+    private readonly deps: Pick<Deps, 'db' | 'audit'>,
     private readonly spec: TreeSpec,
   ) {
     this.folders = spec.folders;
@@ -94,7 +67,7 @@ export class FolderTree {
     await lockForTransaction(tx, this.spec.lock);
   }
 
-  async list(filter: FolderFilter) {
+  async list(filter: FolderListQuery) {
     const f = this.folders;
     const conditions: SQL[] = [];
     if (filter.parentId === 'root') conditions.push(isNull(f.parentId));
@@ -107,21 +80,21 @@ export class FolderTree {
     return fetchPage(
       filter,
       ({ limit, offset }) =>
-        this.db
+        this.deps.db
           .select(this.columns())
           .from(f)
           .where(where)
           .orderBy(sql`${f.parentId} nulls first`, asc(f.sortOrder), asc(f.name), asc(f.id))
           .limit(limit)
           .offset(offset),
-      this.db.select({ value: count() }).from(f).where(where),
+      this.deps.db.select({ value: count() }).from(f).where(where),
     );
   }
 
   /** Every folder, nested under its parent; siblings in their sort order. */
   async tree(): Promise<FolderNode[]> {
     const f = this.folders;
-    const rows = await this.db
+    const rows = await this.deps.db
       .select(this.columns())
       .from(f)
       .orderBy(asc(f.sortOrder), asc(f.name), asc(f.id));
@@ -134,7 +107,7 @@ export class FolderTree {
     return roots;
   }
 
-  async get(id: string, db: DbOrTx = this.db): Promise<FolderView> {
+  async get(id: string, db: DbOrTx = this.deps.db): Promise<Folder> {
     const folder = isUuid(id)
       ? (await db.select(this.columns()).from(this.folders).where(eq(this.folders.id, id)))[0]
       : undefined;
@@ -142,17 +115,17 @@ export class FolderTree {
     return folder;
   }
 
-  async create(actor: AuditActor, input: { name: string; parentId?: string | null | undefined }) {
+  async create(actor: AuditActor, input: NewFolder) {
     const name = trimmedName(input.name);
     const parentId = input.parentId ?? null;
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       await this.lock(tx);
       if (parentId !== null) await this.requireFolder(tx, parentId, 'parentId');
       const sortOrder = await this.nextSortOrder(tx, parentId);
       const [row] = await this.uniqueName(name, () =>
         tx.insert(this.folders).values({ name, parentId, sortOrder }).returning({ id: this.folders.id }),
       );
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: `logging.${this.folderType}.created`,
         targetType: this.folderType,
         targetId: row!.id,
@@ -164,13 +137,13 @@ export class FolderTree {
 
   async rename(actor: AuditActor, id: string, rawName: string) {
     const name = trimmedName(rawName);
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       const before = await this.get(id, tx);
       if (before.name === name) return before;
       await this.uniqueName(name, () =>
         tx.update(this.folders).set({ name, updatedAt: new Date() }).where(eq(this.folders.id, id)),
       );
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: `logging.${this.folderType}.renamed`,
         targetType: this.folderType,
         targetId: id,
@@ -185,10 +158,10 @@ export class FolderTree {
    * deletes the whole subtree and the items in it.
    */
   async delete(actor: AuditActor, id: string, recursive: boolean): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.deps.db.transaction(async (tx) => {
       await this.lock(tx);
       const folder = await this.get(id, tx);
-      const folderIds = await this.subtreeIds(tx, id);
+      const folderIds = await subtreeIds(tx, this.folderTable, id);
       const itemRows = await tx
         .select({ id: this.items.id })
         .from(this.items)
@@ -207,7 +180,7 @@ export class FolderTree {
       }
       // One statement: the self-reference is checked at its end, when the whole subtree is gone.
       await tx.delete(this.folders).where(inArray(this.folders.id, folderIds));
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: `logging.${this.folderType}.deleted`,
         targetType: this.folderType,
         targetId: id,
@@ -226,8 +199,8 @@ export class FolderTree {
    * Puts the listed children of `parentId` first, in the given order; the other children keep their
    * relative order after them.
    */
-  async reorder(actor: AuditActor, parentId: string | null, ids: string[]): Promise<FolderView[]> {
-    return this.db.transaction(async (tx) => {
+  async reorder(actor: AuditActor, parentId: string | null, ids: string[]): Promise<Folder[]> {
+    return this.deps.db.transaction(async (tx) => {
       await this.lock(tx);
       if (parentId !== null) await this.requireFolder(tx, parentId, 'parentId');
       const wanted = ids.filter(isUuid);
@@ -250,16 +223,8 @@ export class FolderTree {
       const siblings = await this.children(tx, parentId);
       const listed = new Set(ids);
       const order = [...ids, ...siblings.map((row) => row.id).filter((id) => !listed.has(id))];
-      // One statement for the whole sibling list; rows already in place keep their updatedAt.
-      const orderedIds = sql.join(
-        order.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      );
-      await tx.execute(sql`
-        update ${this.folderTable} set sort_order = wanted.position - 1, updated_at = now()
-        from unnest(array[${orderedIds}]) with ordinality as wanted(id, position)
-        where ${this.folderTable}.id = wanted.id and ${this.folderTable}.sort_order <> wanted.position - 1`);
-      await this.audit.record(tx, actor, {
+      await applySiblingOrder(tx, this.folderTable, order);
+      await this.deps.audit.record(tx, actor, {
         action: `logging.${this.folderType}.reordered`,
         targetType: this.folderType,
         targetId: parentId,
@@ -273,13 +238,13 @@ export class FolderTree {
    * Moves a folder under `parentId` (null = root), at the end of its new siblings. Refuses a move
    * under the folder itself or one of its descendants (422), leaving everything unchanged.
    */
-  async move(actor: AuditActor, id: string, parentId: string | null): Promise<FolderView> {
-    return this.db.transaction(async (tx) => {
+  async move(actor: AuditActor, id: string, parentId: string | null): Promise<Folder> {
+    return this.deps.db.transaction(async (tx) => {
       await this.lock(tx);
       const folder = await this.get(id, tx);
       if (parentId !== null) {
         await this.requireFolder(tx, parentId, 'parentId');
-        if (await this.isAncestorOrSelf(tx, id, parentId)) {
+        if (await isAncestorOrSelf(tx, this.folderTable, id, parentId)) {
           throw unprocessable(
             'CIRCULAR_REFERENCE',
             parentId === id
@@ -297,7 +262,7 @@ export class FolderTree {
           .set({ parentId, sortOrder, updatedAt: new Date() })
           .where(eq(this.folders.id, id)),
       );
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: `logging.${this.folderType}.moved`,
         targetType: this.folderType,
         targetId: id,
@@ -311,9 +276,9 @@ export class FolderTree {
    * Moves items into `folderId` (null = root), all or nothing. Unknown ids and an unknown folder are
    * named in the 404; a name already used in the target folder is a 409.
    */
-  async moveItems(actor: AuditActor, rawIds: string[], folderId: string | null): Promise<ItemMoveResult> {
+  async moveItems(actor: AuditActor, rawIds: string[], folderId: string | null) {
     const ids = [...new Set(rawIds)];
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       await this.lock(tx);
       const wanted = ids.filter(isUuid);
       const rows = wanted.length
@@ -343,7 +308,7 @@ export class FolderTree {
             ),
           );
       }
-      await this.audit.recordMany(
+      await this.deps.audit.recordMany(
         tx,
         moving.map((row) => ({
           actor,
@@ -405,38 +370,7 @@ export class FolderTree {
     return row !== undefined;
   }
 
-  /** Walks up from `start` through its ancestors only: true when `folderId` is on that chain. */
-  private async isAncestorOrSelf(tx: Tx, folderId: string, start: string): Promise<boolean> {
-    const [row] = await queryRows<{ found: boolean }>(
-      tx,
-      sql`with recursive chain(id, parent_id, depth) as (
-            select id, parent_id, 1 from ${this.folderTable} where id = ${start}
-            union all
-            select f.id, f.parent_id, c.depth + 1
-              from ${this.folderTable} f join chain c on f.id = c.parent_id
-             where c.depth < ${MAX_WALK} and c.id <> ${folderId}
-          )
-          select exists(select 1 from chain where id = ${folderId}) as found`,
-    );
-    return row?.found === true;
-  }
-
-  /** The folder and all its descendants, the folder first. */
-  private async subtreeIds(tx: Tx, id: string): Promise<string[]> {
-    const rows = await queryRows<{ id: string }>(
-      tx,
-      sql`with recursive subtree(id, depth) as (
-            select id, 0 from ${this.folderTable} where id = ${id}
-            union all
-            select f.id, s.depth + 1 from ${this.folderTable} f join subtree s on f.parent_id = s.id
-             where s.depth < ${MAX_WALK}
-          )
-          select id from subtree order by depth`,
-    );
-    return rows.map((row) => row.id);
-  }
-
-  private async children(tx: DbOrTx, parentId: string | null): Promise<FolderView[]> {
+  private async children(tx: DbOrTx, parentId: string | null): Promise<Folder[]> {
     const f = this.folders;
     return tx
       .select(this.columns())

@@ -1,13 +1,13 @@
 import { and, asc, count, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AuditActor } from '../../core/actor.js';
-import type { AuditRecorder } from '../../core/audit-recorder.js';
+import type { Deps } from '../../core/deps.js';
 import { conflict, notFound, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
-import { fetchPage, type PageRequest, toPage } from '../../core/pagination.js';
+import { fetchPage, toPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
-import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import {
   type LogFieldDefinition,
   loggingEnvironmentFolders,
@@ -16,56 +16,18 @@ import {
   loggingSchemas,
 } from '../../db/schema/index.js';
 import { FolderTree, type ItemTable } from './folder-tree.js';
-
-// Any fixed numbers work; they only have to be the same in every gateway process.
-
-export const DEFAULT_RETENTION_DAYS = 30;
-
-export interface SchemaView {
-  id: string;
-  name: string;
-  folderId: string | null;
-  description: string;
-  fields: LogFieldDefinition[];
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface EnvironmentView {
-  id: string;
-  name: string;
-  folderId: string | null;
-  description: string;
-  schemaId: string | null;
-  retentionDays: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface ItemFilter extends PageRequest {
-  /** A folder id, or `root` for items outside any folder. */
-  folderId?: string | undefined;
-  q?: string | undefined;
-}
-
-export interface EnvironmentFilter extends ItemFilter {
-  schemaId?: string | undefined;
-}
-
-export interface SchemaInput {
-  name: string;
-  folderId?: string | null | undefined;
-  description?: string | undefined;
-  fields: LogFieldDefinition[];
-}
-
-export interface EnvironmentInput {
-  name: string;
-  folderId?: string | null | undefined;
-  description?: string | undefined;
-  schemaId?: string | null | undefined;
-  retentionDays?: number | undefined;
-}
+import {
+  DEFAULT_RETENTION_DAYS,
+  type FieldDefinition,
+  type LogEnvironment,
+  type LogEnvironmentChanges,
+  type LogEnvironmentListQuery,
+  type LogSchema,
+  type LogSchemaChanges,
+  type LogSchemaListQuery,
+  type NewLogEnvironment,
+  type NewLogSchema,
+} from './schemas.js';
 
 const schemaColumns = {
   id: loggingSchemas.id,
@@ -89,7 +51,7 @@ const environmentColumns = {
 };
 
 /** Field names of one schema are unique; a duplicate names the later occurrence. */
-function checkFields(fields: LogFieldDefinition[]): LogFieldDefinition[] {
+function checkFields(fields: FieldDefinition[]): LogFieldDefinition[] {
   const seen = new Set<string>();
   const issues = fields.flatMap((field, index) => {
     if (!seen.has(field.name)) {
@@ -119,18 +81,15 @@ export class LoggingService {
   readonly schemaFolders: FolderTree;
   readonly environmentFolders: FolderTree;
 
-  constructor(
-    private readonly db: Db,
-    private readonly audit: AuditRecorder,
-  ) {
-    this.schemaFolders = new FolderTree(db, audit, {
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit'>) {
+    this.schemaFolders = new FolderTree(deps, {
       kind: 'schema',
       folders: loggingSchemaFolders,
       items: loggingSchemas,
       lock: 'schemaFolderTree',
       beforeItemsDeleted: (tx, ids) => this.refuseSchemasInUse(tx, ids),
     });
-    this.environmentFolders = new FolderTree(db, audit, {
+    this.environmentFolders = new FolderTree(deps, {
       kind: 'environment',
       folders: loggingEnvironmentFolders,
       // Only the columns both item tables share (id, name, folderId, updatedAt) are used through it.
@@ -141,25 +100,25 @@ export class LoggingService {
 
   // Schemas
 
-  async listSchemas(filter: ItemFilter) {
+  async listSchemas(filter: LogSchemaListQuery) {
     const folder = folderCondition(loggingSchemas.folderId, filter.folderId);
     if (folder === false) return toPage([], 0, filter);
     const where = and(folder, filter.q ? containsText(loggingSchemas.name, filter.q) : undefined);
     return fetchPage(
       filter,
       ({ limit, offset }) =>
-        this.db
+        this.deps.db
           .select(schemaColumns)
           .from(loggingSchemas)
           .where(where)
           .orderBy(asc(loggingSchemas.name), asc(loggingSchemas.id))
           .limit(limit)
           .offset(offset),
-      this.db.select({ value: count() }).from(loggingSchemas).where(where),
+      this.deps.db.select({ value: count() }).from(loggingSchemas).where(where),
     );
   }
 
-  async getSchema(id: string, db: DbOrTx = this.db): Promise<SchemaView> {
+  async getSchema(id: string, db: DbOrTx = this.deps.db): Promise<LogSchema> {
     const row = isUuid(id)
       ? (await db.select(schemaColumns).from(loggingSchemas).where(eq(loggingSchemas.id, id)))[0]
       : undefined;
@@ -167,12 +126,12 @@ export class LoggingService {
     return row;
   }
 
-  async createSchema(actor: AuditActor, input: SchemaInput): Promise<SchemaView> {
+  async createSchema(actor: AuditActor, input: NewLogSchema): Promise<LogSchema> {
     const name = trimmedName(input.name);
     const fields = checkFields(input.fields);
     const folderId = input.folderId ?? null;
     const description = input.description ?? '';
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       await this.schemaFolders.lock(tx);
       if (folderId !== null) await this.schemaFolders.requireFolder(tx, folderId, 'folderId');
       const [row] = await this.schemaFolders.uniqueName(name, () =>
@@ -181,7 +140,7 @@ export class LoggingService {
           .values({ name, folderId, description, fields })
           .returning({ id: loggingSchemas.id }),
       );
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'logging.schema.created',
         targetType: 'schema',
         targetId: row!.id,
@@ -191,13 +150,13 @@ export class LoggingService {
     });
   }
 
-  async updateSchema(actor: AuditActor, id: string, input: Partial<SchemaInput>): Promise<SchemaView> {
+  async updateSchema(actor: AuditActor, id: string, input: LogSchemaChanges): Promise<LogSchema> {
     const changes: Partial<typeof loggingSchemas.$inferInsert> = {};
     if (input.name !== undefined) changes.name = trimmedName(input.name);
     if (input.fields !== undefined) changes.fields = checkFields(input.fields);
     if (input.description !== undefined) changes.description = input.description;
     if (input.folderId !== undefined) changes.folderId = input.folderId;
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       await this.schemaFolders.lock(tx);
       const before = await this.getSchema(id, tx);
       if (changes.folderId) await this.schemaFolders.requireFolder(tx, changes.folderId, 'folderId');
@@ -207,7 +166,7 @@ export class LoggingService {
           .set({ ...changes, updatedAt: new Date() })
           .where(eq(loggingSchemas.id, id)),
       );
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'logging.schema.updated',
         targetType: 'schema',
         targetId: id,
@@ -224,12 +183,12 @@ export class LoggingService {
   }
 
   async deleteSchema(actor: AuditActor, id: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.deps.db.transaction(async (tx) => {
       await this.schemaFolders.lock(tx);
       const schema = await this.getSchema(id, tx);
       await this.refuseSchemasInUse(tx, [id]);
       await tx.delete(loggingSchemas).where(eq(loggingSchemas.id, id));
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'logging.schema.deleted',
         targetType: 'schema',
         targetId: id,
@@ -245,7 +204,7 @@ export class LoggingService {
 
   // Environments
 
-  async listEnvironments(filter: EnvironmentFilter) {
+  async listEnvironments(filter: LogEnvironmentListQuery) {
     const folder = folderCondition(loggingEnvironments.folderId, filter.folderId);
     if (folder === false) return toPage([], 0, filter);
     if (filter.schemaId !== undefined && !isUuid(filter.schemaId)) return toPage([], 0, filter);
@@ -257,18 +216,18 @@ export class LoggingService {
     return fetchPage(
       filter,
       ({ limit, offset }) =>
-        this.db
+        this.deps.db
           .select(environmentColumns)
           .from(loggingEnvironments)
           .where(where)
           .orderBy(asc(loggingEnvironments.name), asc(loggingEnvironments.id))
           .limit(limit)
           .offset(offset),
-      this.db.select({ value: count() }).from(loggingEnvironments).where(where),
+      this.deps.db.select({ value: count() }).from(loggingEnvironments).where(where),
     );
   }
 
-  async getEnvironment(id: string, db: DbOrTx = this.db): Promise<EnvironmentView> {
+  async getEnvironment(id: string, db: DbOrTx = this.deps.db): Promise<LogEnvironment> {
     const row = isUuid(id)
       ? (
           await db.select(environmentColumns).from(loggingEnvironments).where(eq(loggingEnvironments.id, id))
@@ -278,7 +237,7 @@ export class LoggingService {
     return row;
   }
 
-  async createEnvironment(actor: AuditActor, input: EnvironmentInput): Promise<EnvironmentView> {
+  async createEnvironment(actor: AuditActor, input: NewLogEnvironment): Promise<LogEnvironment> {
     const name = trimmedName(input.name);
     const values = {
       name,
@@ -287,12 +246,12 @@ export class LoggingService {
       schemaId: input.schemaId ?? null,
       retentionDays: input.retentionDays ?? DEFAULT_RETENTION_DAYS,
     };
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       await this.lockForEnvironment(tx, values.schemaId, values.folderId);
       const [row] = await this.environmentFolders.uniqueName(name, () =>
         tx.insert(loggingEnvironments).values(values).returning({ id: loggingEnvironments.id }),
       );
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'logging.environment.created',
         targetType: 'environment',
         targetId: row!.id,
@@ -305,15 +264,15 @@ export class LoggingService {
   async updateEnvironment(
     actor: AuditActor,
     id: string,
-    input: Partial<EnvironmentInput>,
-  ): Promise<EnvironmentView> {
+    input: LogEnvironmentChanges,
+  ): Promise<LogEnvironment> {
     const changes: Partial<typeof loggingEnvironments.$inferInsert> = {};
     if (input.name !== undefined) changes.name = trimmedName(input.name);
     if (input.description !== undefined) changes.description = input.description;
     if (input.folderId !== undefined) changes.folderId = input.folderId;
     if (input.schemaId !== undefined) changes.schemaId = input.schemaId;
     if (input.retentionDays !== undefined) changes.retentionDays = input.retentionDays;
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       await this.lockForEnvironment(tx, changes.schemaId ?? null, changes.folderId ?? null);
       const before = await this.getEnvironment(id, tx);
       await this.environmentFolders.uniqueName(changes.name ?? before.name, () =>
@@ -326,7 +285,7 @@ export class LoggingService {
       for (const key of ['name', 'folderId', 'schemaId', 'retentionDays'] as const) {
         if (changes[key] !== undefined) metadata[key] = { from: before[key], to: changes[key] };
       }
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'logging.environment.updated',
         targetType: 'environment',
         targetId: id,
@@ -337,11 +296,11 @@ export class LoggingService {
   }
 
   async deleteEnvironment(actor: AuditActor, id: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
+    await this.deps.db.transaction(async (tx) => {
       await this.environmentFolders.lock(tx);
       const environment = await this.getEnvironment(id, tx);
       await tx.delete(loggingEnvironments).where(eq(loggingEnvironments.id, id));
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'logging.environment.deleted',
         targetType: 'environment',
         targetId: id,
@@ -391,20 +350,20 @@ export class LoggingService {
     }
   }
 
-  private async schemasByIds(ids: string[]): Promise<SchemaView[]> {
+  private async schemasByIds(ids: string[]): Promise<LogSchema[]> {
     const wanted = ids.filter(isUuid);
     if (wanted.length === 0) return [];
-    return this.db
+    return this.deps.db
       .select(schemaColumns)
       .from(loggingSchemas)
       .where(inArray(loggingSchemas.id, wanted))
       .orderBy(asc(loggingSchemas.name), asc(loggingSchemas.id));
   }
 
-  private async environmentsByIds(ids: string[]): Promise<EnvironmentView[]> {
+  private async environmentsByIds(ids: string[]): Promise<LogEnvironment[]> {
     const wanted = ids.filter(isUuid);
     if (wanted.length === 0) return [];
-    return this.db
+    return this.deps.db
       .select(environmentColumns)
       .from(loggingEnvironments)
       .where(inArray(loggingEnvironments.id, wanted))

@@ -1,35 +1,20 @@
-import { sql } from 'drizzle-orm';
-import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
-import { AppError } from '../../core/errors.js';
+import { Status } from './schemas.js';
+import type { SystemService } from './service.js';
 
-const Status = Type.Object({ status: Type.String() });
+const open = { public: true } as const;
+const tags = ['system'];
 
 /** Liveness and readiness for load balancers and orchestrators; no token needed. */
-const systemRoutes: GatewayModule = async (app) => {
+export const systemRoutes: GatewayModule<{ system: SystemService }> = async (app, { system }) => {
   app.get(
     '/healthz',
-    {
-      config: { public: true },
-      schema: { tags: ['system'], summary: 'Process is up', response: { 200: Status } },
-    },
-    async () => ({ status: 'ok' }),
+    { config: open, schema: { tags, summary: 'Process is up', response: { 200: Status } } },
+    async () => system.live(),
   );
   app.get(
     '/readyz',
-    {
-      config: { public: true },
-      schema: { tags: ['system'], summary: 'Database answers', response: { 200: Status } },
-    },
-    async () => {
-      try {
-        await app.deps.db.execute(sql`select 1`);
-      } catch {
-        throw new AppError('INTERNAL_ERROR', { reason: 'DATABASE_UNAVAILABLE' }, 'Database unavailable', 503);
-      }
-      return { status: 'ready' };
-    },
+    { config: open, schema: { tags, summary: 'Database answers', response: { 200: Status } } },
+    async () => system.ready(),
   );
 };
-
-export default systemRoutes;

@@ -1,86 +1,46 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
-import { DataOf, IdParams, Name, PageOf, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
-import { PaginationQueryFields } from '../../core/pagination.js';
-import { UserService } from './service.js';
+import { DataOf, IdParams, PageOf } from '../../core/http-schemas.js';
+import {
+  Group,
+  GroupScopes,
+  NewGroup,
+  NewUser,
+  User,
+  UserDisabled,
+  UserGroup,
+  UserListQuery,
+  UserName,
+  UserPassword,
+} from './schemas.js';
+import type { UserService } from './service.js';
 
-const User = Type.Object({
-  id: Uuid(),
-  email: Type.String(),
-  name: Type.String(),
-  groupId: Uuid(),
-  groupName: Type.String(),
-  scopes: Type.Array(Type.String()),
-  disabled: Type.Boolean(),
-  hasPassword: Type.Boolean(),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-
-const Group = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  scopes: Type.Array(Type.String()),
-  userCount: Type.Integer(),
-  createdAt: Timestamp,
-});
-
-const Password = Type.String({ minLength: 8, maxLength: 1024 });
-const Scopes = Type.Array(Type.String({ maxLength: 100 }), {
-  maxItems: 200,
-  description: 'e.g. logging:view, databases:*, *',
-});
-const GroupRef = Type.String({ minLength: 1, maxLength: 255, description: 'group name or id' });
-
-const access = { scope: 'admin:users' };
+const access = { scope: 'admin:users' } as const;
 const tags = ['admin'];
 
-/** Local user accounts and groups (`admin:users`). */
-const userRoutes: GatewayModule = async (app) => {
-  const users = new UserService(app.deps.db, app.deps.audit, app.deps.principals);
-
+/** Local user accounts and groups (`admin:users`), registered under `/api/admin`. */
+export const userRoutes: GatewayModule<{ users: UserService }> = async (app, { users }) => {
   app.get(
-    '/api/admin/users',
+    '/users',
     {
       config: access,
-      schema: {
-        tags,
-        summary: 'List users',
-        querystring: Type.Object({
-          ...PaginationQueryFields,
-          q: SearchText('the email or the name'),
-          groupName: Type.Optional(Type.String({ maxLength: 255 })),
-          disabled: Type.Optional(Type.Boolean()),
-        }),
-        response: { 200: PageOf(User) },
-      },
+      schema: { tags, summary: 'List users', querystring: UserListQuery, response: { 200: PageOf(User) } },
     },
     async (request) => users.listUsers(request.query),
   );
 
   app.post(
-    '/api/admin/users',
+    '/users',
     {
       config: access,
-      schema: {
-        tags,
-        summary: 'Create a user',
-        body: Type.Object({
-          // Local accounts such as admin@localhost are valid, so only the local@domain shape is required.
-          email: Type.String({ pattern: '^[^\\s@]+@[^\\s@]+$', maxLength: 320 }),
-          name: Name,
-          group: GroupRef,
-          password: Type.Optional(Password),
-        }),
-        response: { 201: DataOf(User) },
-      },
+      schema: { tags, summary: 'Create a user', body: NewUser, response: { 201: DataOf(User) } },
     },
     async (request, reply) =>
       reply.status(201).send({ data: await users.createUser(request.actor, request.body) }),
   );
 
   app.get(
-    '/api/admin/users/:id',
+    '/users/:id',
     {
       config: access,
       schema: { tags, summary: 'Get a user', params: IdParams, response: { 200: DataOf(User) } },
@@ -89,14 +49,14 @@ const userRoutes: GatewayModule = async (app) => {
   );
 
   app.patch(
-    '/api/admin/users/:id/name',
+    '/users/:id/name',
     {
       config: access,
       schema: {
         tags,
         summary: "Rename a user's account",
         params: IdParams,
-        body: Type.Object({ name: Name }),
+        body: UserName,
         response: { 200: DataOf(User) },
       },
     },
@@ -106,14 +66,14 @@ const userRoutes: GatewayModule = async (app) => {
   );
 
   app.patch(
-    '/api/admin/users/:id/group',
+    '/users/:id/group',
     {
       config: access,
       schema: {
         tags,
         summary: 'Move a user to another group (its scopes apply at once)',
         params: IdParams,
-        body: Type.Object({ group: GroupRef }),
+        body: UserGroup,
         response: { 200: DataOf(User) },
       },
     },
@@ -123,14 +83,14 @@ const userRoutes: GatewayModule = async (app) => {
   );
 
   app.patch(
-    '/api/admin/users/:id/disabled',
+    '/users/:id/disabled',
     {
       config: access,
       schema: {
         tags,
         summary: "Disable or enable a user (a disabled user's tokens stop working at once)",
         params: IdParams,
-        body: Type.Object({ disabled: Type.Boolean() }),
+        body: UserDisabled,
         response: { 200: DataOf(User) },
       },
     },
@@ -140,14 +100,14 @@ const userRoutes: GatewayModule = async (app) => {
   );
 
   app.put(
-    '/api/admin/users/:id/password',
+    '/users/:id/password',
     {
       config: access,
       schema: {
         tags,
         summary: "Set a user's password",
         params: IdParams,
-        body: Type.Object({ password: Password }),
+        body: UserPassword,
         response: { 200: DataOf(User) },
       },
     },
@@ -157,7 +117,7 @@ const userRoutes: GatewayModule = async (app) => {
   );
 
   app.get(
-    '/api/admin/groups',
+    '/groups',
     {
       config: access,
       schema: { tags, summary: 'List groups', response: { 200: Type.Object({ data: Type.Array(Group) }) } },
@@ -166,29 +126,24 @@ const userRoutes: GatewayModule = async (app) => {
   );
 
   app.post(
-    '/api/admin/groups',
+    '/groups',
     {
       config: access,
-      schema: {
-        tags,
-        summary: 'Create a group',
-        body: Type.Object({ name: Name, scopes: Scopes }),
-        response: { 201: DataOf(Group) },
-      },
+      schema: { tags, summary: 'Create a group', body: NewGroup, response: { 201: DataOf(Group) } },
     },
     async (request, reply) =>
       reply.status(201).send({ data: await users.createGroup(request.actor, request.body) }),
   );
 
   app.patch(
-    '/api/admin/groups/:id/scopes',
+    '/groups/:id/scopes',
     {
       config: access,
       schema: {
         tags,
         summary: "Replace a group's scopes",
         params: IdParams,
-        body: Type.Object({ scopes: Scopes }),
+        body: GroupScopes,
         response: { 200: DataOf(Group) },
       },
     },
@@ -197,5 +152,3 @@ const userRoutes: GatewayModule = async (app) => {
     }),
   );
 };
-
-export default userRoutes;

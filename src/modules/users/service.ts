@@ -1,52 +1,17 @@
 import { and, count, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
-import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { hashPassword } from '../../core/auth/passwords.js';
-import type { PrincipalResolver } from '../../core/auth/principal-resolver.js';
 import { SCOPE_PATTERN } from '../../core/auth/scopes.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
+import type { Deps } from '../../core/deps.js';
 import { invalidField, notFound, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
-import type { Db, DbOrTx } from '../../db/client.js';
+import type { DbOrTx } from '../../db/client.js';
 import { groups, users } from '../../db/schema/index.js';
-
-export interface UserView {
-  id: string;
-  email: string;
-  name: string;
-  groupId: string;
-  groupName: string;
-  scopes: string[];
-  disabled: boolean;
-  hasPassword: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface GroupView {
-  id: string;
-  name: string;
-  scopes: string[];
-  userCount: number;
-  createdAt: Date;
-}
-
-export interface UserFilter extends PageRequest {
-  q?: string | undefined;
-  groupName?: string | undefined;
-  disabled?: boolean | undefined;
-}
-
-export interface NewUser {
-  email: string;
-  name: string;
-  /** A group name or id. */
-  group: string;
-  password?: string | undefined;
-}
+import type { Group, NewGroup, NewUser, User, UserListQuery } from './schemas.js';
 
 const userColumns = {
   id: users.id,
@@ -73,13 +38,9 @@ function validateScopes(scopes: string[], path: string[] = ['scopes']): string[]
 
 /** Local user accounts and their groups. Changes drop the principal cache so they take effect at once. */
 export class UserService {
-  constructor(
-    private readonly db: Db,
-    private readonly audit: AuditRecorder,
-    private readonly principals: PrincipalResolver,
-  ) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'principals'>) {}
 
-  async listUsers(filter: UserFilter) {
+  async listUsers(filter: UserListQuery) {
     const conditions: SQL[] = [];
     if (filter.q)
       conditions.push(or(containsText(users.email, filter.q), containsText(users.name, filter.q))!);
@@ -89,7 +50,7 @@ export class UserService {
     return fetchPage(
       filter,
       ({ limit, offset }) =>
-        this.db
+        this.deps.db
           .select(userColumns)
           .from(users)
           .innerJoin(groups, eq(groups.id, users.groupId))
@@ -97,7 +58,7 @@ export class UserService {
           .orderBy(users.email)
           .limit(limit)
           .offset(offset),
-      this.db
+      this.deps.db
         .select({ value: count() })
         .from(users)
         .innerJoin(groups, eq(groups.id, users.groupId))
@@ -105,7 +66,7 @@ export class UserService {
     );
   }
 
-  async getUser(id: string, db: DbOrTx = this.db): Promise<UserView> {
+  async getUser(id: string, db: DbOrTx = this.deps.db): Promise<User> {
     const [row] = await db
       .select(userColumns)
       .from(users)
@@ -115,8 +76,8 @@ export class UserService {
     return row;
   }
 
-  async findUserByEmail(email: string): Promise<UserView | undefined> {
-    const [row] = await this.db
+  async findUserByEmail(email: string): Promise<User | undefined> {
+    const [row] = await this.deps.db
       .select(userColumns)
       .from(users)
       .innerJoin(groups, eq(groups.id, users.groupId))
@@ -124,18 +85,18 @@ export class UserService {
     return row;
   }
 
-  async createUser(actor: AuditActor, input: NewUser): Promise<UserView> {
+  async createUser(actor: AuditActor, input: NewUser): Promise<User> {
     const email = input.email.trim().toLowerCase();
     const name = trimmedName(input.name);
     const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       const group = await this.findGroup(tx, input.group, ['group']);
       const [{ id }] = (await conflictOnDuplicate(
         tx.insert(users).values({ email, name, groupId: group.id, passwordHash }).returning({ id: users.id }),
         'EMAIL_TAKEN',
         { email },
       )) as [{ id: string }];
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'users.user.created',
         targetType: 'user',
         targetId: id,
@@ -145,13 +106,13 @@ export class UserService {
     });
   }
 
-  async renameUser(actor: AuditActor, id: string, rawName: string): Promise<UserView> {
+  async renameUser(actor: AuditActor, id: string, rawName: string): Promise<User> {
     const name = trimmedName(rawName);
     return this.changeUser(actor, id, 'users.user.renamed', { name }, { name });
   }
 
-  async changeGroup(actor: AuditActor, id: string, groupRef: string): Promise<UserView> {
-    const group = await this.findGroup(this.db, groupRef, ['group']);
+  async changeGroup(actor: AuditActor, id: string, groupRef: string): Promise<User> {
+    const group = await this.findGroup(this.deps.db, groupRef, ['group']);
     return this.changeUser(
       actor,
       id,
@@ -161,7 +122,7 @@ export class UserService {
     );
   }
 
-  async setDisabled(actor: AuditActor, id: string, disabled: boolean): Promise<UserView> {
+  async setDisabled(actor: AuditActor, id: string, disabled: boolean): Promise<User> {
     if (disabled && 'tokenId' in actor && actor.userId === id) {
       throw invalidField(['id'], 'you cannot disable your own account');
     }
@@ -174,7 +135,7 @@ export class UserService {
     );
   }
 
-  async setPassword(actor: AuditActor, id: string, password: string): Promise<UserView> {
+  async setPassword(actor: AuditActor, id: string, password: string): Promise<User> {
     return this.changeUser(
       actor,
       id,
@@ -184,8 +145,8 @@ export class UserService {
     );
   }
 
-  async listGroups(): Promise<GroupView[]> {
-    return this.db
+  async listGroups(): Promise<Group[]> {
+    return this.deps.db
       .select({
         id: groups.id,
         name: groups.name,
@@ -197,16 +158,16 @@ export class UserService {
       .orderBy(groups.name);
   }
 
-  async createGroup(actor: AuditActor, input: { name: string; scopes: string[] }): Promise<GroupView> {
+  async createGroup(actor: AuditActor, input: NewGroup): Promise<Group> {
     const name = trimmedName(input.name);
     const scopes = validateScopes(input.scopes);
-    return this.db.transaction(async (tx) => {
+    return this.deps.db.transaction(async (tx) => {
       const [row] = await conflictOnDuplicate(
         tx.insert(groups).values({ name, scopes }).returning(),
         'GROUP_NAME_TAKEN',
         { name },
       );
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'users.group.created',
         targetType: 'group',
         targetId: row!.id,
@@ -216,12 +177,12 @@ export class UserService {
     });
   }
 
-  async setGroupScopes(actor: AuditActor, id: string, rawScopes: string[]): Promise<GroupView> {
+  async setGroupScopes(actor: AuditActor, id: string, rawScopes: string[]): Promise<Group> {
     const scopes = validateScopes(rawScopes);
-    const group = await this.db.transaction(async (tx) => {
+    const group = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx.update(groups).set({ scopes }).where(eq(groups.id, id)).returning();
       if (!row) throw notFound({ groupId: id });
-      await this.audit.record(tx, actor, {
+      await this.deps.audit.record(tx, actor, {
         action: 'users.group.scopes_changed',
         targetType: 'group',
         targetId: id,
@@ -230,7 +191,7 @@ export class UserService {
       const [members] = await tx.select({ userCount: count() }).from(users).where(eq(users.groupId, id));
       return { ...row, userCount: members!.userCount };
     });
-    this.principals.invalidate();
+    this.deps.principals.invalidate();
     return group;
   }
 
@@ -249,18 +210,18 @@ export class UserService {
     action: string,
     values: Partial<typeof users.$inferInsert>,
     metadata: Record<string, unknown>,
-  ): Promise<UserView> {
-    const user = await this.db.transaction(async (tx) => {
+  ): Promise<User> {
+    const user = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
         .set({ ...values, updatedAt: new Date() })
         .where(eq(users.id, id))
         .returning({ id: users.id });
       if (!row) throw notFound({ userId: id });
-      await this.audit.record(tx, actor, { action, targetType: 'user', targetId: id, metadata });
+      await this.deps.audit.record(tx, actor, { action, targetType: 'user', targetId: id, metadata });
       return this.getUser(id, tx);
     });
-    this.principals.invalidate();
+    this.deps.principals.invalidate();
     return user;
   }
 }

@@ -1,0 +1,39 @@
+import type { GatewayModule } from '../../core/app.js';
+import { DeliveryService } from './deliveries.js';
+import { DestinationService } from './destinations.js';
+import { AuditEventService } from './events.js';
+import { EXPORT_JOB, SiemExporter } from './exporter.js';
+import { deliveryRoutes } from './routes/deliveries.js';
+import { destinationRoutes } from './routes/destinations.js';
+import { eventRoutes } from './routes/events.js';
+
+/**
+ * The audit trail (read, verify) and its export to SIEM destinations: builds the services and the
+ * export worker once, runs the worker as a background job (and at once whenever an event is
+ * recorded), and registers the routes.
+ */
+const auditModule: GatewayModule = async (app) => {
+  const { deps } = app;
+  const exporter = new SiemExporter(deps);
+  deps.jobs.register({
+    name: EXPORT_JOB,
+    intervalMs: deps.config.siem.pollIntervalMs,
+    run: () => exporter.runUntilIdle(),
+  });
+  deps.audit.onRecorded(() => exporter.wake());
+  // preClose, not deps.onClose: onClose hooks run once the jobs have stopped, and a wake arriving
+  // before then would start a new run while the server closes.
+  app.addHook('preClose', async () => exporter.stop());
+
+  await app.register(eventRoutes, { prefix: '/api/audit', events: new AuditEventService(deps) });
+  await app.register(destinationRoutes, {
+    prefix: '/api/audit/siem/destinations',
+    destinations: new DestinationService(deps),
+  });
+  await app.register(deliveryRoutes, {
+    prefix: '/api/audit/siem/deliveries',
+    deliveries: new DeliveryService({ ...deps, wakeExporter: () => exporter.wake() }),
+  });
+};
+
+export default auditModule;

@@ -1,0 +1,218 @@
+import { type Static, Type } from 'typebox';
+import {
+  Nullable,
+  NullableTimestamp,
+  StringEnum,
+  Timestamp,
+  TimestampText,
+  Uuid,
+} from '../../core/http-schemas.js';
+import { PaginationQueryFields } from '../../core/pagination.js';
+import { AUDIT_OUTCOMES, DELIVERY_STATUSES, SIEM_KINDS } from '../../db/schema/index.js';
+
+/** The shapes of the audit area: route schemas, and through `Static` the service's types. */
+
+export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+// Events
+
+/** An audit event as it is answered and exported; `id` is stable so receivers can deduplicate. */
+export const AuditEvent = Type.Object({
+  id: Uuid(),
+  seq: Type.Integer(),
+  occurredAt: TimestampText,
+  actorId: Nullable(Type.String()),
+  actorEmail: Nullable(Type.String()),
+  action: Type.String(),
+  targetType: Nullable(Type.String()),
+  targetId: Nullable(Type.String()),
+  outcome: Type.String(),
+  requestId: Nullable(Type.String()),
+  clientIp: Nullable(Type.String()),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  prevHash: Type.String(),
+  hash: Type.String(),
+});
+
+export const EventListQuery = Type.Object({
+  ...PaginationQueryFields,
+  actor: Type.Optional(Type.String({ minLength: 1, maxLength: 320, description: 'email or user id' })),
+  action: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'exact action, or a prefix like users.*',
+    }),
+  ),
+  targetType: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  targetId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  outcome: Type.Optional(StringEnum(AUDIT_OUTCOMES)),
+  from: Type.Optional(Type.String({ format: 'date-time' })),
+  to: Type.Optional(Type.String({ format: 'date-time' })),
+});
+
+const ChainBreak = Type.Object({
+  seq: Type.Integer(),
+  id: Nullable(Type.String()),
+  reason: Type.String(),
+  explanation: Type.String(),
+  expected: Type.String(),
+  actual: Type.String(),
+});
+
+export const ChainReport = Type.Object({
+  valid: Type.Boolean(),
+  checkedEvents: Type.Integer(),
+  headSeq: Nullable(Type.Integer()),
+  headHash: Nullable(Type.String()),
+  firstBrokenLink: Nullable(ChainBreak),
+  verifiedAt: Timestamp,
+});
+
+// SIEM destinations
+
+const Backlog = Type.Object({
+  queued: Type.Integer(),
+  delivering: Type.Integer(),
+  retrying: Type.Integer(),
+  failed: Type.Integer(),
+  paused: Type.Integer(),
+});
+
+export const Destination = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  kind: Type.String(),
+  enabled: Type.Boolean(),
+  url: Nullable(Type.String()),
+  host: Nullable(Type.String()),
+  port: Nullable(Type.Integer()),
+  tls: Nullable(Type.Boolean()),
+  hasCaPem: Type.Boolean(),
+  index: Nullable(Type.String()),
+  sourcetype: Nullable(Type.String()),
+  source: Nullable(Type.String()),
+  facility: Nullable(Type.Integer()),
+  appName: Nullable(Type.String()),
+  hasSecret: Type.Boolean(),
+  batchSize: Type.Integer(),
+  flushIntervalMs: Type.Integer(),
+  maxAttempts: Type.Integer(),
+  cursorSeq: Type.Integer(),
+  health: Type.Object({
+    status: Type.String(),
+    circuit: Type.String(),
+    circuitOpenUntil: NullableTimestamp,
+    lastSuccessAt: NullableTimestamp,
+    lastFailureAt: NullableTimestamp,
+    lastError: Nullable(Type.String()),
+    consecutiveFailures: Type.Integer(),
+    backlog: Backlog,
+  }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const DestinationListQuery = Type.Object({
+  ...PaginationQueryFields,
+  kind: Type.Optional(StringEnum(SIEM_KINDS)),
+  enabled: Type.Optional(Type.Boolean()),
+});
+
+/** Settings every kind may send; which ones a kind takes is checked by the service. */
+const DestinationFields = {
+  enabled: Type.Optional(Type.Boolean()),
+  url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, description: 'webhook and splunk_hec' })),
+  host: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'syslog' })),
+  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'syslog' })),
+  tls: Type.Optional(Type.Boolean({ description: 'syslog over TLS' })),
+  caPem: Type.Optional(
+    Nullable(Type.String({ maxLength: 65536, description: 'syslog TLS: CA certificate(s) to trust, PEM' })),
+  ),
+  index: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'splunk_hec' }))),
+  sourcetype: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'splunk_hec' })),
+  ),
+  source: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'splunk_hec' }))),
+  facility: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 23, description: 'syslog facility, default 13' }),
+  ),
+  appName: Type.Optional(Type.String({ minLength: 1, maxLength: 48, description: 'syslog APP-NAME' })),
+  secret: Type.Optional(
+    Type.String({ minLength: 16, maxLength: 1024, description: 'webhook HMAC-SHA256 key (write-only)' }),
+  ),
+  token: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 1024, description: 'Splunk HEC token (write-only)' }),
+  ),
+  batchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  flushIntervalMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),
+  maxAttempts: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+};
+
+export const NewDestination = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  kind: StringEnum(SIEM_KINDS),
+  startFrom: Type.Optional(
+    StringEnum(['now', 'beginning'] as const, 'export events from now (default) or all stored ones'),
+  ),
+  ...DestinationFields,
+});
+
+export const DestinationChanges = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  ...DestinationFields,
+});
+
+export const DestinationRemoval = Type.Object({ id: Uuid(), discardedDeliveries: Type.Integer() });
+
+export const DestinationTestResult = Type.Object({
+  destinationId: Uuid(),
+  eventId: Uuid(),
+  ok: Type.Boolean(),
+  httpStatus: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  durationMs: Type.Integer(),
+});
+
+// SIEM deliveries
+
+export const Delivery = Type.Object({
+  id: Uuid(),
+  destinationId: Uuid(),
+  status: Type.String(),
+  eventCount: Type.Integer(),
+  firstEventId: Uuid(),
+  lastEventId: Uuid(),
+  firstEventSeq: Type.Integer(),
+  lastEventSeq: Type.Integer(),
+  attempts: Type.Integer(),
+  maxAttempts: Type.Integer(),
+  lastError: Nullable(Type.String()),
+  lastAttemptAt: NullableTimestamp,
+  nextAttemptAt: NullableTimestamp,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  deliveredAt: NullableTimestamp,
+});
+
+export const DeliveryListQuery = Type.Object({
+  ...PaginationQueryFields,
+  destinationId: Type.Optional(Uuid()),
+  status: Type.Optional(StringEnum(DELIVERY_STATUSES)),
+});
+
+/** The requeue route's id: any non-empty string (one that names nothing is a 404). */
+export const RequeueParams = Type.Object({ id: Type.String({ minLength: 1 }) });
+
+export type AuditEvent = Static<typeof AuditEvent>;
+export type EventListQuery = Static<typeof EventListQuery>;
+export type ChainBreak = Static<typeof ChainBreak>;
+export type ChainReport = Static<typeof ChainReport>;
+export type Destination = Static<typeof Destination>;
+export type DestinationListQuery = Static<typeof DestinationListQuery>;
+export type NewDestination = Static<typeof NewDestination>;
+export type DestinationChanges = Static<typeof DestinationChanges>;
+export type DestinationRemoval = Static<typeof DestinationRemoval>;
+export type DestinationTestResult = Static<typeof DestinationTestResult>;
+export type Delivery = Static<typeof Delivery>;
+export type DeliveryListQuery = Static<typeof DeliveryListQuery>;

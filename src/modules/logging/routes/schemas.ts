@@ -1,0 +1,87 @@
+import type { GatewayModule } from '../../../core/app.js';
+import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
+import { IdParams, LogSchema, LogSchemaChanges, LogSchemaListQuery, NewLogSchema } from '../schemas.js';
+import type { LoggingService } from '../service.js';
+import { manage, view } from './access.js';
+
+const tags = ['logging schemas'];
+
+/** Logging schemas, registered under `/api/logging/schemas`. */
+export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async (app, { logging }) => {
+  app.get(
+    '',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'List logging schemas',
+        querystring: LogSchemaListQuery,
+        response: { 200: PageOf(LogSchema) },
+      },
+    },
+    async (request) => logging.listSchemas(request.query),
+  );
+
+  app.post(
+    '',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Create a logging schema',
+        body: NewLogSchema,
+        response: { 201: DataOf(LogSchema) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send({ data: await logging.createSchema(request.actor, request.body) }),
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'Get a logging schema',
+        params: IdParams,
+        response: { 200: DataOf(LogSchema) },
+      },
+    },
+    async (request) => ({ data: await logging.getSchema(request.params.id) }),
+  );
+
+  app.put(
+    '/:id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Change a logging schema (only the fields sent change)',
+        params: IdParams,
+        body: LogSchemaChanges,
+        response: { 200: DataOf(LogSchema) },
+      },
+    },
+    async (request) => ({
+      data: await logging.updateSchema(request.actor, request.params.id, request.body),
+    }),
+  );
+
+  app.delete(
+    '/:id',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Delete a logging schema (409 while environments use it)',
+        params: IdParams,
+        response: { 200: Success },
+      },
+    },
+    async (request) => {
+      await logging.deleteSchema(request.actor, request.params.id);
+      return { success: true };
+    },
+  );
+};

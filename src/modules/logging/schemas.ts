@@ -1,0 +1,153 @@
+import { type Static, Type } from 'typebox';
+import { LiteralUnion, Name, PageOf, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { PaginationQueryFields } from '../../core/pagination.js';
+import { LOG_FIELD_TYPES } from '../../db/schema/index.js';
+
+/** The shapes of the logging area: route schemas, and through `Static` the service's types. */
+
+export const DEFAULT_RETENTION_DAYS = 30;
+const MAX_MOVE_IDS = 1000;
+
+/**
+ * Path ids are plain strings in the contract (`PUT /api/logging/environment-folders/{id}/move`:
+ * min length 1); one that names nothing is a 404.
+ */
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 255 }) });
+const NullableUuid = (description: string) => Type.Union([Uuid(), Type.Null()], { description });
+/** A folder id, or `root` for the top level. */
+const FolderFilter = (description: string) =>
+  Type.Optional(Type.Union([Uuid(), Type.Literal('root')], { description }));
+const Description = Type.String({ maxLength: 2000 });
+
+// Folders (the same shapes for schema folders and environment folders)
+
+export const Folder = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  parentId: Type.Union([Uuid(), Type.Null()]),
+  sortOrder: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+/** Documented one level deep; the service's `FolderNode` type nests to any depth. */
+const FolderNodeSchema = Type.Object({
+  ...Folder.properties,
+  children: Type.Array(Type.Unknown(), { description: 'sub-folders, each shaped like this node' }),
+});
+
+export const FolderListQuery = Type.Object({
+  ...PaginationQueryFields,
+  tree: Type.Optional(Type.Boolean({ default: false })),
+  parentId: FolderFilter('only the children of this folder (`root`: the top level)'),
+  q: SearchText(),
+});
+export const FolderList = Type.Union([PageOf(Folder), Type.Object({ data: Type.Array(FolderNodeSchema) })]);
+
+export const NewFolder = Type.Object({
+  name: Name,
+  parentId: Type.Optional(NullableUuid('null or absent: the top level')),
+});
+export const FolderRename = Type.Object({ name: Name });
+export const FolderReorder = Type.Object({
+  parentId: NullableUuid('the folder whose children are ordered; null: the top level'),
+  ids: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+    minItems: 1,
+    maxItems: MAX_MOVE_IDS,
+    uniqueItems: true,
+  }),
+});
+export const FolderMove = Type.Object({
+  parentId: NullableUuid('the new parent folder; null: the top level'),
+});
+export const FolderDeleteQuery = Type.Object({ recursive: Type.Optional(Type.Boolean({ default: false })) });
+export const ItemMove = Type.Object({
+  ids: Type.Array(Type.String({ maxLength: 255 }), { maxItems: MAX_MOVE_IDS }),
+  folderId: NullableUuid('the target folder; null: the top level'),
+});
+
+// Schemas
+
+export const FieldDefinition = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z_@][A-Za-z0-9_.@-]*$' }),
+  type: LiteralUnion(LOG_FIELD_TYPES),
+  required: Type.Boolean({ default: false }),
+});
+const Fields = Type.Array(FieldDefinition, { maxItems: 200 });
+
+export const LogSchema = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  folderId: Type.Union([Uuid(), Type.Null()]),
+  description: Type.String(),
+  fields: Type.Array(FieldDefinition),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const LogSchemaListQuery = Type.Object({
+  ...PaginationQueryFields,
+  folderId: FolderFilter('only the schemas of this folder (`root`: outside any folder)'),
+  q: SearchText(),
+});
+export const NewLogSchema = Type.Object({
+  name: Name,
+  folderId: Type.Optional(NullableUuid('null or absent: the top level')),
+  description: Type.Optional(Description),
+  fields: Fields,
+});
+export const LogSchemaChanges = Type.Object({
+  name: Type.Optional(Name),
+  folderId: Type.Optional(NullableUuid('null: the top level')),
+  description: Type.Optional(Description),
+  fields: Type.Optional(Fields),
+});
+
+// Environments
+
+const RetentionDays = Type.Integer({ minimum: 1, maximum: 3650, description: 'days log records are kept' });
+
+export const LogEnvironment = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  folderId: Type.Union([Uuid(), Type.Null()]),
+  description: Type.String(),
+  schemaId: Type.Union([Uuid(), Type.Null()]),
+  retentionDays: Type.Integer(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const LogEnvironmentListQuery = Type.Object({
+  ...PaginationQueryFields,
+  folderId: FolderFilter('only the environments of this folder (`root`: outside any folder)'),
+  schemaId: Type.Optional(Uuid('only the environments using this schema')),
+  q: SearchText(),
+});
+export const NewLogEnvironment = Type.Object({
+  name: Name,
+  folderId: Type.Optional(NullableUuid('null or absent: the top level')),
+  description: Type.Optional(Description),
+  schemaId: Type.Optional(NullableUuid('the schema of its log records')),
+  retentionDays: Type.Optional({ ...RetentionDays, default: DEFAULT_RETENTION_DAYS }),
+});
+export const LogEnvironmentChanges = Type.Object({
+  name: Type.Optional(Name),
+  folderId: Type.Optional(NullableUuid('null: the top level')),
+  description: Type.Optional(Description),
+  schemaId: Type.Optional(NullableUuid('null: no schema')),
+  retentionDays: Type.Optional(RetentionDays),
+});
+
+export type Folder = Static<typeof Folder>;
+export type FolderNode = Folder & { children: FolderNode[] };
+export type FolderListQuery = Static<typeof FolderListQuery>;
+export type NewFolder = Static<typeof NewFolder>;
+export type FieldDefinition = Static<typeof FieldDefinition>;
+export type LogSchema = Static<typeof LogSchema>;
+export type LogSchemaListQuery = Static<typeof LogSchemaListQuery>;
+export type NewLogSchema = Static<typeof NewLogSchema>;
+export type LogSchemaChanges = Static<typeof LogSchemaChanges>;
+export type LogEnvironment = Static<typeof LogEnvironment>;
+export type LogEnvironmentListQuery = Static<typeof LogEnvironmentListQuery>;
+export type NewLogEnvironment = Static<typeof NewLogEnvironment>;
+export type LogEnvironmentChanges = Static<typeof LogEnvironmentChanges>;

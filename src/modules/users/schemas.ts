@@ -1,0 +1,62 @@
+import { type Static, Type } from 'typebox';
+import { Name, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { PaginationQueryFields } from '../../core/pagination.js';
+
+/** The shapes of the users area: route schemas, and through `Static` the service's types. */
+
+export const User = Type.Object({
+  id: Uuid(),
+  email: Type.String(),
+  name: Type.String(),
+  groupId: Uuid(),
+  groupName: Type.String(),
+  scopes: Type.Array(Type.String()),
+  disabled: Type.Boolean(),
+  hasPassword: Type.Boolean(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const Group = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  scopes: Type.Array(Type.String()),
+  userCount: Type.Integer(),
+  createdAt: Timestamp,
+});
+
+const Password = Type.String({ minLength: 8, maxLength: 1024 });
+const Scopes = Type.Array(Type.String({ maxLength: 100 }), {
+  maxItems: 200,
+  description: 'e.g. logging:view, databases:*, *',
+});
+const GroupRef = Type.String({ minLength: 1, maxLength: 255, description: 'group name or id' });
+
+export const UserListQuery = Type.Object({
+  ...PaginationQueryFields,
+  q: SearchText('the email or the name'),
+  groupName: Type.Optional(Type.String({ maxLength: 255 })),
+  disabled: Type.Optional(Type.Boolean()),
+});
+
+export const NewUser = Type.Object({
+  // Local accounts such as admin@localhost are valid, so only the local@domain shape is required.
+  email: Type.String({ pattern: '^[^\\s@]+@[^\\s@]+$', maxLength: 320 }),
+  name: Name,
+  group: GroupRef,
+  password: Type.Optional(Password),
+});
+
+export const UserName = Type.Object({ name: Name });
+export const UserGroup = Type.Object({ group: GroupRef });
+export const UserDisabled = Type.Object({ disabled: Type.Boolean() });
+export const UserPassword = Type.Object({ password: Password });
+
+export const NewGroup = Type.Object({ name: Name, scopes: Scopes });
+export const GroupScopes = Type.Object({ scopes: Scopes });
+
+export type User = Static<typeof User>;
+export type Group = Static<typeof Group>;
+export type UserListQuery = Static<typeof UserListQuery>;
+export type NewUser = Static<typeof NewUser>;
+export type NewGroup = Static<typeof NewGroup>;
