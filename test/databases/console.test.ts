@@ -3,6 +3,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainHash, GENESIS_HASH } from '../../src/core/audit-recorder.js';
 import { auditEvents } from '../../src/db/schema/index.js';
+import { openssl } from '../services/openssl-pki.js';
 import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -437,7 +438,7 @@ describe.skipIf(!redis.path)('key-value console limits', () => {
   });
 });
 
-describe.skipIf(!redis.path)('key-value console over TLS', () => {
+describe.skipIf(!redis.path || !openssl.path)('key-value console over TLS', () => {
   let gateway: TestGateway;
   let server: RedisServer;
 
