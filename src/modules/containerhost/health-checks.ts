@@ -3,60 +3,18 @@ import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, invalidField, notFound, unprocessable } from '../../core/errors.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
-import {
-  type BODY_MATCH_MODES,
-  containerhostHealthChecks,
-  containerhostHealthResults,
-  type HEALTH_SCHEMES,
-  type HEALTH_STATUSES,
-} from '../../db/schema/index.js';
+import { fetchPage, type Page, type PageRequest } from '../../core/pagination.js';
+import { containerhostHealthChecks, containerhostHealthResults } from '../../db/schema/index.js';
 import { type Engine, publishedHost } from './docker.js';
 import type { NodeService } from './nodes.js';
-
-export interface HealthCheckConfig {
-  enabled: boolean;
-  scheme: (typeof HEALTH_SCHEMES)[number];
-  hostPort: number | null;
-  containerPort: number | null;
-  path: string;
-  statusMin: number;
-  statusMax: number;
-  expectedBody: string | null;
-  bodyMatchMode: (typeof BODY_MATCH_MODES)[number];
-  intervalSeconds: number;
-  timeoutSeconds: number;
-  slowThreshold: number;
-}
-
-export type HealthCheckInput = Partial<HealthCheckConfig>;
-
-export interface HealthResult {
-  ok: boolean;
-  status: (typeof HEALTH_STATUSES)[number];
-  httpStatus: number | null;
-  responseMs: number | null;
-  slow: boolean;
-  bodyMatched: boolean | null;
-  url: string | null;
-  error?: string;
-  checkedAt: Date;
-}
-
-export const HEALTH_CHECK_DEFAULTS: HealthCheckConfig = {
-  enabled: true,
-  scheme: 'http',
-  hostPort: null,
-  containerPort: null,
-  path: '/',
-  statusMin: 200,
-  statusMax: 399,
-  expectedBody: null,
-  bodyMatchMode: 'includes',
-  intervalSeconds: 30,
-  timeoutSeconds: 5,
-  slowThreshold: 1000,
-};
+import {
+  HEALTH_CHECK_DEFAULTS,
+  type HealthCheckConfig,
+  type HealthCheckInput,
+  type HealthResult,
+  type SavedHealthCheck,
+  type SavedHealthResult,
+} from './schemas/health-checks.js';
 
 /** How much of a response body is read for matching. */
 const BODY_READ_LIMIT = 1024 * 1024;
@@ -167,14 +125,19 @@ export class HealthCheckService {
     });
   }
 
-  async getSaved(nodeId: string, containerName: string) {
+  async getSaved(nodeId: string, containerName: string): Promise<SavedHealthCheck> {
     await this.nodes.row(nodeId);
     const row = await this.savedRow(nodeId, containerName);
     if (!row) throw notFound({ nodeId, containerName, reason: 'NO_HEALTH_CHECK' });
     return this.view(row);
   }
 
-  async save(actor: AuditActor, nodeId: string, containerName: string, input: HealthCheckInput) {
+  async save(
+    actor: AuditActor,
+    nodeId: string,
+    containerName: string,
+    input: HealthCheckInput,
+  ): Promise<SavedHealthCheck> {
     const config = checkRange({ ...HEALTH_CHECK_DEFAULTS, ...input });
     return this.deps.db.transaction(async (tx) => {
       await this.nodes.row(nodeId, tx);
@@ -219,7 +182,7 @@ export class HealthCheckService {
     });
   }
 
-  async results(nodeId: string, containerName: string, page: PageRequest) {
+  async results(nodeId: string, containerName: string, page: PageRequest): Promise<Page<SavedHealthResult>> {
     await this.nodes.row(nodeId);
     const check = await this.savedRow(nodeId, containerName);
     if (!check) throw notFound({ nodeId, containerName, reason: 'NO_HEALTH_CHECK' });
@@ -420,7 +383,7 @@ export class HealthCheckService {
     return row;
   }
 
-  private view(row: typeof containerhostHealthChecks.$inferSelect) {
+  private view(row: typeof containerhostHealthChecks.$inferSelect): SavedHealthCheck {
     return {
       id: row.id,
       nodeId: row.nodeId,
@@ -433,7 +396,7 @@ export class HealthCheckService {
   }
 }
 
-function resultView(row: typeof containerhostHealthResults.$inferSelect): HealthResult & { id: string } {
+function resultView(row: typeof containerhostHealthResults.$inferSelect): SavedHealthResult {
   return {
     id: row.id,
     ok: row.ok,

@@ -5,45 +5,20 @@ import type { Deps } from '../../core/deps.js';
 import { notFound, type ValidationIssue, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx } from '../../db/client.js';
 import { containerhostNodes } from '../../db/schema/index.js';
 import { connectEngine, type Endpoint, type Engine, parseEndpoint, translateEngineError } from './docker.js';
+import type {
+  EngineNode,
+  EngineNodeChanges,
+  EngineNodeRegistration,
+  EngineNodeWithEngine,
+} from './schemas/engine-nodes.js';
+import type { ListQuery } from './schemas/params.js';
 
 type NodeRow = typeof containerhostNodes.$inferSelect;
-
-export interface NodeView {
-  id: string;
-  name: string;
-  endpoint: string;
-  transport: Endpoint['kind'];
-  tls: { ca: boolean; cert: boolean; key: boolean };
-  hasSshKey: boolean;
-  helperImage: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface EngineInfo {
-  reachable: true;
-  version: string;
-  apiVersion: string;
-  os: string | null;
-  arch: string | null;
-  kernelVersion: string | null;
-  components: string[];
-}
-
-export interface NodeInput {
-  name?: string | undefined;
-  endpoint?: string | undefined;
-  tlsCa?: string | null | undefined;
-  tlsCert?: string | null | undefined;
-  tlsKey?: string | null | undefined;
-  sshPrivateKey?: string | null | undefined;
-  helperImage?: string | null | undefined;
-}
 
 const SECRET_COLUMNS = {
   tlsCa: { column: 'tlsCaSealed', context: 'containerhost_nodes.tls_ca' },
@@ -54,7 +29,7 @@ const SECRET_COLUMNS = {
 
 const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/;
 
-function toView(row: NodeRow): NodeView {
+function toView(row: NodeRow): EngineNode {
   const endpoint = parseEndpoint(row.endpoint);
   return {
     id: row.id,
@@ -76,7 +51,7 @@ export class NodeService {
 
   constructor(private readonly deps: Deps) {}
 
-  async list(request: PageRequest & { q?: string | undefined }) {
+  async list(request: ListQuery) {
     const where = request.q
       ? or(
           containsText(containerhostNodes.name, request.q),
@@ -105,7 +80,7 @@ export class NodeService {
     return row;
   }
 
-  async get(nodeId: string): Promise<NodeView & { engine: EngineInfo }> {
+  async get(nodeId: string): Promise<EngineNodeWithEngine> {
     const row = await this.row(nodeId);
     const engine = await this.engineFor(row);
     const version = await engine.call({ nodeId }, (docker) => docker.version());
@@ -129,7 +104,7 @@ export class NodeService {
     return { node, engine: await this.engineFor(node) };
   }
 
-  async create(actor: AuditActor, input: NodeInput & { name: string; endpoint: string }): Promise<NodeView> {
+  async create(actor: AuditActor, input: EngineNodeRegistration): Promise<EngineNode> {
     const values = this.checkedValues(input, undefined);
     return this.deps.db.transaction(async (tx) => {
       const [row] = (await conflictOnDuplicate(
@@ -150,7 +125,7 @@ export class NodeService {
     });
   }
 
-  async update(actor: AuditActor, nodeId: string, input: NodeInput): Promise<NodeView> {
+  async update(actor: AuditActor, nodeId: string, input: EngineNodeChanges): Promise<EngineNode> {
     return this.deps.db.transaction(async (tx) => {
       const current = await this.row(nodeId, tx);
       const values = this.checkedValues(input, current);
@@ -236,7 +211,7 @@ export class NodeService {
   }
 
   /** Validates the merged node and answers the columns to write (secrets sealed). */
-  private checkedValues(input: NodeInput, current: NodeRow | undefined): Partial<NodeRow> {
+  private checkedValues(input: EngineNodeChanges, current: NodeRow | undefined): Partial<NodeRow> {
     const issues: ValidationIssue[] = [];
     const values: Partial<NodeRow> = {};
     if (input.name !== undefined) values.name = trimmedName(input.name);
@@ -278,7 +253,7 @@ export class NodeService {
   }
 }
 
-function secretNames(input: NodeInput): string[] {
+function secretNames(input: EngineNodeChanges): string[] {
   return Object.keys(SECRET_COLUMNS).filter(
     (key) => typeof input[key as keyof typeof SECRET_COLUMNS] === 'string',
   );

@@ -4,20 +4,24 @@ import { and, eq } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, unprocessable, type ValidationIssue, validationError } from '../../core/errors.js';
-import { type PageRequest, paginateArray } from '../../core/pagination.js';
+import { type Page, paginateArray } from '../../core/pagination.js';
 import { containerhostResourcePlacements, type ResourceType } from '../../db/schema/index.js';
 import type { Engine } from './docker.js';
 import type { NodeService } from './nodes.js';
+import type { ListQuery } from './schemas/params.js';
+import type {
+  ContainerDetail,
+  ContainerListQuery,
+  ContainerSummary,
+  ImageDetail,
+  ImageSummary,
+  Network,
+  NetworkDetail,
+  Placement,
+  Unplaced,
+  Volume,
+} from './schemas/resources.js';
 import { buildTar } from './tar.js';
-
-export interface ListFilter extends PageRequest {
-  q?: string | undefined;
-}
-
-interface Placed {
-  sortOrder: number | null;
-  folderId: string | null;
-}
 
 const BUILT_IN_NETWORKS = new Set(['bridge', 'host', 'none']);
 
@@ -44,33 +48,35 @@ export class ResourceService {
 
   // ---- read models ---------------------------------------------------------------------------
 
-  async listContainers(nodeId: string, filter: ListFilter & { all?: boolean | undefined }) {
+  async listContainers(nodeId: string, filter: ContainerListQuery): Promise<Page<ContainerSummary>> {
     const { engine } = await this.nodes.engine(nodeId);
     const rows = await engine.call({ nodeId }, (docker) =>
       docker.listContainers({ all: filter.all ?? false }),
     );
-    const items = rows.map((c) => ({
-      id: c.Id,
-      name: stripSlash(c.Names?.[0]),
-      image: c.Image,
-      imageId: c.ImageID,
-      command: c.Command ?? null,
-      state: c.State,
-      status: c.Status,
-      createdAt: iso(c.Created),
-      ports: (c.Ports ?? []).map((p) => ({
-        privatePort: p.PrivatePort,
-        publicPort: p.PublicPort ?? null,
-        type: p.Type,
-        ip: p.IP ?? null,
-      })),
-      labels: c.Labels ?? {},
-      networks: Object.keys(c.NetworkSettings?.Networks ?? {}),
-    }));
+    const items = rows.map(
+      (c): Unplaced<ContainerSummary> => ({
+        id: c.Id,
+        name: stripSlash(c.Names?.[0]),
+        image: c.Image,
+        imageId: c.ImageID,
+        command: c.Command ?? null,
+        state: c.State,
+        status: c.Status,
+        createdAt: iso(c.Created),
+        ports: (c.Ports ?? []).map((p) => ({
+          privatePort: p.PrivatePort,
+          publicPort: p.PublicPort ?? null,
+          type: p.Type,
+          ip: p.IP ?? null,
+        })),
+        labels: c.Labels ?? {},
+        networks: Object.keys(c.NetworkSettings?.Networks ?? {}),
+      }),
+    );
     return this.ordered(nodeId, 'container', items, (item) => item.name, filter);
   }
 
-  async inspectContainer(nodeId: string, containerId: string) {
+  async inspectContainer(nodeId: string, containerId: string): Promise<ContainerDetail> {
     const { engine } = await this.nodes.engine(nodeId);
     const c = await engine.call({ nodeId, containerId }, (docker) =>
       docker.getContainer(containerId).inspect(),
@@ -126,13 +132,13 @@ export class ResourceService {
     };
   }
 
-  async listNetworks(nodeId: string, filter: ListFilter) {
+  async listNetworks(nodeId: string, filter: ListQuery): Promise<Page<Network & Placement>> {
     const { engine } = await this.nodes.engine(nodeId);
     const rows = await engine.call({ nodeId }, (docker) => docker.listNetworks());
     return this.ordered(nodeId, 'network', rows.map(networkView), (item) => item.name, filter);
   }
 
-  async inspectNetwork(nodeId: string, networkId: string) {
+  async inspectNetwork(nodeId: string, networkId: string): Promise<NetworkDetail> {
     const { engine } = await this.nodes.engine(nodeId);
     const n = await engine.call({ nodeId, networkId }, (docker) => docker.getNetwork(networkId).inspect());
     return {
@@ -145,7 +151,7 @@ export class ResourceService {
     };
   }
 
-  async listVolumes(nodeId: string, filter: ListFilter) {
+  async listVolumes(nodeId: string, filter: ListQuery): Promise<Page<Volume & Placement>> {
     const { engine } = await this.nodes.engine(nodeId);
     const answer = await engine.call({ nodeId }, (docker) => docker.listVolumes());
     return this.ordered(
@@ -157,25 +163,27 @@ export class ResourceService {
     );
   }
 
-  async inspectVolume(nodeId: string, name: string) {
+  async inspectVolume(nodeId: string, name: string): Promise<Volume> {
     const { engine } = await this.nodes.engine(nodeId);
     return volumeView(
       await engine.call({ nodeId, volume: name }, (docker) => docker.getVolume(name).inspect()),
     );
   }
 
-  async listImages(nodeId: string, filter: ListFilter) {
+  async listImages(nodeId: string, filter: ListQuery): Promise<Page<ImageSummary>> {
     const { engine } = await this.nodes.engine(nodeId);
     const rows = await engine.call({ nodeId }, (docker) => docker.listImages());
-    const items = rows.map((i) => ({
-      id: i.Id,
-      repoTags: (i.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>'),
-      repoDigests: i.RepoDigests ?? [],
-      size: i.Size,
-      createdAt: iso(i.Created),
-      containers: typeof i.Containers === 'number' && i.Containers >= 0 ? i.Containers : null,
-      labels: i.Labels ?? {},
-    }));
+    const items = rows.map(
+      (i): Unplaced<ImageSummary> => ({
+        id: i.Id,
+        repoTags: (i.RepoTags ?? []).filter((tag) => tag !== '<none>:<none>'),
+        repoDigests: i.RepoDigests ?? [],
+        size: i.Size,
+        createdAt: iso(i.Created),
+        containers: typeof i.Containers === 'number' && i.Containers >= 0 ? i.Containers : null,
+        labels: i.Labels ?? {},
+      }),
+    );
     return this.ordered(
       nodeId,
       'image',
@@ -186,7 +194,7 @@ export class ResourceService {
     );
   }
 
-  async inspectImage(nodeId: string, imageId: string) {
+  async inspectImage(nodeId: string, imageId: string): Promise<ImageDetail> {
     const { engine } = await this.nodes.engine(nodeId);
     const i = await engine.call({ nodeId, imageId }, (docker) => docker.getImage(imageId).inspect());
     return {
@@ -209,9 +217,9 @@ export class ResourceService {
     resourceType: ResourceType,
     items: T[],
     key: (item: T) => string,
-    filter: ListFilter,
+    filter: ListQuery,
     searchable: (item: T) => string[] = (item) => [key(item)],
-  ) {
+  ): Promise<Page<T & Placement>> {
     const placements = await this.deps.db
       .select()
       .from(containerhostResourcePlacements)
@@ -223,7 +231,7 @@ export class ResourceService {
       );
     const byKey = new Map(placements.map((p) => [p.resourceKey, p]));
     const q = filter.q?.toLowerCase();
-    const placed: (T & Placed & { resourceKey: string })[] = items
+    const placed: (T & Placement)[] = items
       .filter((item) => !q || searchable(item).some((text) => text.toLowerCase().includes(q)))
       .map((item) => {
         const placement = byKey.get(key(item));
@@ -526,7 +534,7 @@ function volumeRelativePath(raw: string): string {
   return normalised;
 }
 
-function networkView(n: Docker.NetworkInspectInfo) {
+function networkView(n: Docker.NetworkInspectInfo): Network {
   return {
     id: n.Id,
     name: n.Name,
@@ -540,7 +548,7 @@ function networkView(n: Docker.NetworkInspectInfo) {
   };
 }
 
-function volumeView(v: Docker.VolumeInspectInfo & { CreatedAt?: string }) {
+function volumeView(v: Docker.VolumeInspectInfo & { CreatedAt?: string }): Volume {
   return {
     name: v.Name,
     driver: v.Driver,

@@ -1,283 +1,64 @@
-import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
-import {
-  DataOf,
-  Name,
-  Nullable,
-  PageOf,
-  SearchText,
-  StringEnum,
-  Success,
-  Timestamp,
-  Uuid,
-} from '../../core/http-schemas.js';
-import { PaginationQueryFields } from '../../core/pagination.js';
-import { BODY_MATCH_MODES, HEALTH_SCHEMES, HEALTH_STATUSES, RESOURCE_TYPES } from '../../db/schema/index.js';
+import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import { FolderService } from './folders.js';
-import { HEALTH_CHECK_DEFAULTS, type HealthCheckConfig, HealthCheckService } from './health-checks.js';
+import { HealthCheckService } from './health-checks.js';
 import { NodeService } from './nodes.js';
 import { ResourceService } from './resources.js';
+import {
+  Disconnection,
+  DisconnectQuery,
+  FileMove,
+  StopOptions,
+  VolumeWriteQuery,
+} from './schemas/actions.js';
+import {
+  EngineNode,
+  EngineNodeChanges,
+  EngineNodeRegistration,
+  EngineNodeWithEngine,
+} from './schemas/engine-nodes.js';
+import {
+  Folder,
+  FolderChanges,
+  FolderCreation,
+  FolderListQuery,
+  ResourceReorder,
+} from './schemas/folders.js';
+import {
+  HealthCheckSaveBody,
+  HealthCheckTestBody,
+  HealthResult,
+  SavedHealthCheck,
+  SavedHealthResult,
+  SavedHealthResultQuery,
+} from './schemas/health-checks.js';
+import {
+  ContainerNameParams,
+  ContainerParams,
+  ImageParams,
+  InspectContainerParams,
+  InspectNetworkParams,
+  InspectVolumeParams,
+  ListQuery,
+  NetworkParams,
+  NodeParams,
+  VolumeParams,
+} from './schemas/params.js';
+import {
+  ContainerDetail,
+  ContainerListQuery,
+  ContainerSummary,
+  ImageDetail,
+  ImageSummary,
+  NetworkDetail,
+  NetworkSummary,
+  Volume,
+  VolumeSummary,
+} from './schemas/resources.js';
 
 const view = { scope: 'containerhost:view' };
 const manage = { scope: 'containerhost:manage' };
 const tags = ['containerhost'];
-
-const Labels = Type.Record(Type.String(), Type.String());
-// Engine ids are 64 hex characters; names longer than that are addressed by id. (The router itself
-// refuses path segments over 100 characters before validation could name the field.)
-const Key = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
-
-// ---- params ---------------------------------------------------------------------------------
-const NodeId = Uuid('node id');
-const NodeParams = Type.Object({ nodeId: NodeId });
-const ContainerParams = Type.Object({ nodeId: NodeId, containerId: Key('container id or name') });
-const ContainerNameParams = Type.Object({ nodeId: NodeId, containerName: Key('container name (or id)') });
-const NetworkParams = Type.Object({ nodeId: NodeId, networkId: Key('network id or name') });
-const VolumeParams = Type.Object({ nodeId: NodeId, name: Key('volume name') });
-// In the inspect routes the key is the last segment: an empty one is the listing route itself
-// (trailing slashes are ignored), so these keys carry no minimum length.
-const LastKey = (description: string) => Type.String({ maxLength: 64, description });
-const InspectContainerParams = Type.Object({ nodeId: NodeId, containerId: LastKey('container id or name') });
-const InspectNetworkParams = Type.Object({ nodeId: NodeId, networkId: LastKey('network id or name') });
-const InspectVolumeParams = Type.Object({ nodeId: NodeId, name: LastKey('volume name') });
-const ImageParams = Type.Object({ nodeId: NodeId, imageId: LastKey('image id or reference') });
-const FolderParams = Type.Object({ id: Uuid() });
-const ListQuery = Type.Object({
-  ...PaginationQueryFields,
-  q: SearchText(),
-});
-
-// ---- records --------------------------------------------------------------------------------
-const Pem = Type.String({ minLength: 1, maxLength: 65_536 });
-const NodeFields = {
-  name: Name,
-  endpoint: Type.String({
-    minLength: 1,
-    maxLength: 2048,
-    description: 'unix:///path.sock, tcp://host:port or ssh://user@host[:port]',
-  }),
-  tlsCa: Type.Optional(Nullable(Pem)),
-  tlsCert: Type.Optional(Nullable(Pem)),
-  tlsKey: Type.Optional(Nullable(Pem)),
-  sshPrivateKey: Type.Optional(Nullable(Pem)),
-  helperImage: Type.Optional(
-    Nullable(
-      Type.String({ minLength: 1, maxLength: 512, description: 'image for volume-write helper containers' }),
-    ),
-  ),
-};
-const Node = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  endpoint: Type.String(),
-  transport: Type.String(),
-  tls: Type.Object({ ca: Type.Boolean(), cert: Type.Boolean(), key: Type.Boolean() }),
-  hasSshKey: Type.Boolean(),
-  helperImage: Nullable(Type.String()),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-const NodeWithEngine = Type.Object({
-  ...Node.properties,
-  engine: Type.Object({
-    reachable: Type.Boolean(),
-    version: Type.String(),
-    apiVersion: Type.String(),
-    os: Nullable(Type.String()),
-    arch: Nullable(Type.String()),
-    kernelVersion: Nullable(Type.String()),
-    components: Type.Array(Type.String()),
-  }),
-});
-
-const Placement = {
-  resourceKey: Type.String({ description: 'the key used by reorder-resources' }),
-  sortOrder: Nullable(Type.Integer()),
-  folderId: Nullable(Type.String()),
-};
-const Port = Type.Object({
-  privatePort: Type.Integer(),
-  publicPort: Nullable(Type.Integer()),
-  type: Type.String(),
-  ip: Nullable(Type.String()),
-});
-const ContainerSummary = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  image: Type.String(),
-  imageId: Type.String(),
-  command: Nullable(Type.String()),
-  state: Type.String(),
-  status: Type.String(),
-  createdAt: Nullable(Type.String()),
-  ports: Type.Array(Port),
-  labels: Labels,
-  networks: Type.Array(Type.String()),
-  ...Placement,
-});
-const ContainerDetail = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  image: Nullable(Type.String()),
-  imageId: Type.String(),
-  createdAt: Nullable(Type.String()),
-  state: Type.Object({
-    status: Type.String(),
-    running: Type.Boolean(),
-    paused: Type.Boolean(),
-    restarting: Type.Boolean(),
-    exitCode: Nullable(Type.Integer()),
-    error: Nullable(Type.String()),
-    startedAt: Nullable(Type.String()),
-    finishedAt: Nullable(Type.String()),
-  }),
-  command: Type.Array(Type.String()),
-  workingDir: Nullable(Type.String()),
-  labels: Labels,
-  restartPolicy: Nullable(Type.String()),
-  ports: Type.Array(Port),
-  networks: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      networkId: Nullable(Type.String()),
-      ipAddress: Nullable(Type.String()),
-      gateway: Nullable(Type.String()),
-      macAddress: Nullable(Type.String()),
-      aliases: Type.Array(Type.String()),
-    }),
-  ),
-  mounts: Type.Array(
-    Type.Object({
-      type: Type.String(),
-      name: Nullable(Type.String()),
-      source: Type.String(),
-      destination: Type.String(),
-      readOnly: Type.Boolean(),
-    }),
-  ),
-});
-const NetworkFields = {
-  id: Type.String(),
-  name: Type.String(),
-  driver: Type.String(),
-  scope: Type.String(),
-  internal: Type.Boolean(),
-  builtIn: Type.Boolean(),
-  subnets: Type.Array(Type.String()),
-  createdAt: Nullable(Type.String()),
-  labels: Labels,
-};
-const NetworkSummary = Type.Object({ ...NetworkFields, ...Placement });
-const NetworkDetail = Type.Object({
-  ...NetworkFields,
-  containers: Type.Array(
-    Type.Object({ id: Type.String(), name: Nullable(Type.String()), ipv4Address: Nullable(Type.String()) }),
-  ),
-});
-const VolumeFields = {
-  name: Type.String(),
-  driver: Type.String(),
-  mountpoint: Type.String(),
-  scope: Type.String(),
-  createdAt: Nullable(Type.String()),
-  labels: Labels,
-};
-const VolumeSummary = Type.Object({ ...VolumeFields, ...Placement });
-const ImageSummary = Type.Object({
-  id: Type.String(),
-  repoTags: Type.Array(Type.String()),
-  repoDigests: Type.Array(Type.String()),
-  size: Type.Number(),
-  createdAt: Nullable(Type.String()),
-  containers: Nullable(Type.Integer()),
-  labels: Labels,
-  ...Placement,
-});
-const ImageDetail = Type.Object({
-  id: Type.String(),
-  repoTags: Type.Array(Type.String()),
-  repoDigests: Type.Array(Type.String()),
-  size: Type.Number(),
-  createdAt: Nullable(Type.String()),
-  architecture: Nullable(Type.String()),
-  os: Nullable(Type.String()),
-  labels: Labels,
-  command: Type.Array(Type.String()),
-  exposedPorts: Type.Array(Type.String()),
-});
-
-// ---- health checks (endpoint 10 table) -------------------------------------------------------
-const Port16 = Type.Integer({ minimum: 1, maximum: 65535 });
-// The test body keeps absent fields absent (no schema defaults) so a saved config can fill them in.
-const healthCheckFields = (withDefaults: boolean) => {
-  const d = (field: keyof HealthCheckConfig) =>
-    withDefaults ? { default: HEALTH_CHECK_DEFAULTS[field] } : {};
-  return {
-    enabled: Type.Optional(Type.Boolean()),
-    scheme: Type.Optional(StringEnum(HEALTH_SCHEMES, undefined, d('scheme'))),
-    hostPort: Type.Optional(Nullable(Port16)),
-    containerPort: Type.Optional(Nullable(Port16)),
-    path: Type.Optional(Type.String({ minLength: 1, maxLength: 500, ...d('path') })),
-    statusMin: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, ...d('statusMin') })),
-    statusMax: Type.Optional(Type.Integer({ minimum: 100, maximum: 599, ...d('statusMax') })),
-    expectedBody: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
-    bodyMatchMode: Type.Optional(StringEnum(BODY_MATCH_MODES, undefined, d('bodyMatchMode'))),
-    intervalSeconds: Type.Optional(Type.Integer({ minimum: 5, maximum: 86400, ...d('intervalSeconds') })),
-    timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 120, ...d('timeoutSeconds') })),
-    slowThreshold: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 120000, description: 'milliseconds', ...d('slowThreshold') }),
-    ),
-  };
-};
-const HealthCheckTestBody = Type.Object(healthCheckFields(false));
-const HealthCheckSaveBody = Type.Object(healthCheckFields(true));
-const HealthStatus = StringEnum(HEALTH_STATUSES);
-const HealthResult = Type.Object({
-  ok: Type.Boolean(),
-  status: HealthStatus,
-  httpStatus: Nullable(Type.Integer()),
-  responseMs: Nullable(Type.Integer()),
-  slow: Type.Boolean(),
-  bodyMatched: Nullable(Type.Boolean()),
-  url: Nullable(Type.String()),
-  error: Type.Optional(Type.String()),
-  checkedAt: Timestamp,
-});
-const SavedHealthCheck = Type.Object({
-  id: Uuid(),
-  nodeId: Uuid(),
-  containerName: Type.String(),
-  enabled: Type.Boolean(),
-  scheme: Type.String(),
-  hostPort: Nullable(Type.Integer()),
-  containerPort: Nullable(Type.Integer()),
-  path: Type.String(),
-  statusMin: Type.Integer(),
-  statusMax: Type.Integer(),
-  expectedBody: Nullable(Type.String()),
-  bodyMatchMode: Type.String(),
-  intervalSeconds: Type.Integer(),
-  timeoutSeconds: Type.Integer(),
-  slowThreshold: Type.Integer(),
-  nextRunAt: Timestamp,
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
-
-// ---- folders ----------------------------------------------------------------------------------
-const ResourceTypeSchema = StringEnum(RESOURCE_TYPES);
-const SortOrder = Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 });
-const Folder = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
-  resourceType: Type.String(),
-  sortOrder: Type.Integer(),
-  resources: Type.Array(
-    Type.Object({ nodeId: Uuid(), resourceKey: Type.String(), sortOrder: Type.Integer() }),
-  ),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-});
 
 /** Lets routes whose body is optional be called without one (validated as `{}`). */
 const emptyBodyAsObject = async (request: { body: unknown }) => {
@@ -309,7 +90,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'List container-host nodes',
         querystring: ListQuery,
-        response: { 200: PageOf(Node) },
+        response: { 200: PageOf(EngineNode) },
       },
     },
     async (request) => nodes.list(request.query),
@@ -322,8 +103,8 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Register a node (TLS material and SSH keys are stored encrypted and never returned)',
-        body: Type.Object(NodeFields),
-        response: { 201: DataOf(Node) },
+        body: EngineNodeRegistration,
+        response: { 201: DataOf(EngineNode) },
       },
     },
     async (request, reply) =>
@@ -338,7 +119,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
         tags,
         summary: "Get a node with its engine's reachability and version (422 when unreachable)",
         params: NodeParams,
-        response: { 200: DataOf(NodeWithEngine) },
+        response: { 200: DataOf(EngineNodeWithEngine) },
       },
     },
     async (request) => ({ data: await nodes.get(request.params.nodeId) }),
@@ -352,8 +133,8 @@ const containerhostRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'Change a node (null clears a secret)',
         params: NodeParams,
-        body: Type.Partial(Type.Object(NodeFields)),
-        response: { 200: DataOf(Node) },
+        body: EngineNodeChanges,
+        response: { 200: DataOf(EngineNode) },
       },
     },
     async (request) => ({ data: await nodes.update(request.actor, request.params.nodeId, request.body) }),
@@ -380,10 +161,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'List containers (running only unless ?all=true), in saved sort order',
         params: NodeParams,
-        querystring: Type.Object({
-          ...ListQuery.properties,
-          all: Type.Optional(Type.Boolean({ default: false })),
-        }),
+        querystring: ContainerListQuery,
         response: { 200: PageOf(ContainerSummary) },
       },
     },
@@ -460,7 +238,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'Inspect a volume',
         params: InspectVolumeParams,
-        response: { 200: DataOf(Type.Object(VolumeFields)) },
+        response: { 200: DataOf(Volume) },
       },
     },
     async (request) => ({ data: await resources.inspectVolume(request.params.nodeId, request.params.name) }),
@@ -507,15 +285,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'Stop a container (already stopped is success)',
         params: ContainerParams,
-        body: Type.Object({
-          timeout: Type.Optional(
-            Type.Integer({
-              minimum: 0,
-              maximum: 300,
-              description: "seconds before SIGKILL; default the engine's",
-            }),
-          ),
-        }),
+        body: StopOptions,
         response: { 200: Success },
       },
     },
@@ -534,8 +304,8 @@ const containerhostRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'Disconnect a container from a network (built-in networks need ?force=true)',
         params: NetworkParams,
-        querystring: Type.Object({ force: Type.Optional(Type.Boolean({ default: false })) }),
-        body: Type.Object({ containerId: Type.String({ minLength: 1, maxLength: 512 }) }),
+        querystring: DisconnectQuery,
+        body: Disconnection,
         response: { 200: Success },
       },
     },
@@ -560,10 +330,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'Move a file or directory inside a running container (exec of mv, no shell)',
         params: ContainerParams,
-        body: Type.Object({
-          fromPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
-          toPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
-        }),
+        body: FileMove,
         response: { 200: Success },
       },
     },
@@ -591,11 +358,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
         summary:
           'Write a file into a volume: raw body (application/octet-stream) with ?path=, or JSON {path, content, encoding: utf8|base64}',
         params: VolumeParams,
-        querystring: Type.Object({
-          path: Type.Optional(
-            Type.String({ minLength: 1, maxLength: 1024, description: 'path inside the volume' }),
-          ),
-        }),
+        querystring: VolumeWriteQuery,
         response: { 200: Success },
       },
     },
@@ -692,8 +455,8 @@ const containerhostRoutes: GatewayModule = async (app) => {
         tags,
         summary: 'The latest results of a saved health check, newest first',
         params: ContainerNameParams,
-        querystring: Type.Object(PaginationQueryFields),
-        response: { 200: PageOf(Type.Object({ id: Uuid(), ...HealthResult.properties })) },
+        querystring: SavedHealthResultQuery,
+        response: { 200: PageOf(SavedHealthResult) },
       },
     },
     async (request) =>
@@ -708,10 +471,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'List resource folders with their resources in sort order',
-        querystring: Type.Object({
-          ...PaginationQueryFields,
-          resourceType: Type.Optional(ResourceTypeSchema),
-        }),
+        querystring: FolderListQuery,
         response: { 200: PageOf(Folder) },
       },
     },
@@ -725,11 +485,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Create a resource folder',
-        body: Type.Object({
-          name: Name,
-          resourceType: ResourceTypeSchema,
-          sortOrder: Type.Optional(SortOrder),
-        }),
+        body: FolderCreation,
         response: { 201: DataOf(Folder) },
       },
     },
@@ -744,18 +500,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: "Upsert every item's sort order (and optionally its folder) in one transaction",
-        body: Type.Object({
-          resourceType: ResourceTypeSchema,
-          items: Type.Array(
-            Type.Object({
-              nodeId: Uuid(),
-              resourceKey: Type.String({ minLength: 1, maxLength: 512 }),
-              sortOrder: SortOrder,
-              folderId: Type.Optional(Nullable(Uuid('folder to put the resource in; null takes it out'))),
-            }),
-            { minItems: 1, maxItems: 1000 },
-          ),
-        }),
+        body: ResourceReorder,
         response: { 200: Success },
       },
     },
@@ -772,7 +517,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Get a resource folder',
-        params: FolderParams,
+        params: IdParams,
         response: { 200: DataOf(Folder) },
       },
     },
@@ -786,8 +531,8 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Rename or re-sort a resource folder',
-        params: FolderParams,
-        body: Type.Object({ name: Type.Optional(Name), sortOrder: Type.Optional(SortOrder) }),
+        params: IdParams,
+        body: FolderChanges,
         response: { 200: DataOf(Folder) },
       },
     },
@@ -801,7 +546,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: {
         tags,
         summary: 'Delete a resource folder (its resources keep their sort order)',
-        params: FolderParams,
+        params: IdParams,
         response: { 200: Success },
       },
     },
