@@ -6,7 +6,7 @@ import { AppError, invalidField, notFound, unprocessable } from '../../core/erro
 import { fetchPage, type Page, type PageRequest } from '../../core/pagination.js';
 import { containerhostHealthChecks, containerhostHealthResults } from '../../db/schema/index.js';
 import { type Engine, publishedHost } from './docker.js';
-import type { NodeService } from './nodes.js';
+import type { EngineNodeService } from './engine-nodes.js';
 import {
   HEALTH_CHECK_DEFAULTS,
   type HealthCheckConfig,
@@ -112,7 +112,7 @@ function unmeasuredResult(status: 'disabled' | 'offline', url: string | null, er
 export class HealthCheckService {
   constructor(
     private readonly deps: Deps,
-    private readonly nodes: NodeService,
+    private readonly engineNodes: EngineNodeService,
   ) {}
 
   registerJob(): void {
@@ -126,7 +126,7 @@ export class HealthCheckService {
   }
 
   async getSaved(nodeId: string, containerName: string): Promise<SavedHealthCheck> {
-    await this.nodes.row(nodeId);
+    await this.engineNodes.row(nodeId);
     const row = await this.savedRow(nodeId, containerName);
     if (!row) throw notFound({ nodeId, containerName, reason: 'NO_HEALTH_CHECK' });
     return this.view(row);
@@ -140,7 +140,7 @@ export class HealthCheckService {
   ): Promise<SavedHealthCheck> {
     const config = checkRange({ ...HEALTH_CHECK_DEFAULTS, ...input });
     return this.deps.db.transaction(async (tx) => {
-      await this.nodes.row(nodeId, tx);
+      await this.engineNodes.row(nodeId, tx);
       const values = { ...config, nodeId, containerName, nextRunAt: new Date(), updatedAt: new Date() };
       const [row] = await tx
         .insert(containerhostHealthChecks)
@@ -162,7 +162,7 @@ export class HealthCheckService {
 
   async remove(actor: AuditActor, nodeId: string, containerName: string) {
     await this.deps.db.transaction(async (tx) => {
-      await this.nodes.row(nodeId, tx);
+      await this.engineNodes.row(nodeId, tx);
       const [row] = await tx
         .delete(containerhostHealthChecks)
         .where(
@@ -183,7 +183,7 @@ export class HealthCheckService {
   }
 
   async results(nodeId: string, containerName: string, page: PageRequest): Promise<Page<SavedHealthResult>> {
-    await this.nodes.row(nodeId);
+    await this.engineNodes.row(nodeId);
     const check = await this.savedRow(nodeId, containerName);
     if (!check) throw notFound({ nodeId, containerName, reason: 'NO_HEALTH_CHECK' });
     const where = eq(containerhostHealthResults.checkId, check.id);
@@ -206,7 +206,7 @@ export class HealthCheckService {
   async test(nodeId: string, containerName: string, input: HealthCheckInput): Promise<HealthResult> {
     // The body alone is checked first, so a bad request is a 400 before any lookup can 404.
     checkRange({ ...HEALTH_CHECK_DEFAULTS, ...input });
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const saved = await this.savedRow(nodeId, containerName);
     const config = checkRange({ ...HEALTH_CHECK_DEFAULTS, ...(saved ? configOf(saved) : {}), ...input });
     return this.probe(engine, containerName, config);
@@ -304,7 +304,7 @@ export class HealthCheckService {
   private async runSaved(check: typeof containerhostHealthChecks.$inferSelect): Promise<void> {
     let result: HealthResult;
     try {
-      const { engine } = await this.nodes.engine(check.nodeId);
+      const { engine } = await this.engineNodes.engine(check.nodeId);
       result = await this.probe(engine, check.containerName, configOf(check));
     } catch (error) {
       const explanation =

@@ -7,7 +7,7 @@ import { invalidField, unprocessable, type ValidationIssue, validationError } fr
 import { type Page, paginateArray } from '../../core/pagination.js';
 import { containerhostResourcePlacements, type ResourceType } from '../../db/schema/index.js';
 import type { Engine } from './docker.js';
-import type { NodeService } from './nodes.js';
+import type { EngineNodeService } from './engine-nodes.js';
 import type { ListQuery } from './schemas/params.js';
 import type {
   ContainerDetail,
@@ -43,13 +43,13 @@ export interface VolumeWriteInput {
 export class ResourceService {
   constructor(
     private readonly deps: Deps,
-    private readonly nodes: NodeService,
+    private readonly engineNodes: EngineNodeService,
   ) {}
 
   // ---- read models ---------------------------------------------------------------------------
 
   async listContainers(nodeId: string, filter: ContainerListQuery): Promise<Page<ContainerSummary>> {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const rows = await engine.call({ nodeId }, (docker) =>
       docker.listContainers({ all: filter.all ?? false }),
     );
@@ -77,7 +77,7 @@ export class ResourceService {
   }
 
   async inspectContainer(nodeId: string, containerId: string): Promise<ContainerDetail> {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const c = await engine.call({ nodeId, containerId }, (docker) =>
       docker.getContainer(containerId).inspect(),
     );
@@ -133,13 +133,13 @@ export class ResourceService {
   }
 
   async listNetworks(nodeId: string, filter: ListQuery): Promise<Page<Network & Placement>> {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const rows = await engine.call({ nodeId }, (docker) => docker.listNetworks());
     return this.ordered(nodeId, 'network', rows.map(networkView), (item) => item.name, filter);
   }
 
   async inspectNetwork(nodeId: string, networkId: string): Promise<NetworkDetail> {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const n = await engine.call({ nodeId, networkId }, (docker) => docker.getNetwork(networkId).inspect());
     return {
       ...networkView(n),
@@ -152,7 +152,7 @@ export class ResourceService {
   }
 
   async listVolumes(nodeId: string, filter: ListQuery): Promise<Page<Volume & Placement>> {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const answer = await engine.call({ nodeId }, (docker) => docker.listVolumes());
     return this.ordered(
       nodeId,
@@ -164,14 +164,14 @@ export class ResourceService {
   }
 
   async inspectVolume(nodeId: string, name: string): Promise<Volume> {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     return volumeView(
       await engine.call({ nodeId, volume: name }, (docker) => docker.getVolume(name).inspect()),
     );
   }
 
   async listImages(nodeId: string, filter: ListQuery): Promise<Page<ImageSummary>> {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const rows = await engine.call({ nodeId }, (docker) => docker.listImages());
     const items = rows.map(
       (i): Unplaced<ImageSummary> => ({
@@ -195,7 +195,7 @@ export class ResourceService {
   }
 
   async inspectImage(nodeId: string, imageId: string): Promise<ImageDetail> {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const i = await engine.call({ nodeId, imageId }, (docker) => docker.getImage(imageId).inspect());
     return {
       id: i.Id,
@@ -256,7 +256,7 @@ export class ResourceService {
 
   /** Stops a container; one that is already stopped is success (the engine answers 304). */
   async stopContainer(actor: AuditActor, nodeId: string, containerId: string, timeout?: number) {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const container = engine.docker.getContainer(containerId);
     const alreadyStopped = await engine.call(
       { nodeId, containerId },
@@ -285,7 +285,7 @@ export class ResourceService {
     containerId: string,
     force: boolean,
   ) {
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const network = await engine.call({ nodeId, networkId }, (docker) =>
       docker.getNetwork(networkId).inspect(),
     );
@@ -332,7 +332,7 @@ export class ResourceService {
       if (!value.startsWith('/')) issues.push({ path: [field], message: 'must be an absolute path' });
     }
     if (issues.length > 0) throw validationError(issues);
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.engineNodes.engine(nodeId);
     const container = await engine.call({ nodeId, containerId }, (docker) =>
       docker.getContainer(containerId).inspect(),
     );
@@ -361,7 +361,7 @@ export class ResourceService {
   /** Writes one file into a volume through a short-lived helper container and the archive API. */
   async writeVolumeFile(actor: AuditActor, nodeId: string, volumeName: string, input: VolumeWriteInput) {
     const { relative, content } = this.volumeWriteRequest(input);
-    const { node, engine } = await this.nodes.engine(nodeId);
+    const { node, engine } = await this.engineNodes.engine(nodeId);
     await engine.call({ nodeId, volume: volumeName }, (docker) => docker.getVolume(volumeName).inspect());
     const image = node.helperImage ?? this.deps.config.helperImage;
     const helper = await engine.call({ nodeId, image }, async (docker) => {

@@ -1,8 +1,8 @@
 import type { GatewayModule } from '../../core/app.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
+import { EngineNodeService } from './engine-nodes.js';
 import { FolderService } from './folders.js';
 import { HealthCheckService } from './health-checks.js';
-import { NodeService } from './nodes.js';
 import { ResourceService } from './resources.js';
 import {
   Disconnection,
@@ -68,9 +68,9 @@ const emptyBodyAsObject = async (request: { body: unknown }) => {
 /** Container hosts over the Docker Engine API (`containerhost:view` / `containerhost:manage`). */
 const containerhostRoutes: GatewayModule = async (app) => {
   const { deps } = app;
-  const nodes = new NodeService(deps);
-  const resources = new ResourceService(deps, nodes);
-  const healthChecks = new HealthCheckService(deps, nodes);
+  const engineNodes = new EngineNodeService(deps);
+  const resources = new ResourceService(deps, engineNodes);
+  const healthChecks = new HealthCheckService(deps, engineNodes);
   const folders = new FolderService(deps);
   healthChecks.registerJob();
 
@@ -81,7 +81,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
     (_request, body, done) => done(null, body),
   );
 
-  // ---- nodes --------------------------------------------------------------------------------
+  // ---- engine nodes-----------------------------------------------------------------------------
   app.get(
     '/api/containerhost/nodes',
     {
@@ -93,7 +93,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
         response: { 200: PageOf(EngineNode) },
       },
     },
-    async (request) => nodes.list(request.query),
+    async (request) => engineNodes.list(request.query),
   );
 
   app.post(
@@ -108,7 +108,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       },
     },
     async (request, reply) =>
-      reply.status(201).send({ data: await nodes.create(request.actor, request.body) }),
+      reply.status(201).send({ data: await engineNodes.create(request.actor, request.body) }),
   );
 
   app.get(
@@ -122,7 +122,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
         response: { 200: DataOf(EngineNodeWithEngine) },
       },
     },
-    async (request) => ({ data: await nodes.get(request.params.nodeId) }),
+    async (request) => ({ data: await engineNodes.get(request.params.nodeId) }),
   );
 
   app.patch(
@@ -137,7 +137,9 @@ const containerhostRoutes: GatewayModule = async (app) => {
         response: { 200: DataOf(EngineNode) },
       },
     },
-    async (request) => ({ data: await nodes.update(request.actor, request.params.nodeId, request.body) }),
+    async (request) => ({
+      data: await engineNodes.update(request.actor, request.params.nodeId, request.body),
+    }),
   );
 
   app.delete(
@@ -147,7 +149,7 @@ const containerhostRoutes: GatewayModule = async (app) => {
       schema: { tags, summary: 'Remove a node', params: NodeParams, response: { 200: Success } },
     },
     async (request) => {
-      await nodes.remove(request.actor, request.params.nodeId);
+      await engineNodes.remove(request.actor, request.params.nodeId);
       return { success: true };
     },
   );

@@ -18,7 +18,7 @@ import type {
 } from './schemas/engine-nodes.js';
 import type { ListQuery } from './schemas/params.js';
 
-type NodeRow = typeof containerhostNodes.$inferSelect;
+type EngineNodeRow = typeof containerhostNodes.$inferSelect;
 
 const SECRET_COLUMNS = {
   tlsCa: { column: 'tlsCaSealed', context: 'containerhost_nodes.tls_ca' },
@@ -29,7 +29,7 @@ const SECRET_COLUMNS = {
 
 const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/;
 
-function toView(row: NodeRow): EngineNode {
+function toView(row: EngineNodeRow): EngineNode {
   const endpoint = parseEndpoint(row.endpoint);
   return {
     id: row.id,
@@ -45,7 +45,7 @@ function toView(row: NodeRow): EngineNode {
 }
 
 /** Docker Engine endpoints the gateway manages; the only place that opens engine connections. */
-export class NodeService {
+export class EngineNodeService {
   /** Engine clients by node, reused while the node is unchanged (keeps engine connections warm). */
   private readonly engines = new Map<string, { updatedAt: number; engine: Engine }>();
 
@@ -73,7 +73,7 @@ export class NodeService {
     );
   }
 
-  async row(nodeId: string, db: DbOrTx = this.deps.db): Promise<NodeRow> {
+  async row(nodeId: string, db: DbOrTx = this.deps.db): Promise<EngineNodeRow> {
     if (!isUuid(nodeId)) throw notFound({ nodeId });
     const [row] = await db.select().from(containerhostNodes).where(eq(containerhostNodes.id, nodeId));
     if (!row) throw notFound({ nodeId });
@@ -99,7 +99,7 @@ export class NodeService {
   }
 
   /** The engine of a node, for the other services of this module. */
-  async engine(nodeId: string): Promise<{ node: NodeRow; engine: Engine }> {
+  async engine(nodeId: string): Promise<{ node: EngineNodeRow; engine: Engine }> {
     const node = await this.row(nodeId);
     return { node, engine: await this.engineFor(node) };
   }
@@ -114,7 +114,7 @@ export class NodeService {
           .returning(),
         'NODE_NAME_TAKEN',
         { name: values.name },
-      )) as [NodeRow];
+      )) as [EngineNodeRow];
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.node.created',
         targetType: 'containerhost_node',
@@ -137,7 +137,7 @@ export class NodeService {
           .returning(),
         'NODE_NAME_TAKEN',
         { name: values.name },
-      )) as [NodeRow];
+      )) as [EngineNodeRow];
       const changed = Object.keys(input).filter((key) => !(key in SECRET_COLUMNS));
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.node.updated',
@@ -175,7 +175,7 @@ export class NodeService {
     });
   }
 
-  private async engineFor(row: NodeRow): Promise<Engine> {
+  private async engineFor(row: EngineNodeRow): Promise<Engine> {
     const cached = this.engines.get(row.id);
     if (cached && cached.updatedAt === row.updatedAt.getTime()) {
       // A reused client is checked again on every use: DNS may have moved the host since.
@@ -187,7 +187,7 @@ export class NodeService {
     return engine;
   }
 
-  private async openEngine(row: NodeRow): Promise<Engine> {
+  private async openEngine(row: EngineNodeRow): Promise<Engine> {
     const endpoint = parseEndpoint(row.endpoint);
     if ('error' in endpoint) throw validationError([{ path: ['endpoint'], message: endpoint.error }]);
     const open = (sealed: string | null, context: string) =>
@@ -211,9 +211,12 @@ export class NodeService {
   }
 
   /** Validates the merged node and answers the columns to write (secrets sealed). */
-  private checkedValues(input: EngineNodeChanges, current: NodeRow | undefined): Partial<NodeRow> {
+  private checkedValues(
+    input: EngineNodeChanges,
+    current: EngineNodeRow | undefined,
+  ): Partial<EngineNodeRow> {
     const issues: ValidationIssue[] = [];
-    const values: Partial<NodeRow> = {};
+    const values: Partial<EngineNodeRow> = {};
     if (input.name !== undefined) values.name = trimmedName(input.name);
     const endpointText = input.endpoint?.trim() ?? current?.endpoint ?? '';
     const endpoint = parseEndpoint(endpointText);
