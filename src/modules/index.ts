@@ -2,7 +2,7 @@ import type { GatewayModule } from '../core/app.js';
 import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
 import certificatesModule from './certificates/module.js';
-import containerhostRoutes from './containerhost/routes.js';
+import containerhostModule from './containerhost/module.js';
 import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
 import loggingRoutes from './logging/routes.js';
@@ -18,7 +18,7 @@ export const modules: GatewayModule[] = [
   authRoutes,
   userRoutes,
   loggingRoutes,
-  containerhostRoutes,
+  containerhostModule,
   databaseRoutes,
   auditRoutes,
   certificatesModule,

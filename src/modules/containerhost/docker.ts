@@ -200,3 +200,9 @@ export function connectEngine(endpoint: Endpoint, credentials: EngineCredentials
   }
   return new Engine(new Docker(options), endpoint, timeoutMs);
 }
+
+/** Networks every engine creates itself; disconnecting from one can cut a container off. */
+export const BUILT_IN_NETWORKS = new Set(['bridge', 'host', 'none']);
+
+/** Engines answer container names with a leading slash (`/web`). */
+export const stripSlash = (name: string | undefined) => (name ?? '').replace(/^\//, '');

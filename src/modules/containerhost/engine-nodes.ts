@@ -49,7 +49,7 @@ export class EngineNodeService {
   /** Engine clients by node, reused while the node is unchanged (keeps engine connections warm). */
   private readonly engines = new Map<string, { updatedAt: number; engine: Engine }>();
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'egress' | 'config'>) {}
 
   async list(request: ListQuery) {
     const where = request.q

@@ -24,7 +24,7 @@ type FolderRow = typeof containerhostFolders.$inferSelect;
 
 /** Folders grouping resources of one type, and the sort order of resources on each node. */
 export class FolderService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit'>) {}
 
   async list(filter: FolderListQuery): Promise<Page<Folder>> {
     const where = filter.resourceType

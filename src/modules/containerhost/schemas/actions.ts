@@ -26,3 +26,4 @@ export const VolumeWriteQuery = Type.Object({
 
 export type StopOptions = Static<typeof StopOptions>;
 export type FileMove = Static<typeof FileMove>;
+export type Disconnection = Static<typeof Disconnection>;

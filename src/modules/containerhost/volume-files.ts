@@ -1,0 +1,182 @@
+import path from 'node:path/posix';
+import type Docker from 'dockerode';
+import type { AuditActor } from '../../core/actor.js';
+import type { Deps } from '../../core/deps.js';
+import { invalidField, unprocessable, type ValidationIssue, validationError } from '../../core/errors.js';
+import type { Engine } from './docker.js';
+import type { EngineNodeService } from './engine-nodes.js';
+import { buildTar } from './tar.js';
+
+export interface VolumeWriteInput {
+  /** Raw body (application/octet-stream) or the parsed JSON body. */
+  body: unknown;
+  queryPath?: string | undefined;
+}
+
+/** Writes files into a node's volumes. */
+export class VolumeFileService {
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'audit' | 'config' | 'log'> & { engineNodes: EngineNodeService },
+  ) {}
+
+  /** Writes one file into a volume through a short-lived helper container and the archive API. */
+  async writeVolumeFile(actor: AuditActor, nodeId: string, volumeName: string, input: VolumeWriteInput) {
+    const { relative, content } = this.volumeWriteRequest(input);
+    const { node, engine } = await this.deps.engineNodes.engine(nodeId);
+    await engine.call({ nodeId, volume: volumeName }, (docker) => docker.getVolume(volumeName).inspect());
+    const image = node.helperImage ?? this.deps.config.helperImage;
+    const helper = await engine.call({ nodeId, image }, async (docker) => {
+      try {
+        return await docker.createContainer({
+          Image: image,
+          Cmd: ['true'],
+          Labels: { 'io.infragate.helper': 'volume-write' },
+          NetworkDisabled: true,
+          HostConfig: { Binds: [`${volumeName}:/volume`], NetworkMode: 'none' },
+        });
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 404)
+          throw unprocessable(
+            'HELPER_IMAGE_MISSING',
+            `the helper image ${image} is not present on the node; pull it there or set the node's helperImage`,
+            { image },
+          );
+        throw error;
+      }
+    });
+    try {
+      const entries = await this.plannedEntries(engine, helper.id, relative, content);
+      await engine.call({ nodeId, volume: volumeName }, (docker: Docker) =>
+        docker.getContainer(helper.id).putArchive(buildTar(entries), { path: '/volume' }),
+      );
+    } finally {
+      await engine
+        .call({ nodeId }, (docker) => docker.getContainer(helper.id).remove({ force: true, v: false }))
+        .catch((error: unknown) =>
+          this.deps.log.warn({ err: error, helper: helper.id }, 'helper container not removed'),
+        );
+    }
+    await this.deps.audit.recordAlone(this.deps.db, actor, {
+      action: 'containerhost.volume.file_written',
+      targetType: 'containerhost_volume',
+      targetId: volumeName,
+      metadata: { nodeId, path: `/${relative}`, bytes: content.length },
+    });
+    return { path: `/${relative}`, bytes: content.length };
+  }
+
+  /**
+   * Tar extraction replaces whatever is in the way (a directory by the file, a file by a directory), so
+   * the target and its parents are checked first: the target must not be a directory, existing parents
+   * must be real directories (no symlinks out of the volume), and only missing parents are created.
+   */
+  private async plannedEntries(engine: Engine, helperId: string, relative: string, content: Buffer) {
+    const stat = (inside: string) => pathStat(engine, helperId, `/volume/${inside}`);
+    const target = await stat(relative);
+    if (target && (target.directory || target.symlink))
+      throw unprocessable(
+        target.directory ? 'TARGET_IS_DIRECTORY' : 'TARGET_IS_SYMLINK',
+        `/${relative} is a ${target.directory ? 'directory' : 'symbolic link'} in the volume; it is left as it is`,
+      );
+    const segments = relative.split('/');
+    const missing: string[] = [];
+    for (let depth = segments.length - 1; depth > 0; depth--) {
+      const parent = segments.slice(0, depth).join('/');
+      const found = await stat(parent);
+      if (!found) {
+        missing.unshift(parent);
+        continue;
+      }
+      if (!found.directory || found.symlink)
+        throw unprocessable(
+          'PARENT_NOT_DIRECTORY',
+          `/${parent} exists in the volume and is not a directory, so /${relative} cannot be written`,
+        );
+      break;
+    }
+    return [
+      ...missing.map((name) => ({ name, type: 'directory' as const })),
+      { name: relative, type: 'file' as const, content },
+    ];
+  }
+
+  private volumeWriteRequest(input: VolumeWriteInput): { relative: string; content: Buffer } {
+    const limit = this.deps.config.volumeWriteLimitBytes;
+    const tooLarge = (path: (string | number)[]) =>
+      validationError([{ path, message: `must be at most ${limit} bytes` }], 413);
+    if (Buffer.isBuffer(input.body)) {
+      if (input.queryPath === undefined) throw invalidField(['path'], 'is required (query parameter ?path=)');
+      if (input.body.length > limit) throw tooLarge([]);
+      return { relative: volumeRelativePath(input.queryPath), content: input.body };
+    }
+    if (typeof input.body !== 'object' || input.body === null || Array.isArray(input.body))
+      throw validationError(
+        [
+          {
+            path: [],
+            message: 'send application/octet-stream with ?path=, or a JSON object {path, content, encoding}',
+          },
+        ],
+        typeof input.body === 'string' ? 415 : 400,
+      );
+    const body = input.body as Record<string, unknown>;
+    const issues: ValidationIssue[] = [];
+    const rawPath = body.path ?? input.queryPath;
+    if (rawPath === undefined) issues.push({ path: ['path'], message: 'is required' });
+    else if (typeof rawPath !== 'string') issues.push({ path: ['path'], message: 'must be string' });
+    if (typeof body.content !== 'string')
+      issues.push({
+        path: ['content'],
+        message: body.content === undefined ? 'is required' : 'must be string',
+      });
+    const encoding = body.encoding ?? 'utf8';
+    if (encoding !== 'utf8' && encoding !== 'base64')
+      issues.push({ path: ['encoding'], message: 'must be one of: utf8, base64' });
+    else if (
+      encoding === 'base64' &&
+      typeof body.content === 'string' &&
+      !/^[A-Za-z0-9+/]*={0,2}$/.test(body.content.replace(/\s/g, ''))
+    )
+      issues.push({ path: ['content'], message: 'is not valid base64' });
+    if (issues.length > 0) throw validationError(issues);
+    const content = Buffer.from(body.content as string, encoding as BufferEncoding);
+    if (content.length > limit) throw tooLarge(['content']);
+    return { relative: volumeRelativePath(rawPath as string), content };
+  }
+}
+
+/** What the archive API says about a path in a container; undefined when nothing is there. */
+async function pathStat(
+  engine: Engine,
+  containerId: string,
+  target: string,
+): Promise<{ directory: boolean; symlink: boolean } | undefined> {
+  return engine.call({ containerId }, async (docker) => {
+    let response: import('node:http').IncomingMessage;
+    try {
+      response = (await docker.getContainer(containerId).infoArchive({ path: target })) as never;
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return undefined;
+      throw error;
+    }
+    response.resume();
+    const header = response.headers['x-docker-container-path-stat'];
+    if (typeof header !== 'string') throw new Error('the engine did not describe the path');
+    const { mode } = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { mode: number };
+    // Go's os.FileMode: bit 31 is a directory, bit 27 a symbolic link.
+    return { directory: Math.floor(mode / 2 ** 31) % 2 === 1, symlink: Math.floor(mode / 2 ** 27) % 2 === 1 };
+  });
+}
+
+/**
+ * Normalises a path inside a volume (leading slash optional); `..` segments are refused. NUL never gets
+ * here: the gateway's NUL guard (core/nul-guard.ts) refuses it in the query and the JSON body.
+ */
+function volumeRelativePath(raw: string): string {
+  if (raw.length === 0 || raw.length > 1024) throw invalidField(['path'], 'must be 1 to 1024 characters');
+  if (raw.split(/[\\/]/).includes('..')) throw invalidField(['path'], 'must not contain .. segments');
+  const normalised = path.normalize(`/${raw}`).replace(/^\/+/, '').replace(/\/+$/, '');
+  if (!normalised || normalised === '.') throw invalidField(['path'], 'must name a file inside the volume');
+  if (raw.endsWith('/')) throw invalidField(['path'], 'must name a file, not a directory');
+  return normalised;
+}
