@@ -75,7 +75,7 @@ export class ActionService {
 
   /**
    * `mv fromPath toPath` as an exec (argument array, no shell) in a running container. NUL needs no
-   * check here: the gateway's NUL guard (core/nul-guard.ts) refuses it in every request.
+   * check here: the gateway's input guard (core/input-guard.ts) refuses it in every request.
    */
   async moveFile(actor: AuditActor, nodeId: string, containerId: string, { fromPath, toPath }: FileMove) {
     const issues: ValidationIssue[] = [];

@@ -2,15 +2,15 @@ import path from 'node:path/posix';
 import type Docker from 'dockerode';
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
-import { invalidField, unprocessable, type ValidationIssue, validationError } from '../../core/errors.js';
+import { invalidField, unprocessable } from '../../core/errors.js';
 import type { Engine } from './docker.js';
 import type { EngineNodeService } from './engine-nodes.js';
 import { buildTar } from './tar.js';
 
-export interface VolumeWriteInput {
-  /** Raw body (application/octet-stream) or the parsed JSON body. */
-  body: unknown;
-  queryPath?: string | undefined;
+/** A file to write: where in the volume, and its bytes. */
+export interface VolumeFile {
+  path: string;
+  content: Buffer;
 }
 
 /** Writes files into a node's volumes. */
@@ -20,8 +20,9 @@ export class VolumeFileService {
   ) {}
 
   /** Writes one file into a volume through a short-lived helper container and the archive API. */
-  async writeVolumeFile(actor: AuditActor, nodeId: string, volumeName: string, input: VolumeWriteInput) {
-    const { relative, content } = this.volumeWriteRequest(input);
+  async write(actor: AuditActor, nodeId: string, volumeName: string, file: VolumeFile): Promise<void> {
+    const relative = volumeRelativePath(file.path);
+    const { content } = file;
     const { node, engine } = await this.deps.engineNodes.engine(nodeId);
     await engine.call({ nodeId, volume: volumeName }, (docker) => docker.getVolume(volumeName).inspect());
     const image = node.helperImage ?? this.deps.config.helperImage;
@@ -62,7 +63,6 @@ export class VolumeFileService {
       targetId: volumeName,
       metadata: { nodeId, path: `/${relative}`, bytes: content.length },
     });
-    return { path: `/${relative}`, bytes: content.length };
   }
 
   /**
@@ -99,50 +99,6 @@ export class VolumeFileService {
       { name: relative, type: 'file' as const, content },
     ];
   }
-
-  private volumeWriteRequest(input: VolumeWriteInput): { relative: string; content: Buffer } {
-    const limit = this.deps.config.volumeWriteLimitBytes;
-    const tooLarge = (path: (string | number)[]) =>
-      validationError([{ path, message: `must be at most ${limit} bytes` }], 413);
-    if (Buffer.isBuffer(input.body)) {
-      if (input.queryPath === undefined) throw invalidField(['path'], 'is required (query parameter ?path=)');
-      if (input.body.length > limit) throw tooLarge([]);
-      return { relative: volumeRelativePath(input.queryPath), content: input.body };
-    }
-    if (typeof input.body !== 'object' || input.body === null || Array.isArray(input.body))
-      throw validationError(
-        [
-          {
-            path: [],
-            message: 'send application/octet-stream with ?path=, or a JSON object {path, content, encoding}',
-          },
-        ],
-        typeof input.body === 'string' ? 415 : 400,
-      );
-    const body = input.body as Record<string, unknown>;
-    const issues: ValidationIssue[] = [];
-    const rawPath = body.path ?? input.queryPath;
-    if (rawPath === undefined) issues.push({ path: ['path'], message: 'is required' });
-    else if (typeof rawPath !== 'string') issues.push({ path: ['path'], message: 'must be string' });
-    if (typeof body.content !== 'string')
-      issues.push({
-        path: ['content'],
-        message: body.content === undefined ? 'is required' : 'must be string',
-      });
-    const encoding = body.encoding ?? 'utf8';
-    if (encoding !== 'utf8' && encoding !== 'base64')
-      issues.push({ path: ['encoding'], message: 'must be one of: utf8, base64' });
-    else if (
-      encoding === 'base64' &&
-      typeof body.content === 'string' &&
-      !/^[A-Za-z0-9+/]*={0,2}$/.test(body.content.replace(/\s/g, ''))
-    )
-      issues.push({ path: ['content'], message: 'is not valid base64' });
-    if (issues.length > 0) throw validationError(issues);
-    const content = Buffer.from(body.content as string, encoding as BufferEncoding);
-    if (content.length > limit) throw tooLarge(['content']);
-    return { relative: volumeRelativePath(rawPath as string), content };
-  }
 }
 
 /** What the archive API says about a path in a container; undefined when nothing is there. */
@@ -170,10 +126,9 @@ async function pathStat(
 
 /**
  * Normalises a path inside a volume (leading slash optional); `..` segments are refused. NUL never gets
- * here: the gateway's NUL guard (core/nul-guard.ts) refuses it in the query and the JSON body.
+ * here: the gateway's input guard (core/input-guard.ts) refuses it in the query and the JSON body.
  */
 function volumeRelativePath(raw: string): string {
-  if (raw.length === 0 || raw.length > 1024) throw invalidField(['path'], 'must be 1 to 1024 characters');
   if (raw.split(/[\\/]/).includes('..')) throw invalidField(['path'], 'must not contain .. segments');
   const normalised = path.normalize(`/${raw}`).replace(/^\/+/, '').replace(/\/+$/, '');
   if (!normalised || normalised === '.') throw invalidField(['path'], 'must name a file inside the volume');

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 
-/** Bodies and queries of the operator actions on a node's containers, networks and volumes. */
+/** Bodies and queries of the operator actions on a node's containers and networks. */
 
 export const StopOptions = Type.Object({
   timeout: Type.Optional(
@@ -18,10 +18,6 @@ export const Disconnection = Type.Object({ containerId: Type.String({ minLength:
 export const FileMove = Type.Object({
   fromPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
   toPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
-});
-
-export const VolumeWriteQuery = Type.Object({
-  path: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'path inside the volume' })),
 });
 
 export type StopOptions = Static<typeof StopOptions>;
