@@ -427,6 +427,28 @@ describe.skipIf(Boolean(binaries.skipReason))('container hosts against Podman', 
       );
     });
 
+    it('creates missing parent directories with mode 0755 and the file with mode 0644', async () => {
+      expect((await write({ body: { path: 'modes/sub/file.txt', content: 'x' } })).status).toBe(200);
+      const listing = await execIn(podman.docker, names.web, [
+        'ls',
+        '-ld',
+        '/data/modes',
+        '/data/modes/sub',
+        '/data/modes/sub/file.txt',
+      ]);
+      const modes = listing.output
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/)[0]);
+      expect(modes).toEqual(['drwxr-xr-x', 'drwxr-xr-x', '-rw-r--r--']);
+    });
+
+    it('writes a file whose path is longer than a tar header holds', async () => {
+      const deep = `long/${'d'.repeat(70)}/${'e'.repeat(70)}/file.txt`;
+      expect((await write({ body: { path: deep, content: 'deep\n' } })).status).toBe(200);
+      expect((await execIn(podman.docker, names.web, ['cat', `/data/${deep}`])).output).toBe('deep\n');
+    });
+
     it('removes the helper container afterwards', async () => {
       expect(await helpers()).toEqual([]);
     });

@@ -1,11 +1,11 @@
 import path from 'node:path/posix';
 import type Docker from 'dockerode';
+import { pack } from 'tar-stream';
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, unprocessable } from '../../core/errors.js';
 import type { Engine } from './docker.js';
 import type { EngineNodeService } from './engine-nodes.js';
-import { buildTar } from './tar.js';
 
 /** A file to write: where in the volume, and its bytes. */
 export interface VolumeFile {
@@ -46,9 +46,10 @@ export class VolumeFileService {
       }
     });
     try {
-      const entries = await this.plannedEntries(engine, helper.id, relative, content);
+      const parents = await this.missingParents(engine, helper.id, relative);
+      const archive = await tarOf(parents, { name: relative, content });
       await engine.call({ nodeId, volume: volumeName }, (docker: Docker) =>
-        docker.getContainer(helper.id).putArchive(buildTar(entries), { path: '/volume' }),
+        docker.getContainer(helper.id).putArchive(archive, { path: '/volume' }),
       );
     } finally {
       await engine
@@ -69,8 +70,9 @@ export class VolumeFileService {
    * Tar extraction replaces whatever is in the way (a directory by the file, a file by a directory), so
    * the target and its parents are checked first: the target must not be a directory, existing parents
    * must be real directories (no symlinks out of the volume), and only missing parents are created.
+   * Answers those missing parents, outermost first.
    */
-  private async plannedEntries(engine: Engine, helperId: string, relative: string, content: Buffer) {
+  private async missingParents(engine: Engine, helperId: string, relative: string): Promise<string[]> {
     const stat = (inside: string) => pathStat(engine, helperId, `/volume/${inside}`);
     const target = await stat(relative);
     if (target && (target.directory || target.symlink))
@@ -94,11 +96,22 @@ export class VolumeFileService {
         );
       break;
     }
-    return [
-      ...missing.map((name) => ({ name, type: 'directory' as const })),
-      { name: relative, type: 'file' as const, content },
-    ];
+    return missing;
   }
+}
+
+/**
+ * A tar archive of the directories (mode 0755) and then the file (mode 0644) for the engine's archive
+ * API; tar-stream writes a PAX header for names too long for the ustar fields.
+ */
+async function tarOf(directories: string[], file: { name: string; content: Buffer }): Promise<Buffer> {
+  const archive = pack();
+  for (const name of directories) archive.entry({ name, type: 'directory', mode: 0o755 });
+  archive.entry({ name: file.name, mode: 0o644 }, file.content);
+  archive.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of archive) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** What the archive API says about a path in a container; undefined when nothing is there. */
