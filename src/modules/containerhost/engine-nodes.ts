@@ -1,4 +1,5 @@
 import { asc, count, eq, or } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { AuditActor } from '../../core/actor.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
@@ -27,6 +28,9 @@ const SECRET_COLUMNS = {
   sshPrivateKey: { column: 'sshKeySealed', context: 'containerhost_nodes.ssh_key' },
 } as const;
 
+/** Engine clients kept for reuse, one per node. */
+const ENGINE_CLIENTS = 500;
+
 const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/;
 
 function toView(row: EngineNodeRow): EngineNode {
@@ -46,8 +50,13 @@ function toView(row: EngineNodeRow): EngineNode {
 
 /** Docker Engine endpoints the gateway manages; the only place that opens engine connections. */
 export class EngineNodeService {
-  /** Engine clients by node, reused while the node is unchanged (keeps engine connections warm). */
-  private readonly engines = new Map<string, { updatedAt: number; engine: Engine }>();
+  /**
+   * Engine clients by node, reused while the node is unchanged. Bounded: a node deleted by another
+   * gateway process is never deleted here, and an evicted client is rebuilt on its next use.
+   */
+  private readonly engines = new LRUCache<string, { updatedAt: number; engine: Engine }>({
+    max: ENGINE_CLIENTS,
+  });
 
   constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'egress' | 'config'>) {}
 
