@@ -192,7 +192,7 @@ describe.skipIf(Boolean(binaries.skipReason))('container hosts against Podman', 
     });
   });
 
-  describe('health-check test (endpoint 10)', () => {
+  describe('health-check test (POST …/containers/:containerName/health-check/test)', () => {
     const test = (body?: Record<string, unknown>, container = names.web) =>
       gateway.call('POST', `${base()}/containers/${container}/health-check/test`, body ? { body } : {});
 
@@ -348,7 +348,7 @@ describe.skipIf(Boolean(binaries.skipReason))('container hosts against Podman', 
     });
   });
 
-  describe('file move (endpoint 7)', () => {
+  describe('file move (POST …/containers/:containerId/files/move)', () => {
     const move = (body: unknown, container = names.web) =>
       gateway.call('POST', `${base()}/containers/${container}/files/move`, { body });
 
@@ -386,7 +386,7 @@ describe.skipIf(Boolean(binaries.skipReason))('container hosts against Podman', 
     });
   });
 
-  describe('volume file write (endpoint 19)', () => {
+  describe('volume file write (PUT …/volumes/:name/files/write)', () => {
     const write = (options: Parameters<TestGateway['call']>[2], volume = names.volume) =>
       gateway.call('PUT', `${base()}/volumes/${volume}/files/write`, options);
     const helpers = async () =>
@@ -503,7 +503,7 @@ describe.skipIf(Boolean(binaries.skipReason))('container hosts against Podman', 
     });
   });
 
-  describe('network disconnect (endpoint 4)', () => {
+  describe('network disconnect (POST …/networks/:networkId/disconnect)', () => {
     const disconnect = (network: string, containerId: string, query?: Record<string, string | boolean>) =>
       gateway.call('POST', `${base()}/networks/${network}/disconnect`, {
         body: { containerId },
@@ -542,7 +542,7 @@ describe.skipIf(Boolean(binaries.skipReason))('container hosts against Podman', 
     });
   });
 
-  describe('stop (endpoint 22)', () => {
+  describe('stop (POST …/containers/:containerId/stop)', () => {
     const stop = (container: string, body?: unknown) =>
       gateway.call('POST', `${base()}/containers/${container}/stop`, body === undefined ? {} : { body });
 
