@@ -15,7 +15,6 @@ import {
   type SavedHealthResult,
 } from './schemas/health-checks.js';
 
-/** How much of a response body is read for matching. */
 /** The background job that runs due saved checks (registered by module.ts). */
 export const HEALTH_JOB = 'containerhost.health-checks';
 /** How many due checks the background job probes at once. */

@@ -93,6 +93,7 @@ export function unmeasuredResult(
   };
 }
 
+/** Where a probe goes: hostPort on the node's host, else containerPort at the container's address, else its first published TCP port. */
 function targetUrl(nodeHost: string, container: ContainerInspectInfo, config: HealthCheckConfig): string {
   const hostFor = (host: string) => (host.includes(':') ? `[${host}]` : host);
   if (config.hostPort !== null)
