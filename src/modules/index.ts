@@ -1,7 +1,7 @@
 import type { GatewayModule } from '../core/app.js';
 import auditModule from './audit/module.js';
 import certificatesModule from './certificates/module.js';
-import containerhostRoutes from './containerhost/routes.js';
+import containerhostModule from './containerhost/module.js';
 import databasesModule from './databases/module.js';
 import inferenceModule from './inference/module.js';
 import loggingModule from './logging/module.js';
@@ -17,7 +17,7 @@ export const modules: GatewayModule[] = [
   // Users and groups, with the auth area (login, sessions, tokens) sharing their service.
   usersModule,
   loggingModule,
-  containerhostRoutes,
+  containerhostModule,
   databasesModule,
   auditModule,
   certificatesModule,

@@ -25,7 +25,7 @@ afterAll(() => gateway.close());
 
 const node = (id = nodeId) => `/api/containerhost/nodes/${id}`;
 
-describe('health-check test (endpoint 10) limits', () => {
+describe('health-check test (POST …/containers/:containerName/health-check/test) limits', () => {
   const test = (body: unknown) =>
     gateway.call('POST', `${node()}/containers/web/health-check/test`, { body });
   const cases: [string, unknown, (string | number)[]][] = [
@@ -130,7 +130,7 @@ describe('saved health checks', () => {
   });
 });
 
-describe('stop (endpoint 22) limits', () => {
+describe('stop (POST …/containers/:containerId/stop) limits', () => {
   const stop = (body: unknown) => gateway.call('POST', `${node()}/containers/web/stop`, { body });
 
   it('refuses a timeout above 300, below 0, fractional or given as a string', async () => {
@@ -154,7 +154,7 @@ describe('stop (endpoint 22) limits', () => {
   });
 });
 
-describe('network disconnect (endpoint 4) limits', () => {
+describe('network disconnect (POST …/networks/:networkId/disconnect) limits', () => {
   const url = (id = nodeId) => `${node(id)}/networks/app-net/disconnect`;
 
   it('requires a non-empty containerId', async () => {
@@ -188,7 +188,7 @@ describe('network disconnect (endpoint 4) limits', () => {
   });
 });
 
-describe('file move (endpoint 7) limits', () => {
+describe('file move (POST …/containers/:containerId/files/move) limits', () => {
   const move = (body: unknown, id = nodeId) =>
     gateway.call('POST', `${node(id)}/containers/web/files/move`, { body });
 
@@ -220,7 +220,7 @@ describe('file move (endpoint 7) limits', () => {
   });
 });
 
-describe('volume file write (endpoint 19) limits', () => {
+describe('volume file write (PUT …/volumes/:name/files/write) limits', () => {
   const url = (id = nodeId) => `${node(id)}/volumes/data/files/write`;
   const raw = (content: Buffer, query?: Record<string, string>) =>
     gateway.call('PUT', url(), {

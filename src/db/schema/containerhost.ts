@@ -17,7 +17,7 @@ export const BODY_MATCH_MODES = ['includes', 'exact', 'starts_with', 'ends_with'
 export const HEALTH_STATUSES = ['online', 'degraded', 'offline', 'disabled'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
-/** A Docker Engine API endpoint; TLS material and SSH keys are sealed with the master key. */
+/** An engine node: a Docker Engine API endpoint; TLS material and SSH keys are sealed with the master key. */
 export const containerhostNodes = pgTable('containerhost_nodes', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull().unique(),

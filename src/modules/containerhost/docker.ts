@@ -168,7 +168,7 @@ export function translateEngineError(error: EngineFailure, what: Record<string, 
 
 /**
  * Builds the client for a node. It connects lazily, on the first call; the egress check of remote hosts
- * is the caller's (NodeService), which also repeats it whenever it reuses a client.
+ * is the caller's (EngineNodeService), which also repeats it whenever it reuses a client.
  */
 export function connectEngine(endpoint: Endpoint, credentials: EngineCredentials, timeoutMs: number): Engine {
   let options: Docker.DockerOptions;
@@ -200,3 +200,9 @@ export function connectEngine(endpoint: Endpoint, credentials: EngineCredentials
   }
   return new Engine(new Docker(options), endpoint, timeoutMs);
 }
+
+/** Networks every engine creates itself; disconnecting from one can cut a container off. */
+export const BUILT_IN_NETWORKS = new Set(['bridge', 'host', 'none']);
+
+/** Engines answer container names with a leading slash (`/web`). */
+export const stripSlash = (name: string | undefined) => (name ?? '').replace(/^\//, '');

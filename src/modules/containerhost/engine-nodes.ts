@@ -1,49 +1,25 @@
 import { asc, count, eq, or } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { AuditActor } from '../../core/actor.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { notFound, type ValidationIssue, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx } from '../../db/client.js';
 import { containerhostNodes } from '../../db/schema/index.js';
 import { connectEngine, type Endpoint, type Engine, parseEndpoint, translateEngineError } from './docker.js';
+import type {
+  EngineNode,
+  EngineNodeChanges,
+  EngineNodeRegistration,
+  EngineNodeWithEngine,
+} from './schemas/engine-nodes.js';
+import type { ListQuery } from './schemas/params.js';
 
-type NodeRow = typeof containerhostNodes.$inferSelect;
-
-export interface NodeView {
-  id: string;
-  name: string;
-  endpoint: string;
-  transport: Endpoint['kind'];
-  tls: { ca: boolean; cert: boolean; key: boolean };
-  hasSshKey: boolean;
-  helperImage: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface EngineInfo {
-  reachable: true;
-  version: string;
-  apiVersion: string;
-  os: string | null;
-  arch: string | null;
-  kernelVersion: string | null;
-  components: string[];
-}
-
-export interface NodeInput {
-  name?: string | undefined;
-  endpoint?: string | undefined;
-  tlsCa?: string | null | undefined;
-  tlsCert?: string | null | undefined;
-  tlsKey?: string | null | undefined;
-  sshPrivateKey?: string | null | undefined;
-  helperImage?: string | null | undefined;
-}
+type EngineNodeRow = typeof containerhostNodes.$inferSelect;
 
 const SECRET_COLUMNS = {
   tlsCa: { column: 'tlsCaSealed', context: 'containerhost_nodes.tls_ca' },
@@ -52,9 +28,12 @@ const SECRET_COLUMNS = {
   sshPrivateKey: { column: 'sshKeySealed', context: 'containerhost_nodes.ssh_key' },
 } as const;
 
+/** Engine clients kept for reuse, one per node. */
+const ENGINE_CLIENTS = 500;
+
 const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/;
 
-function toView(row: NodeRow): NodeView {
+function toView(row: EngineNodeRow): EngineNode {
   const endpoint = parseEndpoint(row.endpoint);
   return {
     id: row.id,
@@ -70,13 +49,18 @@ function toView(row: NodeRow): NodeView {
 }
 
 /** Docker Engine endpoints the gateway manages; the only place that opens engine connections. */
-export class NodeService {
-  /** Engine clients by node, reused while the node is unchanged (keeps engine connections warm). */
-  private readonly engines = new Map<string, { updatedAt: number; engine: Engine }>();
+export class EngineNodeService {
+  /**
+   * Engine clients by node, reused while the node is unchanged. Bounded: a node deleted by another
+   * gateway process is never deleted here, and an evicted client is rebuilt on its next use.
+   */
+  private readonly engines = new LRUCache<string, { updatedAt: number; engine: Engine }>({
+    max: ENGINE_CLIENTS,
+  });
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'egress' | 'config'>) {}
 
-  async list(request: PageRequest & { q?: string | undefined }) {
+  async list(request: ListQuery) {
     const where = request.q
       ? or(
           containsText(containerhostNodes.name, request.q),
@@ -98,14 +82,14 @@ export class NodeService {
     );
   }
 
-  async row(nodeId: string, db: DbOrTx = this.deps.db): Promise<NodeRow> {
+  async row(nodeId: string, db: DbOrTx = this.deps.db): Promise<EngineNodeRow> {
     if (!isUuid(nodeId)) throw notFound({ nodeId });
     const [row] = await db.select().from(containerhostNodes).where(eq(containerhostNodes.id, nodeId));
     if (!row) throw notFound({ nodeId });
     return row;
   }
 
-  async get(nodeId: string): Promise<NodeView & { engine: EngineInfo }> {
+  async get(nodeId: string): Promise<EngineNodeWithEngine> {
     const row = await this.row(nodeId);
     const engine = await this.engineFor(row);
     const version = await engine.call({ nodeId }, (docker) => docker.version());
@@ -124,12 +108,12 @@ export class NodeService {
   }
 
   /** The engine of a node, for the other services of this module. */
-  async engine(nodeId: string): Promise<{ node: NodeRow; engine: Engine }> {
+  async engine(nodeId: string): Promise<{ node: EngineNodeRow; engine: Engine }> {
     const node = await this.row(nodeId);
     return { node, engine: await this.engineFor(node) };
   }
 
-  async create(actor: AuditActor, input: NodeInput & { name: string; endpoint: string }): Promise<NodeView> {
+  async create(actor: AuditActor, input: EngineNodeRegistration): Promise<EngineNode> {
     const values = this.checkedValues(input, undefined);
     return this.deps.db.transaction(async (tx) => {
       const [row] = (await conflictOnDuplicate(
@@ -139,7 +123,7 @@ export class NodeService {
           .returning(),
         'NODE_NAME_TAKEN',
         { name: values.name },
-      )) as [NodeRow];
+      )) as [EngineNodeRow];
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.node.created',
         targetType: 'containerhost_node',
@@ -150,7 +134,7 @@ export class NodeService {
     });
   }
 
-  async update(actor: AuditActor, nodeId: string, input: NodeInput): Promise<NodeView> {
+  async update(actor: AuditActor, nodeId: string, input: EngineNodeChanges): Promise<EngineNode> {
     return this.deps.db.transaction(async (tx) => {
       const current = await this.row(nodeId, tx);
       const values = this.checkedValues(input, current);
@@ -162,7 +146,7 @@ export class NodeService {
           .returning(),
         'NODE_NAME_TAKEN',
         { name: values.name },
-      )) as [NodeRow];
+      )) as [EngineNodeRow];
       const changed = Object.keys(input).filter((key) => !(key in SECRET_COLUMNS));
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.node.updated',
@@ -200,7 +184,7 @@ export class NodeService {
     });
   }
 
-  private async engineFor(row: NodeRow): Promise<Engine> {
+  private async engineFor(row: EngineNodeRow): Promise<Engine> {
     const cached = this.engines.get(row.id);
     if (cached && cached.updatedAt === row.updatedAt.getTime()) {
       // A reused client is checked again on every use: DNS may have moved the host since.
@@ -212,7 +196,7 @@ export class NodeService {
     return engine;
   }
 
-  private async openEngine(row: NodeRow): Promise<Engine> {
+  private async openEngine(row: EngineNodeRow): Promise<Engine> {
     const endpoint = parseEndpoint(row.endpoint);
     if ('error' in endpoint) throw validationError([{ path: ['endpoint'], message: endpoint.error }]);
     const open = (sealed: string | null, context: string) =>
@@ -236,9 +220,12 @@ export class NodeService {
   }
 
   /** Validates the merged node and answers the columns to write (secrets sealed). */
-  private checkedValues(input: NodeInput, current: NodeRow | undefined): Partial<NodeRow> {
+  private checkedValues(
+    input: EngineNodeChanges,
+    current: EngineNodeRow | undefined,
+  ): Partial<EngineNodeRow> {
     const issues: ValidationIssue[] = [];
-    const values: Partial<NodeRow> = {};
+    const values: Partial<EngineNodeRow> = {};
     if (input.name !== undefined) values.name = trimmedName(input.name);
     const endpointText = input.endpoint?.trim() ?? current?.endpoint ?? '';
     const endpoint = parseEndpoint(endpointText);
@@ -278,7 +265,7 @@ export class NodeService {
   }
 }
 
-function secretNames(input: NodeInput): string[] {
+function secretNames(input: EngineNodeChanges): string[] {
   return Object.keys(SECRET_COLUMNS).filter(
     (key) => typeof input[key as keyof typeof SECRET_COLUMNS] === 'string',
   );

@@ -1,0 +1,30 @@
+import { type Static, Type } from 'typebox';
+import { StringEnum } from '../../../core/http-schemas.js';
+
+/** A file written into a volume (`PUT …/volumes/:name/files/write`), in its two body forms. */
+
+const VolumePath = (description: string) => Type.String({ minLength: 1, maxLength: 1024, description });
+
+export const VolumeWriteQuery = Type.Object({
+  path: Type.Optional(VolumePath('path inside the volume, for a raw (application/octet-stream) body')),
+});
+
+/** The JSON form: the file's content as text, or as base64 for any bytes. */
+export const VolumeFileJson = Type.Object({
+  path: VolumePath('path inside the volume; a leading / is allowed'),
+  content: Type.String({ description: 'the file: text (utf8) or base64, as `encoding` says' }),
+  encoding: Type.Optional(StringEnum(['utf8', 'base64'] as const, undefined, { default: 'utf8' })),
+});
+
+/** The raw form: the body is the file itself, its path in `?path=`. */
+const VolumeFileBytes = Type.Unsafe<Buffer>({ format: 'binary', description: 'the bytes of the file' });
+
+/** One schema per content type; any other content type is answered 415. */
+export const VolumeFileBody = {
+  content: {
+    'application/json': { schema: VolumeFileJson },
+    'application/octet-stream': { schema: VolumeFileBytes },
+  },
+};
+
+export type VolumeFileJson = Static<typeof VolumeFileJson>;

@@ -1,0 +1,141 @@
+import crypto from 'node:crypto';
+import type Docker from 'dockerode';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Config } from '../../src/config.js';
+import { type PodmanPeer, podmanBinaries, removeLabelled, startPodman } from '../services/podman.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+
+/** Why the Podman suites skip on this machine (no podman, runc or busybox), else undefined. */
+export const podmanSkipReason = podmanBinaries().skipReason;
+if (podmanSkipReason) console.warn(`skipping the Podman suite: ${podmanSkipReason}`);
+
+/** A suite's engine objects: every name holds the suite's random run id, so suites never collide. */
+export interface PodmanSuite {
+  run: string;
+  names: { network: string; volume: string; web: string; stopper: string; sidecar: string; idle: string };
+}
+
+export function podmanSuite(): PodmanSuite {
+  const run = crypto.randomBytes(3).toString('hex');
+  const name = (what: string) => `ig-${run}-${what}`;
+  return {
+    run,
+    names: {
+      network: name('net'),
+      volume: name('vol'),
+      web: name('web'),
+      stopper: name('stopper'),
+      sidecar: name('sidecar'),
+      idle: name('idle'),
+    },
+  };
+}
+
+/** A Podman engine registered as the node `podman` of a fresh gateway, with the suite's objects on it. */
+export interface PodmanNode {
+  podman: PodmanPeer;
+  gateway: TestGateway;
+  nodeId: string;
+  /** The host port web's 8080 is published on. */
+  webPort: number;
+  webIp: string;
+  sidecarIp: string;
+  /** `/api/containerhost/nodes/<nodeId>` */
+  base(): string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Podman and a gateway, then creates the suite's network and volume and four containers: web
+ * and stopper (httpd, 8080 published on loopback), sidecar (httpd, unpublished), all three running on
+ * the network with the volume at /data; and idle, created but never started.
+ */
+async function startPodmanNode(
+  { run, names }: PodmanSuite,
+  overrides: Partial<Config> = {},
+): Promise<PodmanNode> {
+  const [podman, gateway] = await Promise.all([startPodman(), startTestGateway(overrides)]);
+  const close = async () => {
+    await removeLabelled(podman.docker, `io.infragate.test=${run}`).catch(() => {});
+    await Promise.all([gateway.close(), podman.stop()]);
+  };
+  try {
+    const { docker, image } = podman;
+    const labels = { 'io.infragate.test': run };
+    await Promise.all([
+      docker.createNetwork({ Name: names.network, Labels: labels }),
+      docker.createVolume({ Name: names.volume, Labels: labels }),
+    ]);
+    const httpd = (name: string, publish: boolean) =>
+      docker.createContainer({
+        name,
+        Image: image,
+        Cmd: ['/bin/httpd', '-f', '-p', '8080', '-h', '/www'],
+        Labels: labels,
+        ExposedPorts: { '8080/tcp': {} },
+        HostConfig: {
+          NetworkMode: names.network,
+          Binds: [`${names.volume}:/data`],
+          ...(publish ? { PortBindings: { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '0' }] } } : {}),
+        },
+      });
+    const created = await Promise.all([
+      httpd(names.web, true),
+      httpd(names.stopper, true),
+      httpd(names.sidecar, false),
+      docker.createContainer({ name: names.idle, Image: image, Cmd: ['/bin/true'], Labels: labels }),
+    ]);
+    await Promise.all(created.slice(0, 3).map((c) => c.start()));
+    const web = await docker.getContainer(names.web).inspect();
+    const sidecar = await docker.getContainer(names.sidecar).inspect();
+
+    const node = await gateway.call('POST', '/api/containerhost/nodes', {
+      body: { name: 'podman', endpoint: podman.endpoint, helperImage: image },
+    });
+    expect(node.status).toBe(201);
+    const nodeId: string = node.body.data.id;
+    return {
+      podman,
+      gateway,
+      nodeId,
+      webPort: Number(web.NetworkSettings.Ports['8080/tcp']![0]!.HostPort),
+      webIp: web.NetworkSettings.Networks[names.network]!.IPAddress,
+      sidecarIp: sidecar.NetworkSettings.Networks[names.network]!.IPAddress,
+      base: () => `/api/containerhost/nodes/${nodeId}`,
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The suite's Podman node, started before its tests and removed after them; read it inside tests. */
+export function podmanNodeFor(suite: PodmanSuite, overrides: Partial<Config> = {}): PodmanNode {
+  const node = {} as PodmanNode;
+  beforeAll(async () => {
+    Object.assign(node, await startPodmanNode(suite, overrides));
+  });
+  afterAll(async () => {
+    await node.close?.();
+  });
+  return node;
+}
+
+/** Runs a command in a container directly on the engine, for setting up and checking. */
+export async function execIn(
+  docker: Docker,
+  container: string,
+  cmd: string[],
+): Promise<{ exitCode: number; output: string }> {
+  const exec = await docker
+    .getContainer(container)
+    .exec({ Cmd: cmd, AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  const chunks: Buffer[] = [];
+  const sink = { write: (chunk: Buffer) => chunks.push(chunk) };
+  docker.modem.demuxStream(stream, sink as never, sink as never);
+  await new Promise((resolve) => stream.on('end', resolve));
+  const info = await exec.inspect();
+  return { exitCode: info.ExitCode ?? -1, output: Buffer.concat(chunks).toString('utf8') };
+}
