@@ -1,3 +1,5 @@
+import type { TokenKind } from '../db/schema/index.js';
+
 /** Who is making a request, as services see it (they never see HTTP). */
 export interface Actor {
   userId: string;
@@ -7,7 +9,7 @@ export interface Actor {
   scopes: readonly string[];
   /** The API token or browser session this request authenticated with. */
   tokenId: string;
-  tokenKind: 'api' | 'session';
+  tokenKind: TokenKind;
   requestId: string;
   clientIp: string;
 }

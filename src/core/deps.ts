@@ -21,11 +21,3 @@ export interface Deps {
   /** Closes things a module opened (pools, watchers) when the server closes. */
   onClose(hook: () => Promise<void> | void): void;
 }
-
-/** Route-level access declaration: exactly one of these on every route. */
-export interface RouteAccess {
-  /** The scope the caller needs, or `authenticated` for any signed-in caller. */
-  scope?: string;
-  /** Reachable without a token (health, docs, login, public pages). */
-  public?: boolean;
-}

@@ -1,13 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, forbidden, unauthorized } from '../errors.js';
 import type { PrincipalResolver } from './principal-resolver.js';
-import { hasScope } from './scopes.js';
+import { AUTHENTICATED, hasScope } from './scopes.js';
 import { hashTokenSecret, looksLikeTokenSecret, safeEqual } from './token-secrets.js';
 
 export const SESSION_COOKIE = 'infragate_session';
 const CSRF_HEADER = 'x-csrf-token';
-/** A route scope meaning "any signed-in caller" (e.g. the caller's own profile). */
-export const AUTHENTICATED = 'authenticated';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // Unknown paths under these prefixes still want a token first, so probing reveals nothing.

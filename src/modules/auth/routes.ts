@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
-import { AUTHENTICATED, SESSION_COOKIE } from '../../core/auth/authenticate.js';
+import { SESSION_COOKIE } from '../../core/auth/authenticate.js';
+import { AUTHENTICATED } from '../../core/auth/scopes.js';
 import { DataOf, IdParams, Success } from '../../core/http-schemas.js';
 import {
   Credentials,

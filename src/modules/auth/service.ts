@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
+import type { AuditAction } from '../../core/audit-actions.js';
 import { verifyPassword } from '../../core/auth/passwords.js';
 import type { Deps } from '../../core/deps.js';
 import { AppError, notFound, unauthorized } from '../../core/errors.js';
@@ -57,7 +58,7 @@ export class AuthService {
       requestId: client.requestId,
       clientIp: client.clientIp,
     };
-    const recordRefusal = (action: string) =>
+    const recordRefusal = (action: AuditAction) =>
       this.deps.audit.recordAlone(this.deps.db, auditActor, {
         action,
         targetType: 'user',
@@ -190,7 +191,7 @@ export class AuthService {
       .orderBy(desc(authTokens.createdAt));
   }
 
-  private async revoke(actor: Actor, tokenId: string, action: string): Promise<void> {
+  private async revoke(actor: Actor, tokenId: string, action: AuditAction): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       await tx.update(authTokens).set({ revokedAt: new Date() }).where(eq(authTokens.id, tokenId));
       await this.deps.audit.record(tx, actor, { action, targetType: 'token', targetId: tokenId });

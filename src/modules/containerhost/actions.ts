@@ -1,4 +1,5 @@
 import type { AuditActor } from '../../core/actor.js';
+import type { AuditAction } from '../../core/audit-actions.js';
 import type { Deps } from '../../core/deps.js';
 import { unprocessable, type ValidationIssue, validationError } from '../../core/errors.js';
 import { BUILT_IN_NETWORKS, stripSlash } from './docker.js';
@@ -114,7 +115,7 @@ export class ActionService {
 
   private async recordAction(
     actor: AuditActor,
-    action: string,
+    action: AuditAction,
     targetType: string,
     targetId: string,
     metadata: Record<string, unknown>,
