@@ -2,6 +2,7 @@ import type { GatewayModule } from '../core/app.js';
 import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
 import certificatesModule from './certificates/module.js';
+import consoleModule from './console/module.js';
 import containerhostRoutes from './containerhost/routes.js';
 import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
@@ -26,4 +27,5 @@ export const modules: GatewayModule[] = [
   repohostRoutes,
   inferenceRoutes,
   nodeRoutes,
+  consoleModule,
 ];

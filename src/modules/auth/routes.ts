@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
 import { AUTHENTICATED, SESSION_COOKIE } from '../../core/auth/authenticate.js';
+import { setSessionCookie } from '../../core/auth/session-cookie.js';
+import { csrfTokenFor } from '../../core/auth/token-secrets.js';
 import { DataOf, IdParams, NullableTimestamp, Success, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { UserService } from '../users/service.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -77,13 +79,7 @@ const authRoutes: GatewayModule = async (app) => {
         clientIp: request.ip,
         requestId: request.id,
       });
-      reply.setCookie(SESSION_COOKIE, session.token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: config.cookieSecure,
-        path: '/',
-        expires: session.expiresAt!,
-      });
+      setSessionCookie(reply, session, config.cookieSecure);
       return {
         data: { token: session.token, csrfToken: session.csrfToken!, expiresAt: session.expiresAt!, user },
       };
@@ -111,11 +107,29 @@ const authRoutes: GatewayModule = async (app) => {
     '/auth/me',
     {
       config: signedIn,
-      schema: { tags, summary: 'The authenticated user', response: { 200: DataOf(CurrentUser) } },
+      schema: {
+        tags,
+        summary: 'The authenticated user',
+        response: {
+          200: DataOf(
+            Type.Object({
+              ...CurrentUser.properties,
+              csrfToken: Type.Optional(
+                Type.String({
+                  description:
+                    'Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page)',
+                }),
+              ),
+            }),
+          ),
+        },
+      },
     },
     async (request) => {
-      const { userId, email, name, groupName, scopes } = request.actor;
-      return { data: { id: userId, email, name, groupName, scopes: [...scopes] } };
+      const { userId, email, name, groupName, scopes, tokenKind } = request.actor;
+      const cookie = request.headers.authorization ? undefined : request.cookies[SESSION_COOKIE];
+      const csrf = tokenKind === 'session' && cookie ? { csrfToken: csrfTokenFor(cookie) } : {};
+      return { data: { id: userId, email, name, groupName, scopes: [...scopes], ...csrf } };
     },
   );
 
