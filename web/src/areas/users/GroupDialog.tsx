@@ -1,0 +1,57 @@
+import { Button, Modal, Group as Row, Stack, TagsInput, TextInput } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { api, call } from '../../api/client';
+import { FormBanner, useApiForm } from '../../components/api-form';
+import { notifySuccess } from '../../components/notify';
+import { ADMIN_KEY, type Group, useGroups } from './queries';
+import { scopeSuggestions } from './scope-suggestions';
+
+const SCOPES_HELP = 'e.g. logging:view, databases:*, or * for everything; manage includes view';
+
+/** Creates a group, or (given one) replaces its scopes; a member's access changes at once. */
+export function GroupDialog({ group, onClose }: { group?: Group; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const groups = useGroups();
+  const { form, banner, submitting, onSubmit } = useApiForm({
+    initialValues: { name: group?.name ?? '', scopes: group?.scopes ?? [] },
+    submit: ({ name, scopes }) =>
+      group
+        ? call(
+            api.PATCH('/api/admin/groups/{id}/scopes', {
+              params: { path: { id: group.id } },
+              body: { scopes },
+            }),
+          )
+        : call(api.POST('/api/admin/groups', { body: { name, scopes } })),
+    onDone: async ({ data }) => {
+      notifySuccess(group ? `Saved the scopes of ${data.name}.` : `Created the group ${data.name}.`);
+      onClose();
+      await queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
+    },
+  });
+  return (
+    <Modal opened onClose={onClose} title={group ? `Scopes of ${group.name}` : 'Create a group'}>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack>
+          <FormBanner message={banner} />
+          {!group && <TextInput label="Name" data-autofocus {...form.getInputProps('name')} />}
+          <TagsInput
+            label="Scopes"
+            description={SCOPES_HELP}
+            data={scopeSuggestions(groups.data?.data ?? [])}
+            clearable
+            {...form.getInputProps('scopes')}
+          />
+          <Row justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={submitting}>
+              {group ? 'Save scopes' : 'Create group'}
+            </Button>
+          </Row>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
