@@ -12,7 +12,15 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'pglite', include: ['test/**/*.test.ts'], env: { TEST_DB: 'pglite' } } },
+      {
+        extends: true,
+        // web/src/**/*.test.ts: the console's logic that needs no browser (typed by web/tsconfig.json).
+        test: {
+          name: 'pglite',
+          include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
+          env: { TEST_DB: 'pglite' },
+        },
+      },
       ...(postgres.path
         ? [
             {

@@ -14,7 +14,7 @@ export function HomePage() {
       <Alert color="blue" title="No area is open to you yet">
         Your group {user.groupName} grants no scopes for any area of the gateway. Ask an administrator to add
         scopes to it. Meanwhile you can manage{' '}
-        <Anchor component={Link} to="/account">
+        <Anchor component={Link} to="/account" inherit>
           your account
         </Anchor>
         .
