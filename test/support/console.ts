@@ -49,6 +49,8 @@ export async function startConsole(overrides: Partial<Config> = {}): Promise<Con
     browser,
     async open(target = '/', viewport = DESKTOP) {
       const context = await browser.newContext({ baseURL: baseUrl, viewport });
+      // A missing element fails its step with a message, well before the test's own timeout.
+      context.setDefaultTimeout(10_000);
       const page = await context.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, darken } from '@mantine/core';
+import { type CSSVariablesResolver, createTheme, darken, Modal, Notification } from '@mantine/core';
 
 const SYSTEM_FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
@@ -13,6 +13,11 @@ export const theme = createTheme({
   luminanceThreshold: 0.18,
   fontFamily: SYSTEM_FONTS,
   headings: { fontFamily: SYSTEM_FONTS },
+  components: {
+    // Close buttons of dialogs and toasts need a name for screen readers.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
+  },
 });
 
 export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
