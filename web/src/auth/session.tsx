@@ -78,7 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       },
       async adopt() {
         setEnded(undefined);
-        await queryClient.fetchQuery({ queryKey: SESSION_KEY, queryFn: fetchCurrentUser });
+        await queryClient.fetchQuery({ queryKey: SESSION_KEY, queryFn: fetchCurrentUser, staleTime: 0 });
       },
       async signOut() {
         await call(api.POST('/auth/logout')).catch(() => undefined);

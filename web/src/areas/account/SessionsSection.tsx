@@ -1,4 +1,4 @@
-import { Badge } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
@@ -18,8 +18,15 @@ const columns: Column<BrowserSession>[] = [
   { header: 'Browser', cell: (session) => session.userAgent ?? '—' },
   { header: 'Address', cell: (session) => session.clientIp ?? '—' },
   {
-    header: 'This browser',
-    cell: (session) => (session.current ? <Badge variant="light">This session</Badge> : '—'),
+    header: 'Current',
+    cell: (session) =>
+      session.current ? (
+        <Text size="sm" fw={600}>
+          This browser
+        </Text>
+      ) : (
+        '—'
+      ),
   },
 ];
 

@@ -1,4 +1,4 @@
-import { SimpleGrid, Stack } from '@mantine/core';
+import { Box, SimpleGrid, Stack } from '@mantine/core';
 import { Suspense } from 'react';
 import { mayAccess } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
@@ -14,10 +14,12 @@ export default function OverviewPage() {
     <Stack>
       <PageHeader title="Overview" description="What needs attention now." />
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
-        {sections.map(({ id, Section }) => (
-          <Suspense key={id} fallback={<PageLoader />}>
-            <Section />
-          </Suspense>
+        {sections.map(({ id, Section, wide }) => (
+          <Box key={id} style={wide ? { gridColumn: '1 / -1' } : undefined}>
+            <Suspense fallback={<PageLoader />}>
+              <Section />
+            </Suspense>
+          </Box>
         ))}
       </SimpleGrid>
     </Stack>

@@ -5,6 +5,8 @@ import type { AccessRule } from '../../auth/access';
 export interface OverviewSection extends AccessRule {
   id: string;
   Section: LazyExoticComponent<ComponentType>;
+  /** Takes the whole width (a table of several columns) instead of half of it. */
+  wide?: boolean;
 }
 
 /**
@@ -15,5 +17,5 @@ export interface OverviewSection extends AccessRule {
 export const overviewSections: readonly OverviewSection[] = [
   { id: 'siem', anyOf: ['audit:view'], Section: lazy(() => import('./SiemAttention')) },
   { id: 'certificates', anyOf: ['certificates:view'], Section: lazy(() => import('./ExpiringCertificates')) },
-  { id: 'audit', anyOf: ['audit:view'], Section: lazy(() => import('./RecentAuditEvents')) },
+  { id: 'audit', anyOf: ['audit:view'], Section: lazy(() => import('./RecentAuditEvents')), wide: true },
 ];
