@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createWebhook, fastSiem } from '../audit/helpers.js';
-import { chromiumBinary } from '../services/chromium.js';
 import { makeTestPki, openssl, type TestPki } from '../services/openssl-pki.js';
 import { freePort } from '../services/peers.js';
 import {
   accessibilityViolations,
   type ConsoleHarness,
   type ConsoleUser,
+  describeInBrowser,
   PHONE,
   screenshot,
   scrollsSideways,
@@ -15,11 +15,8 @@ import {
 } from '../support/console.js';
 import { eventually } from '../support/eventually.js';
 
-const chromium = chromiumBinary();
-const skipReason = chromium.skipReason ?? openssl.skipReason;
-
-describe.skipIf(!chromium.path || !openssl.path)(
-  `the Overview page${skipReason ? ` (${skipReason})` : ''}`,
+describeInBrowser(
+  'the Overview page',
   () => {
     let harness: ConsoleHarness;
     let pki: TestPki;
@@ -104,4 +101,5 @@ describe.skipIf(!chromium.path || !openssl.path)(
       await screenshot(page, 'overview-phone');
     });
   },
+  openssl,
 );

@@ -3,13 +3,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
 import type { Browser, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { describe, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { launchChromium } from '../services/chromium.js';
+import { chromiumBinary, launchChromium } from '../services/chromium.js';
 import { ensureConsoleBuilt } from './console-build.js';
 import { startTestGateway, type TestGateway } from './gateway.js';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-results/console');
+
+/**
+ * A suite that drives the browser (and any other peer it names): skipped with the reason where one
+ * is missing, failing under CI=true.
+ */
+export function describeInBrowser(
+  title: string,
+  suite: () => void,
+  ...otherPeers: { path?: string; skipReason?: string }[]
+): void {
+  const missing = [chromiumBinary(), ...otherPeers].find((peer) => !peer.path);
+  describe.skipIf(missing !== undefined)(`${title}${missing ? ` (${missing.skipReason})` : ''}`, suite);
+}
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };

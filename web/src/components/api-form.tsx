@@ -1,6 +1,6 @@
-import { Alert } from '@mantine/core';
+import { Alert, Box, Button, Group, Stack } from '@mantine/core';
 import { type FormValidateInput, useForm } from '@mantine/form';
-import { useState } from 'react';
+import { type FormEventHandler, type ReactNode, useState } from 'react';
 import { formErrors } from '../api/errors';
 
 interface ApiFormOptions<Values extends Record<string, unknown>, Result> {
@@ -58,5 +58,56 @@ export function FormBanner({
     <Alert color="red" role="alert" title={title}>
       {message}
     </Alert>
+  );
+}
+
+/** The foot of a dialog's form: Cancel, and the submit button named for what it does. */
+export function FormActions({
+  submitLabel,
+  submitting,
+  onCancel,
+}: {
+  submitLabel: string;
+  submitting: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <Group justify="flex-end">
+      <Button variant="default" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" loading={submitting}>
+        {submitLabel}
+      </Button>
+    </Group>
+  );
+}
+
+/** A one-field form saved on its own (a line of a settings dialog): banner, field, button beside it. */
+export function InlineForm({
+  onSubmit,
+  banner,
+  submitting,
+  submitLabel,
+  children,
+}: {
+  onSubmit: FormEventHandler<HTMLFormElement>;
+  banner: string | undefined;
+  submitting: boolean;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="xs">
+        <FormBanner message={banner} />
+        <Group align="flex-end">
+          <Box style={{ flex: 1 }}>{children}</Box>
+          <Button type="submit" variant="light" loading={submitting}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

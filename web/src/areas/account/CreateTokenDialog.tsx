@@ -2,7 +2,7 @@ import { Alert, Button, Code, CopyButton, Group, Modal, NumberInput, Stack, Text
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
-import { FormBanner, useApiForm } from '../../components/api-form';
+import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { TOKENS_KEY } from './query-keys';
 
 /** Names a new token, then shows its secret once: it cannot be read again afterwards. */
@@ -65,14 +65,7 @@ export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClos
               allowDecimal={false}
               {...form.getInputProps('expiresInDays')}
             />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={finish}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={submitting}>
-                Create token
-              </Button>
-            </Group>
+            <FormActions submitLabel={'Create token'} submitting={submitting} onCancel={finish} />
           </Stack>
         </form>
       )}

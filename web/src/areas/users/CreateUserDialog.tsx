@@ -1,7 +1,7 @@
-import { Button, Group, Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
+import { Modal, PasswordInput, Select, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
-import { FormBanner, useApiForm } from '../../components/api-form';
+import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
 import { ADMIN_KEY, useGroups } from './queries';
 
@@ -40,14 +40,7 @@ export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose
             autoComplete="new-password"
             {...form.getInputProps('password')}
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={submitting}>
-              Create user
-            </Button>
-          </Group>
+          <FormActions submitLabel={'Create user'} submitting={submitting} onCancel={onClose} />
         </Stack>
       </form>
     </Modal>

@@ -1,7 +1,7 @@
 import { Button, Divider, Group, Modal, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
-import { FormBanner, useApiForm } from '../../components/api-form';
+import { InlineForm, useApiForm } from '../../components/api-form';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { notifySuccess } from '../../components/notify';
 import { ADMIN_KEY, type User, useGroups } from './queries';
@@ -25,17 +25,9 @@ function NameForm({ user }: { user: User }) {
     onDone: () => changed('Name saved.'),
   });
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <Stack gap="xs">
-        <FormBanner message={banner} />
-        <Group align="flex-end">
-          <TextInput label="Name" style={{ flex: 1 }} {...form.getInputProps('name')} />
-          <Button type="submit" variant="light" loading={submitting}>
-            Save name
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <InlineForm onSubmit={onSubmit} banner={banner} submitting={submitting} submitLabel="Save name">
+      <TextInput label="Name" {...form.getInputProps('name')} />
+    </InlineForm>
   );
 }
 
@@ -48,23 +40,14 @@ function GroupForm({ user }: { user: User }) {
     onDone: (_, { group }) => changed(`Moved to ${group}; its scopes apply at once.`),
   });
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <Stack gap="xs">
-        <FormBanner message={banner} />
-        <Group align="flex-end">
-          <Select
-            label="Group"
-            data={(groups.data?.data ?? []).map((group) => group.name)}
-            allowDeselect={false}
-            style={{ flex: 1 }}
-            {...form.getInputProps('group')}
-          />
-          <Button type="submit" variant="light" loading={submitting}>
-            Move to group
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <InlineForm onSubmit={onSubmit} banner={banner} submitting={submitting} submitLabel="Move to group">
+      <Select
+        label="Group"
+        data={(groups.data?.data ?? []).map((group) => group.name)}
+        allowDeselect={false}
+        {...form.getInputProps('group')}
+      />
+    </InlineForm>
   );
 }
 
@@ -79,22 +62,9 @@ function PasswordForm({ user }: { user: User }) {
     },
   });
   return (
-    <form onSubmit={onSubmit} noValidate>
-      <Stack gap="xs">
-        <FormBanner message={banner} />
-        <Group align="flex-end">
-          <PasswordInput
-            label="New password"
-            autoComplete="new-password"
-            style={{ flex: 1 }}
-            {...form.getInputProps('password')}
-          />
-          <Button type="submit" variant="light" loading={submitting}>
-            Set password
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <InlineForm onSubmit={onSubmit} banner={banner} submitting={submitting} submitLabel="Set password">
+      <PasswordInput label="New password" autoComplete="new-password" {...form.getInputProps('password')} />
+    </InlineForm>
   );
 }
 

@@ -1,7 +1,7 @@
-import { Button, Modal, Group as Row, Stack, TagsInput, TextInput } from '@mantine/core';
+import { Modal, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
-import { FormBanner, useApiForm } from '../../components/api-form';
+import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
 import { ADMIN_KEY, type Group, useGroups } from './queries';
 import { scopeSuggestions } from './scope-suggestions';
@@ -42,14 +42,11 @@ export function GroupDialog({ group, onClose }: { group?: Group; onClose: () => 
             clearable
             {...form.getInputProps('scopes')}
           />
-          <Row justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={submitting}>
-              {group ? 'Save scopes' : 'Create group'}
-            </Button>
-          </Row>
+          <FormActions
+            submitLabel={group ? 'Save scopes' : 'Create group'}
+            submitting={submitting}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>
