@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { consoleAreas } from './areas';
+import { ConsoleAreas } from './areas/area';
 import SignInPage from './auth/SignInPage';
 import { SessionProvider } from './auth/session';
 import { PageLoader } from './components/PageLoader';
@@ -29,25 +30,27 @@ export function App() {
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <Notifications />
       <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <SessionProvider>
-            <Suspense fallback={<PageLoader />}>
-              <Routes>
-                <Route path="/signin" element={<SignInPage />} />
-                <Route path="/setup" element={<SetupPage />} />
-                <Route element={<RequireSession />}>
-                  <Route element={<Shell />}>
-                    <Route index element={<HomePage />} />
-                    {consoleAreas.map((area) => (
-                      <Route key={area.path} path={`${area.path}/*`} element={<AreaRoute area={area} />} />
-                    ))}
-                    <Route path="*" element={<NotFoundPage />} />
+        <ConsoleAreas value={consoleAreas}>
+          <BrowserRouter>
+            <SessionProvider>
+              <Suspense fallback={<PageLoader />}>
+                <Routes>
+                  <Route path="/signin" element={<SignInPage />} />
+                  <Route path="/setup" element={<SetupPage />} />
+                  <Route element={<RequireSession />}>
+                    <Route element={<Shell />}>
+                      <Route index element={<HomePage />} />
+                      {consoleAreas.map((area) => (
+                        <Route key={area.path} path={`${area.path}/*`} element={<AreaRoute area={area} />} />
+                      ))}
+                      <Route path="*" element={<NotFoundPage />} />
+                    </Route>
                   </Route>
-                </Route>
-              </Routes>
-            </Suspense>
-          </SessionProvider>
-        </BrowserRouter>
+                </Routes>
+              </Suspense>
+            </SessionProvider>
+          </BrowserRouter>
+        </ConsoleAreas>
       </QueryClientProvider>
     </MantineProvider>
   );

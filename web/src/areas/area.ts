@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { type ComponentType, createContext, type LazyExoticComponent, useContext } from 'react';
 import type { AccessRule } from '../auth/access';
 
 /**
@@ -15,4 +15,14 @@ export interface ConsoleArea extends AccessRule {
   description: string;
   /** `lazy(() => import('./UsersPage'))`: the page, with its own `<Routes>` for sub-pages. */
   page: LazyExoticComponent<ComponentType>;
+}
+
+/**
+ * The registry, handed down by the app: pages that need every area (the scope suggestions of the
+ * Users page) read it here instead of importing `areas/index.ts`, which imports them.
+ */
+export const ConsoleAreas = createContext<readonly ConsoleArea[]>([]);
+
+export function useConsoleAreas(): readonly ConsoleArea[] {
+  return useContext(ConsoleAreas);
 }

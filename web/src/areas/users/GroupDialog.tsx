@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
+import { useConsoleAreas } from '../area';
 import { ADMIN_KEY, type Group, useGroups } from './queries';
 import { scopeSuggestions } from './scope-suggestions';
 
@@ -12,6 +13,7 @@ const SCOPES_HELP = 'e.g. logging:view, databases:*, or * for everything; manage
 export function GroupDialog({ group, onClose }: { group?: Group; onClose: () => void }) {
   const queryClient = useQueryClient();
   const groups = useGroups();
+  const areas = useConsoleAreas();
   const { form, banner, submitting, onSubmit } = useApiForm({
     initialValues: { name: group?.name ?? '', scopes: group?.scopes ?? [] },
     submit: ({ name, scopes }) =>
@@ -38,7 +40,7 @@ export function GroupDialog({ group, onClose }: { group?: Group; onClose: () => 
           <TagsInput
             label="Scopes"
             description={SCOPES_HELP}
-            data={scopeSuggestions(groups.data?.data ?? [])}
+            data={scopeSuggestions(areas, groups.data?.data ?? [])}
             clearable
             {...form.getInputProps('scopes')}
           />
