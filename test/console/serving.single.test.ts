@@ -5,6 +5,7 @@ import { CONSOLE_BUILD_DIR } from '../../src/modules/console/bundle.js';
 import { ensureConsoleBuilt } from '../support/console-build.js';
 import { expectError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { LogCapture } from '../support/log-capture.js';
 
 let gateway: TestGateway;
 let scriptName: string;
@@ -48,6 +49,22 @@ describe('the console page', () => {
 
   it('never answers a change to a deep link', async () => {
     expectError(await gateway.call('POST', '/users', { token: null, headers: html }), 404, 'NOT_FOUND');
+  });
+
+  it("keeps a page's query (the setup link's code) out of the request log", async () => {
+    const logs = new LogCapture();
+    const logged = await startTestGateway({ logLevel: 'trace' }, { logStream: logs });
+    try {
+      const result = await logged.call('GET', '/setup?code=the-one-time-code', {
+        token: null,
+        headers: html,
+      });
+      expect(result.status).toBe(200);
+      expect(logs.text).toContain('"url":"/setup"');
+      expect(logs.text).not.toContain('the-one-time-code');
+    } finally {
+      await logged.close();
+    }
   });
 
   it('answers a revalidation with 304 when the page did not change', async () => {

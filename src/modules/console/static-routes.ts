@@ -47,6 +47,15 @@ function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConsoleFil
   return reply.header('content-encoding', 'gzip').send(file.gzipped);
 }
 
+function withoutQuery(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: request.url.split('?', 1)[0],
+    host: request.host,
+    remoteAddress: request.ip,
+  };
+}
+
 const consoleNotBuilt = () =>
   new AppError('NOT_FOUND', {
     reason: 'CONSOLE_NOT_BUILT',
@@ -81,6 +90,9 @@ export const consoleStaticRoutes: GatewayModule<{ bundle: ConsoleBundle }> = asy
       config: { public: true },
       constraints: { consolePage: 'yes' },
       schema: { hide: true },
+      // A page's query is the console's business and may hold a secret (the first-start setup
+      // link's code): request log lines name the path only.
+      logSerializers: { req: withoutQuery },
     },
     async (request, reply) => {
       const page = await bundle.page();
