@@ -11,7 +11,7 @@ export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin'
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // Refusals of these mean "wrong credentials", not "the session ended".
-const SIGN_IN_PATHS = new Set(['/auth/login', '/auth/setup', '/auth/setup/check', '/auth/me']);
+const SIGN_IN_PATHS = new Set(['/auth/login', '/auth/setup', '/auth/setup/check']);
 
 let csrfToken: string | undefined;
 let sessionLost: (() => void) | undefined;
