@@ -9,6 +9,7 @@ packages=(
   podman runc busybox-static  # Docker Engine API through Podman, with a locally built busybox image
   rsyslog           # SIEM syslog sink
   openssl           # certificate test material
+  chromium          # the web console's browser tests (playwright-core drives it)
 )
 
 missing=()

@@ -24,6 +24,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** How long the first-start console setup link (`/setup?code=…`) stays valid. */
+  setupCodeTtlSeconds: number;
   /** Deadline of every call to a container engine (Docker Engine API), in milliseconds. */
   dockerTimeoutMs: number;
   /** Largest file accepted by a container-host volume file write, in bytes (413 past it). */
@@ -183,6 +185,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    setupCodeTtlSeconds: read.integer('INFRAGATE_SETUP_CODE_TTL_SECONDS', 3600, 60, 30 * 24 * 3600),
     pages: {
       retainDeployments: read.integer('INFRAGATE_PAGES_RETAIN_DEPLOYMENTS', 10, 1, 10_000),
       maxArchiveBytes: read.integer('INFRAGATE_PAGES_MAX_ARCHIVE_BYTES', 100 * MiB, 1024, 64 * GiB),

@@ -1,5 +1,6 @@
 import { bootstrapFirstAdmin, FIRST_ADMIN_EMAIL } from '../bootstrap.js';
 import type { Config } from '../config.js';
+import { SETUP_PAGE_PATH } from '../modules/console/setup-codes.js';
 import { buildServer } from '../server.js';
 import { openStorage } from '../storage.js';
 import { listenAdminSocket } from './admin-socket.js';
@@ -12,20 +13,22 @@ export async function serve(config: Config): Promise<void> {
   const closeSocket = await listenAdminSocket(config.dataDir, app.deps);
   app.addHook('preClose', async () => closeSocket());
 
-  const firstToken = await bootstrapFirstAdmin(app.deps.db, app.deps.audit);
+  const firstAdmin = await bootstrapFirstAdmin(app.deps.db, app.deps.audit, config.setupCodeTtlSeconds);
   const address = await app.listen({ port: config.port, host: config.host });
   const base = address.replace('0.0.0.0', '127.0.0.1');
   const lines = [
     `infragate listening on ${base} (database: ${storage.database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}/db`})`,
-    `API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
+    `Console: ${base}/   API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
   ];
-  if (firstToken) {
+  if (firstAdmin) {
+    const minutes = Math.round(config.setupCodeTtlSeconds / 60);
     lines.push(
       '',
       `First start: created ${FIRST_ADMIN_EMAIL} in group admins. Its API token is shown once:`,
-      `  ${firstToken}`,
-      `Try: curl -H "Authorization: Bearer ${firstToken}" ${base}/auth/me`,
-      `Set a password for browser login: infragate users list, then PUT /api/admin/users/{id}/password`,
+      `  ${firstAdmin.token}`,
+      `Try: curl -H "Authorization: Bearer ${firstAdmin.token}" ${base}/auth/me`,
+      `Set its password in the browser (one-time link, valid for ${minutes} minutes):`,
+      `  ${base}${SETUP_PAGE_PATH}?code=${firstAdmin.setupCode}`,
       '',
     );
   }

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = {
     'certificates.certificate.replaced',
     'certificates.certificate.uploaded',
   ],
+  console: ['console.setup.completed', 'console.setup.refused'],
   containerhost: [
     'containerhost.container.file_moved',
     'containerhost.container.stopped',

@@ -1,6 +1,7 @@
 import type { GatewayModule } from '../core/app.js';
 import auditModule from './audit/module.js';
 import certificatesModule from './certificates/module.js';
+import consoleModule from './console/module.js';
 import containerhostModule from './containerhost/module.js';
 import databasesModule from './databases/module.js';
 import inferenceModule from './inference/module.js';
@@ -25,4 +26,5 @@ export const modules: GatewayModule[] = [
   repohostModule,
   inferenceModule,
   nodesModule,
+  consoleModule,
 ];

@@ -8,7 +8,11 @@ const PUBLIC_ROUTES = [
   /^\/openapi\.json$/,
   /^\/docs/,
   /^\/auth\/login$/,
+  /^\/auth\/setup(\/check)?$/,
   /^\/sites\//,
+  // The web console: its page for every deep link, and its hashed files.
+  /^\/\*$/,
+  /^\/assets\/:name$/,
 ];
 
 let gateway: TestGateway;

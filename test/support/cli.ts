@@ -42,6 +42,8 @@ export interface ServeProcess {
   baseUrl: string;
   /** The first-start admin token, when this start printed one. */
   firstToken: string | undefined;
+  /** The first-start console setup link (`…/setup?code=…`), when this start printed one. */
+  setupLink: string | undefined;
   output(): string;
   // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies freely
   call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -81,6 +83,7 @@ export async function startServeProcess(env: Record<string, string>): Promise<Se
     child,
     baseUrl,
     firstToken: /\b(igw_[A-Za-z0-9_-]{43})/.exec(printed)?.[1],
+    setupLink: /(http:\/\/\S+\/setup\?code=[A-Za-z0-9_-]+)/.exec(printed)?.[1],
     output: () => printed,
     async call(method, path, token, body) {
       const response = await fetch(`${baseUrl}${path}`, {

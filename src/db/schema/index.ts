@@ -1,6 +1,7 @@
 // Every table of the gateway, one file per area; migrations/ holds the SQL that creates them.
 export * from './audit.js';
 export * from './certificates.js';
+export * from './console.js';
 export * from './containerhost.js';
 export * from './coordination.js';
 export * from './databases.js';
