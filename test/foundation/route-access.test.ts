@@ -9,6 +9,7 @@ const PUBLIC_ROUTES = [
   /^\/docs/,
   /^\/auth\/login$/,
   /^\/sites\//,
+  /^\/\.well-known\/acme-challenge\//,
 ];
 
 let gateway: TestGateway;
