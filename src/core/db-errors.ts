@@ -16,8 +16,12 @@ function hasSqlState(error: unknown, code: string): boolean {
 /** True when a database error is a unique-constraint violation (SQLSTATE 23505), however wrapped. */
 export const isUniqueViolation = (error: unknown) => hasSqlState(error, '23505');
 
-/** True when a database error is a foreign-key violation (SQLSTATE 23503): a row still referenced, or a reference to a row that is gone. */
-export const isForeignKeyViolation = (error: unknown) => hasSqlState(error, '23503');
+/**
+ * True when a database error is a foreign-key violation: a reference to a row that is gone, or a
+ * delete of a row still referenced (SQLSTATE 23503, or 23001 for `on delete restrict`).
+ */
+export const isForeignKeyViolation = (error: unknown) =>
+  hasSqlState(error, '23503') || hasSqlState(error, '23001');
 
 /**
  * Awaits a write and answers 409 CONFLICT (`reason` + `detail`) when it breaks a unique
