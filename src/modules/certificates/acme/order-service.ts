@@ -81,8 +81,7 @@ export class AcmeOrderService {
         });
         return certificateId;
       });
-      this.kick();
-      return this.certificates.get(id);
+      return this.kicked(await this.certificates.get(id));
     } catch (error) {
       if (isForeignKeyViolation(error)) throw notFound({ dnsProviderId: input.dnsProviderId });
       throw error;
@@ -112,8 +111,7 @@ export class AcmeOrderService {
         metadata: { name: certificate.name, records: acme.dnsRecords.length },
       });
     });
-    this.kick();
-    return this.certificates.get(id);
+    return this.kicked(await this.certificates.get(id));
   }
 
   /** Renews now (or retries a failed order now) instead of waiting for `nextRenewalAt`. */
@@ -137,8 +135,7 @@ export class AcmeOrderService {
         metadata: { domains: order.domains },
       });
     });
-    this.kick();
-    return this.certificates.get(id);
+    return this.kicked(await this.certificates.get(id));
   }
 
   private async acmeOrder(id: string) {
@@ -153,8 +150,12 @@ export class AcmeOrderService {
     return order;
   }
 
-  /** Starts the worker here now rather than at its next tick (it does nothing where another process holds the lease). */
-  private kick(): void {
+  /**
+   * Starts the worker here now rather than at its next tick (it does nothing where another process
+   * holds the lease), after the answer was read, so the answer shows the state the caller created.
+   */
+  private kicked(answer: Certificate): Certificate {
     void this.jobs.runNow(ACME_JOB);
+    return answer;
   }
 }

@@ -33,7 +33,9 @@ export function errorText(error: unknown): string {
     if (details?.explanation) return details.explanation;
     if (details?.[0]) return `${details[0].path.join('.')} ${details[0].message}`;
   }
-  return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof Error)) return String(error);
+  // fetch says only "fetch failed"; the cause says what failed (refused, TLS, egress rule).
+  return error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message;
 }
 
 /**
