@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { acmeDnsProviders } from '../../src/db/schema/index.js';
 import { makeTestPki, openssl, type TestPki } from '../services/openssl-pki.js';
+import { freePort } from '../services/peers.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -10,13 +11,17 @@ const BASE = '/api/ssl-certificates';
 const PROVIDERS = `${BASE}/dns-providers`;
 const MISSING = '00000000-0000-4000-8000-000000000000';
 // Nothing listens there: orders made by these tests fail at once and never leave the machine.
-const NOWHERE = 'https://127.0.0.1:9/directory';
+let NOWHERE: string;
+const acmeConfig = async () => {
+  NOWHERE = `https://127.0.0.1:${await freePort()}/directory`;
+  return { acme: { ...loadConfig({}).acme, directoryUrl: NOWHERE } };
+};
 
 describe('ACME and DNS provider routes: access, validation and errors', () => {
   let gateway: TestGateway;
   let counter = 0;
   beforeAll(async () => {
-    gateway = await startTestGateway({ acme: { ...loadConfig({}).acme, directoryUrl: NOWHERE } });
+    gateway = await startTestGateway(await acmeConfig());
   });
   afterAll(async () => {
     await gateway?.close();
@@ -124,7 +129,7 @@ describe('ACME and DNS provider routes: access, validation and errors', () => {
     });
 
     it('refuses a directory that is not https with 400', async () => {
-      expectValidationError(await order(orderBody({ directoryUrl: 'http://127.0.0.1:9/directory' })), [
+      expectValidationError(await order(orderBody({ directoryUrl: 'http://127.0.0.1:8/directory' })), [
         'directoryUrl',
       ]);
     });
@@ -233,7 +238,7 @@ describe.skipIf(!openssl.path)('uploads and ACME certificates side by side', () 
   let pki: TestPki;
   beforeAll(async () => {
     pki = makeTestPki();
-    gateway = await startTestGateway({ acme: { ...loadConfig({}).acme, directoryUrl: NOWHERE } });
+    gateway = await startTestGateway(await acmeConfig());
   });
   afterAll(async () => {
     await gateway?.close();
