@@ -1,5 +1,6 @@
 import { bootstrapFirstAdmin, FIRST_ADMIN_EMAIL } from '../bootstrap.js';
 import type { Config } from '../config.js';
+import { type HttpsListener, listenHttps } from '../modules/certificates/tls/https-listener.js';
 import { buildServer } from '../server.js';
 import { openStorage } from '../storage.js';
 import { listenAdminSocket } from './admin-socket.js';
@@ -12,6 +13,9 @@ export async function serve(config: Config): Promise<void> {
   const closeSocket = await listenAdminSocket(config.dataDir, app.deps);
   app.addHook('preClose', async () => closeSocket());
 
+  let https: HttpsListener | undefined;
+  app.addHook('preClose', async () => https?.close());
+
   const firstToken = await bootstrapFirstAdmin(app.deps.db, app.deps.audit);
   const address = await app.listen({ port: config.port, host: config.host });
   const base = address.replace('0.0.0.0', '127.0.0.1');
@@ -19,6 +23,14 @@ export async function serve(config: Config): Promise<void> {
     `infragate listening on ${base} (database: ${storage.database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}/db`})`,
     `API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
   ];
+  if (config.https.port !== undefined) {
+    https = await listenHttps(app, storage.database, {
+      port: config.https.port,
+      host: config.host,
+      defaultCertificate: config.https.defaultCertificate,
+    });
+    lines.push(`HTTPS on port ${https.port}: certificate chosen per SNI name from the stored certificates`);
+  }
   if (firstToken) {
     lines.push(
       '',
