@@ -38,6 +38,17 @@ export function retryDelayMs(failures: number, config: AcmeConfig): number {
   return seconds * 1000;
 }
 
+/** An order that ended (issued or failed): forgotten, the next one due at `dueAt`, the claim released. */
+const orderEnded = (failures: number, dueAt: Date) => ({
+  orderUrl: null,
+  privateKeySealed: null,
+  confirmedAt: null,
+  failures,
+  dueAt,
+  claimedUntil: null,
+  updatedAt: new Date(),
+});
+
 /**
  * The background side of ACME: first orders, renewals and retries. It runs under the job lease (one
  * gateway process at a time) and additionally claims each order for a while, so a run that outlasts
@@ -154,15 +165,7 @@ export class AcmeWorker {
         .where(eq(sslCertificates.id, order.certificateId));
       await tx
         .update(acmeOrders)
-        .set({
-          orderUrl: null,
-          privateKeySealed: null,
-          confirmedAt: null,
-          failures: 0,
-          dueAt: renewAt,
-          claimedUntil: null,
-          updatedAt: new Date(),
-        })
+        .set(orderEnded(0, renewAt))
         .where(eq(acmeOrders.certificateId, order.certificateId));
       const renewed = previous.fingerprintSha256 !== null;
       await this.audit.record(tx, systemActor(), {
@@ -200,15 +203,7 @@ export class AcmeWorker {
       if (!row) return;
       await tx
         .update(acmeOrders)
-        .set({
-          orderUrl: null,
-          privateKeySealed: null,
-          confirmedAt: null,
-          failures,
-          dueAt: retryAt,
-          claimedUntil: null,
-          updatedAt: new Date(),
-        })
+        .set(orderEnded(failures, retryAt))
         .where(eq(acmeOrders.certificateId, order.certificateId));
       await this.audit.record(tx, systemActor(), {
         action: 'certificates.certificate.order_failed',
