@@ -39,7 +39,7 @@ export class AcmeAccounts {
   async client(accountId: string): Promise<acme.Client> {
     const [account] = await this.db.select().from(acmeAccounts).where(eq(acmeAccounts.id, accountId));
     if (!account) throw new Error(`ACME account ${accountId} is gone`);
-    const client = acmeClient(this.transport, {
+    const client = await acmeClient(this.transport, {
       directoryUrl: account.directoryUrl,
       accountKeyPem: this.secrets.open(account.accountKeySealed, ACCOUNT_KEY_CONTEXT),
       accountUrl: account.accountUrl,

@@ -1,13 +1,21 @@
 import crypto from 'node:crypto';
-import * as acme from 'acme-client';
+import type * as acme from 'acme-client';
 import type { AcmeTransport } from './transport.js';
 
+let library: Promise<typeof acme> | undefined;
+/** acme-client (and node-forge with it) is loaded on first use: most processes, CLI commands, never order. */
+const acmeLibrary = () => {
+  library ??= import('acme-client');
+  return library;
+};
+
 /** An ACME client for one account whose every request goes through the guarded transport. */
-export function acmeClient(
+export async function acmeClient(
   transport: AcmeTransport,
   options: { directoryUrl: string; accountKeyPem: string; accountUrl?: string | null },
-): acme.Client {
-  const client = new acme.Client({
+): Promise<acme.Client> {
+  const { Client } = await acmeLibrary();
+  const client = new Client({
     directoryUrl: options.directoryUrl,
     accountKey: options.accountKeyPem,
     ...(options.accountUrl ? { accountUrl: options.accountUrl } : {}),
@@ -27,7 +35,8 @@ export function newPrivateKeyPem(): string {
 
 /** A CSR for the domains (the first as common name), signed with the given key. */
 export async function certificateRequest(domains: string[], keyPem: string): Promise<Buffer> {
-  const [, csr] = await acme.crypto.createCsr({ commonName: domains[0]!, altNames: domains }, keyPem);
+  const { crypto: acmeCrypto } = await acmeLibrary();
+  const [, csr] = await acmeCrypto.createCsr({ commonName: domains[0]!, altNames: domains }, keyPem);
   return csr;
 }
 
