@@ -10,6 +10,8 @@ packages=(
   rsyslog           # SIEM syslog sink
   openssl           # certificate test material
   chromium          # the web console's browser tests (playwright-core drives it)
+  pebble            # ACME test CA (pebble, pebble-challtestsrv) for issuance and renewal
+  knot              # authoritative DNS taking RFC 2136 updates with TSIG (dns-01)
 )
 
 missing=()
@@ -32,7 +34,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 # Debian starts installed services; the tests run their own instances on free ports.
-for service in postgresql redis-server rsyslog; do
+for service in postgresql redis-server rsyslog knot; do
   if command -v systemctl >/dev/null 2>&1; then systemctl stop "$service" >/dev/null 2>&1 || true; fi
 done
 echo "install-test-deps: done"

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
 import { catalogFileProblems } from './modules/inference/catalog.js';
@@ -63,6 +64,33 @@ export interface Config {
   uploadSweepSeconds: number;
   /** How long a chunk writer holds a session; after a crash mid-chunk, the session is free again after this. */
   uploadLeaseSeconds: number;
+  /** HTTPS listener (`HTTPS_PORT`); unset means plain HTTP only. */
+  https: HttpsConfig;
+  /** ACME issuance and renewal of certificates. */
+  acme: AcmeConfig;
+}
+
+export interface HttpsConfig {
+  /** Port of the TLS listener on `host`; undefined means none is started. */
+  port: number | undefined;
+  /** Certificate (name or id) served when no stored certificate matches the SNI name, or none is sent. */
+  defaultCertificate: string | undefined;
+  /** Answer plain-HTTP requests with a redirect to HTTPS (except ACME HTTP-01 challenges). */
+  redirect: boolean;
+}
+
+export interface AcmeConfig {
+  /** Directory used when an order names none (Let's Encrypt production). */
+  directoryUrl: string;
+  /** PEM file of extra CAs trusted for ACME directories only (a private or test CA), besides the system roots. */
+  trustedCaFile: string | undefined;
+  /** How often the ACME worker looks for orders to advance and renewals due. */
+  intervalMs: number;
+  /** First retry delay after a failed order; doubles per failure up to retryMaxSeconds. */
+  retryBaseSeconds: number;
+  retryMaxSeconds: number;
+  /** Renew this many days before expiry (or at 2/3 of the lifetime, whichever comes first for short certificates). */
+  renewBeforeDays: number;
 }
 
 export interface KeyValueConfig {
@@ -115,6 +143,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 const EGRESS_POLICIES: readonly EgressPolicy[] = ['public', 'private', 'any'];
 
 const MiB = 1024 * 1024;
+const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
 const GiB = 1024 * MiB;
 
 type Env = Record<string, string | undefined>;
@@ -174,6 +203,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (masterKey !== undefined && decodeMasterKey(masterKey) === undefined) {
     read.problems.push('INFRAGATE_MASTER_KEY is invalid: expected 32 bytes as 64 hex characters or base64');
   }
+  const acmeDirectoryUrl = read.string('INFRAGATE_ACME_DIRECTORY_URL', LETS_ENCRYPT_DIRECTORY);
+  if (!acmeDirectoryUrl.startsWith('https://')) {
+    read.problems.push('INFRAGATE_ACME_DIRECTORY_URL is invalid: expected an https:// URL');
+  }
+  const httpsPortText = read.optional('HTTPS_PORT');
   const config: Config = {
     port: read.integer('PORT', 8080, 0, 65535),
     host: read.string('HOST', '127.0.0.1'),
@@ -220,6 +254,19 @@ export function loadConfig(env: Env = process.env): Config {
     uploadTtlSeconds: read.integer('INFRAGATE_UPLOAD_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     uploadSweepSeconds: read.integer('INFRAGATE_UPLOAD_SWEEP_SECONDS', 60, 1, 24 * 3600),
     uploadLeaseSeconds: read.integer('INFRAGATE_UPLOAD_LEASE_SECONDS', 60, 1, 3600),
+    https: {
+      port: httpsPortText === undefined ? undefined : read.integer('HTTPS_PORT', 0, 0, 65535),
+      defaultCertificate: read.optional('INFRAGATE_TLS_DEFAULT_CERTIFICATE'),
+      redirect: read.boolean('INFRAGATE_HTTPS_REDIRECT', false),
+    },
+    acme: {
+      directoryUrl: acmeDirectoryUrl,
+      trustedCaFile: read.optional('INFRAGATE_ACME_CA_FILE'),
+      intervalMs: read.integer('INFRAGATE_ACME_INTERVAL_MS', 10_000, 50, 3_600_000),
+      retryBaseSeconds: read.integer('INFRAGATE_ACME_RETRY_BASE_SECONDS', 3600, 1, 7 * 86_400),
+      retryMaxSeconds: read.integer('INFRAGATE_ACME_RETRY_MAX_SECONDS', 86_400, 1, 30 * 86_400),
+      renewBeforeDays: read.integer('INFRAGATE_ACME_RENEW_BEFORE_DAYS', 30, 1, 365),
+    },
     siem: {
       batchSize: read.integer('INFRAGATE_SIEM_BATCH_SIZE', 500, 1, 10_000),
       flushIntervalMs: read.integer('INFRAGATE_SIEM_FLUSH_INTERVAL_MS', 1000, 0, 3_600_000),
@@ -241,6 +288,14 @@ export function loadConfig(env: Env = process.env): Config {
     read.problems.push(
       `INFRAGATE_UPLOAD_CHUNK_BYTES=${config.uploadChunkBytes} is invalid: expected at most INFRAGATE_UPLOAD_MAX_CHUNK_BYTES (${config.uploadMaxChunkBytes})`,
     );
+  }
+  if (config.acme.trustedCaFile !== undefined) {
+    config.acme.trustedCaFile = path.resolve(config.acme.trustedCaFile);
+    if (!fs.existsSync(config.acme.trustedCaFile))
+      read.problems.push(`INFRAGATE_ACME_CA_FILE=${config.acme.trustedCaFile} is invalid: no such file`);
+  }
+  if (config.https.redirect && config.https.port === undefined) {
+    read.problems.push('INFRAGATE_HTTPS_REDIRECT=true is invalid without HTTPS_PORT');
   }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;

@@ -15,6 +15,7 @@ import { BackgroundJobs } from './core/background-jobs.js';
 import type { Deps } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
 import { answerFrameworkError, registerErrorHandling } from './core/http-errors.js';
+import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
 import { SecretBox } from './core/secret-box.js';
@@ -124,6 +125,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerValidation(app);
   registerErrorHandling(app);
   registerSecurityHeaders(app, { https: config.cookieSecure });
+  registerHttpsPolicy(app, config.https);
   registerJsonBodyParser(app);
   registerInputGuard(app);
   await app.register(fastifyCookie);

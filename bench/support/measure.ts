@@ -17,6 +17,8 @@ export interface LoadOptions {
   durationSeconds?: number;
   method?: 'GET' | 'POST' | 'PUT';
   body?: string;
+  /** SNI name for https URLs (autocannon does not check the certificate). */
+  servername?: string;
 }
 
 /** Drives one URL with autocannon for a bounded time and summarises it. */
@@ -28,6 +30,7 @@ export async function load(label: string, options: LoadOptions): Promise<LoadRes
     body: options.body,
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? 10,
+    ...(options.servername ? { servername: options.servername } : {}),
   });
   return {
     label,

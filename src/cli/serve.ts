@@ -1,5 +1,6 @@
 import { bootstrapFirstAdmin, FIRST_ADMIN_EMAIL } from '../bootstrap.js';
 import type { Config } from '../config.js';
+import { type HttpsListener, listenHttps } from '../modules/certificates/tls/https-listener.js';
 import { SETUP_PAGE_PATH } from '../modules/console/setup-codes.js';
 import { buildServer } from '../server.js';
 import { openStorage } from '../storage.js';
@@ -13,6 +14,9 @@ export async function serve(config: Config): Promise<void> {
   const closeSocket = await listenAdminSocket(config.dataDir, app.deps);
   app.addHook('preClose', async () => closeSocket());
 
+  let https: HttpsListener | undefined;
+  app.addHook('preClose', async () => https?.close());
+
   const firstAdmin = await bootstrapFirstAdmin(app.deps.db, app.deps.audit, config.setupCodeTtlSeconds);
   const address = await app.listen({ port: config.port, host: config.host });
   const base = address.replace('0.0.0.0', '127.0.0.1');
@@ -20,6 +24,14 @@ export async function serve(config: Config): Promise<void> {
     `infragate listening on ${base} (database: ${storage.database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}/db`})`,
     `Console: ${base}/   API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
   ];
+  if (config.https.port !== undefined) {
+    https = await listenHttps(app, storage.database, {
+      port: config.https.port,
+      host: config.host,
+      defaultCertificate: config.https.defaultCertificate,
+    });
+    lines.push(`HTTPS on port ${https.port}: certificate chosen per SNI name from the stored certificates`);
+  }
   if (firstAdmin) {
     const minutes = Math.round(config.setupCodeTtlSeconds / 60);
     lines.push(

@@ -13,6 +13,7 @@ const PUBLIC_ROUTES = [
   // The web console: its page for every deep link, and its hashed files.
   /^\/\*$/,
   /^\/assets\/:name$/,
+  /^\/\.well-known\/acme-challenge\//,
 ];
 
 let gateway: TestGateway;

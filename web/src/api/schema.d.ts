@@ -5240,29 +5240,48 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
-                                /** @description Distinguished name, e.g. `C=DE, O=Example, CN=app.example.com` */
-                                subject: string;
-                                issuer: string;
-                                /** @description Hexadecimal */
-                                serialNumber: string;
-                                /** @description Subject alternative names: host names and IP addresses bare, other kinds prefixed */
-                                sans: string[];
-                                /** Format: date-time */
-                                notBefore: string;
-                                /** Format: date-time */
-                                notAfter: string;
-                                /** @description SHA-256 of the DER certificate, colon-separated hex */
-                                fingerprintSha256: string;
-                                /** @description rsa, rsa-pss, ec, ed25519, ed448, dsa */
-                                keyType: string;
+                                subject: string | null;
+                                issuer: string | null;
+                                serialNumber: string | null;
+                                sans: string[] | null;
+                                notBefore: string | null;
+                                notAfter: string | null;
+                                fingerprintSha256: string | null;
+                                keyType: string | null;
                                 keyBits: number | null;
                                 /** @description P-256, P-384, P-521, Ed25519… */
                                 curve: string | null;
-                                /** @description Certificates in the chain, not counting the leaf */
-                                chainLength: number;
-                                /** @description Whole days until notAfter; negative once expired */
-                                expiresInDays: number;
-                                expired: boolean;
+                                chainLength: number | null;
+                                expiresInDays: number | null;
+                                expired: boolean | null;
+                                /** @enum {string} */
+                                source: "uploaded" | "acme";
+                                /**
+                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "valid" | "failed" | "renewing";
+                                lastError: string | null;
+                                /** @description ACME only: when the next renewal (or retry) is due */
+                                nextRenewalAt: string | null;
+                                acme: {
+                                    domains: string[];
+                                    /** @enum {string} */
+                                    challenge: "http-01" | "dns-01";
+                                    accountEmail: string;
+                                    directoryUrl: string;
+                                    dnsProviderId: string | null;
+                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                    dnsRecords: {
+                                        /** @description e.g. `_acme-challenge.app.example.com` */
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "TXT";
+                                        value: string;
+                                    }[];
+                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                    awaitingConfirmation: boolean;
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -5317,29 +5336,48 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
-                                /** @description Distinguished name, e.g. `C=DE, O=Example, CN=app.example.com` */
-                                subject: string;
-                                issuer: string;
-                                /** @description Hexadecimal */
-                                serialNumber: string;
-                                /** @description Subject alternative names: host names and IP addresses bare, other kinds prefixed */
-                                sans: string[];
-                                /** Format: date-time */
-                                notBefore: string;
-                                /** Format: date-time */
-                                notAfter: string;
-                                /** @description SHA-256 of the DER certificate, colon-separated hex */
-                                fingerprintSha256: string;
-                                /** @description rsa, rsa-pss, ec, ed25519, ed448, dsa */
-                                keyType: string;
+                                subject: string | null;
+                                issuer: string | null;
+                                serialNumber: string | null;
+                                sans: string[] | null;
+                                notBefore: string | null;
+                                notAfter: string | null;
+                                fingerprintSha256: string | null;
+                                keyType: string | null;
                                 keyBits: number | null;
                                 /** @description P-256, P-384, P-521, Ed25519… */
                                 curve: string | null;
-                                /** @description Certificates in the chain, not counting the leaf */
-                                chainLength: number;
-                                /** @description Whole days until notAfter; negative once expired */
-                                expiresInDays: number;
-                                expired: boolean;
+                                chainLength: number | null;
+                                expiresInDays: number | null;
+                                expired: boolean | null;
+                                /** @enum {string} */
+                                source: "uploaded" | "acme";
+                                /**
+                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "valid" | "failed" | "renewing";
+                                lastError: string | null;
+                                /** @description ACME only: when the next renewal (or retry) is due */
+                                nextRenewalAt: string | null;
+                                acme: {
+                                    domains: string[];
+                                    /** @enum {string} */
+                                    challenge: "http-01" | "dns-01";
+                                    accountEmail: string;
+                                    directoryUrl: string;
+                                    dnsProviderId: string | null;
+                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                    dnsRecords: {
+                                        /** @description e.g. `_acme-challenge.app.example.com` */
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "TXT";
+                                        value: string;
+                                    }[];
+                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                    awaitingConfirmation: boolean;
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -5394,29 +5432,48 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
-                                /** @description Distinguished name, e.g. `C=DE, O=Example, CN=app.example.com` */
-                                subject: string;
-                                issuer: string;
-                                /** @description Hexadecimal */
-                                serialNumber: string;
-                                /** @description Subject alternative names: host names and IP addresses bare, other kinds prefixed */
-                                sans: string[];
-                                /** Format: date-time */
-                                notBefore: string;
-                                /** Format: date-time */
-                                notAfter: string;
-                                /** @description SHA-256 of the DER certificate, colon-separated hex */
-                                fingerprintSha256: string;
-                                /** @description rsa, rsa-pss, ec, ed25519, ed448, dsa */
-                                keyType: string;
+                                subject: string | null;
+                                issuer: string | null;
+                                serialNumber: string | null;
+                                sans: string[] | null;
+                                notBefore: string | null;
+                                notAfter: string | null;
+                                fingerprintSha256: string | null;
+                                keyType: string | null;
                                 keyBits: number | null;
                                 /** @description P-256, P-384, P-521, Ed25519… */
                                 curve: string | null;
-                                /** @description Certificates in the chain, not counting the leaf */
-                                chainLength: number;
-                                /** @description Whole days until notAfter; negative once expired */
-                                expiresInDays: number;
-                                expired: boolean;
+                                chainLength: number | null;
+                                expiresInDays: number | null;
+                                expired: boolean | null;
+                                /** @enum {string} */
+                                source: "uploaded" | "acme";
+                                /**
+                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "valid" | "failed" | "renewing";
+                                lastError: string | null;
+                                /** @description ACME only: when the next renewal (or retry) is due */
+                                nextRenewalAt: string | null;
+                                acme: {
+                                    domains: string[];
+                                    /** @enum {string} */
+                                    challenge: "http-01" | "dns-01";
+                                    accountEmail: string;
+                                    directoryUrl: string;
+                                    dnsProviderId: string | null;
+                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                    dnsRecords: {
+                                        /** @description e.g. `_acme-challenge.app.example.com` */
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "TXT";
+                                        value: string;
+                                    }[];
+                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                    awaitingConfirmation: boolean;
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -5467,29 +5524,48 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
-                                /** @description Distinguished name, e.g. `C=DE, O=Example, CN=app.example.com` */
-                                subject: string;
-                                issuer: string;
-                                /** @description Hexadecimal */
-                                serialNumber: string;
-                                /** @description Subject alternative names: host names and IP addresses bare, other kinds prefixed */
-                                sans: string[];
-                                /** Format: date-time */
-                                notBefore: string;
-                                /** Format: date-time */
-                                notAfter: string;
-                                /** @description SHA-256 of the DER certificate, colon-separated hex */
-                                fingerprintSha256: string;
-                                /** @description rsa, rsa-pss, ec, ed25519, ed448, dsa */
-                                keyType: string;
+                                subject: string | null;
+                                issuer: string | null;
+                                serialNumber: string | null;
+                                sans: string[] | null;
+                                notBefore: string | null;
+                                notAfter: string | null;
+                                fingerprintSha256: string | null;
+                                keyType: string | null;
                                 keyBits: number | null;
                                 /** @description P-256, P-384, P-521, Ed25519… */
                                 curve: string | null;
-                                /** @description Certificates in the chain, not counting the leaf */
-                                chainLength: number;
-                                /** @description Whole days until notAfter; negative once expired */
-                                expiresInDays: number;
-                                expired: boolean;
+                                chainLength: number | null;
+                                expiresInDays: number | null;
+                                expired: boolean | null;
+                                /** @enum {string} */
+                                source: "uploaded" | "acme";
+                                /**
+                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "valid" | "failed" | "renewing";
+                                lastError: string | null;
+                                /** @description ACME only: when the next renewal (or retry) is due */
+                                nextRenewalAt: string | null;
+                                acme: {
+                                    domains: string[];
+                                    /** @enum {string} */
+                                    challenge: "http-01" | "dns-01";
+                                    accountEmail: string;
+                                    directoryUrl: string;
+                                    dnsProviderId: string | null;
+                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                    dnsRecords: {
+                                        /** @description e.g. `_acme-challenge.app.example.com` */
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "TXT";
+                                        value: string;
+                                    }[];
+                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                    awaitingConfirmation: boolean;
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -5573,6 +5649,550 @@ export interface paths {
                                 fullChainPem: string;
                             };
                         };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ssl-certificates/acme": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Order a certificate from an ACME CA
+         * @description Answers 202 with the certificate in status `pending`; ordering runs in the background and `GET /api/ssl-certificates/{id}` shows it progress to `valid` or `failed` (with `lastError`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        domains: string[];
+                        /** @enum {string} */
+                        challenge: "http-01" | "dns-01";
+                        accountEmail: string;
+                        /**
+                         * Format: uri
+                         * @description An RFC 8555 directory (https only); the configured default (Let's Encrypt) when absent
+                         */
+                        directoryUrl?: string;
+                        /**
+                         * Format: uuid
+                         * @description dns-01: the DNS provider that creates the TXT records; absent means manual mode
+                         */
+                        dnsProviderId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                subject: string | null;
+                                issuer: string | null;
+                                serialNumber: string | null;
+                                sans: string[] | null;
+                                notBefore: string | null;
+                                notAfter: string | null;
+                                fingerprintSha256: string | null;
+                                keyType: string | null;
+                                keyBits: number | null;
+                                /** @description P-256, P-384, P-521, Ed25519… */
+                                curve: string | null;
+                                chainLength: number | null;
+                                expiresInDays: number | null;
+                                expired: boolean | null;
+                                /** @enum {string} */
+                                source: "uploaded" | "acme";
+                                /**
+                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "valid" | "failed" | "renewing";
+                                lastError: string | null;
+                                /** @description ACME only: when the next renewal (or retry) is due */
+                                nextRenewalAt: string | null;
+                                acme: {
+                                    domains: string[];
+                                    /** @enum {string} */
+                                    challenge: "http-01" | "dns-01";
+                                    accountEmail: string;
+                                    directoryUrl: string;
+                                    dnsProviderId: string | null;
+                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                    dnsRecords: {
+                                        /** @description e.g. `_acme-challenge.app.example.com` */
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "TXT";
+                                        value: string;
+                                    }[];
+                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                    awaitingConfirmation: boolean;
+                                } | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ssl-certificates/{id}/acme/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Manual dns-01: confirm that the TXT records are in place */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                subject: string | null;
+                                issuer: string | null;
+                                serialNumber: string | null;
+                                sans: string[] | null;
+                                notBefore: string | null;
+                                notAfter: string | null;
+                                fingerprintSha256: string | null;
+                                keyType: string | null;
+                                keyBits: number | null;
+                                /** @description P-256, P-384, P-521, Ed25519… */
+                                curve: string | null;
+                                chainLength: number | null;
+                                expiresInDays: number | null;
+                                expired: boolean | null;
+                                /** @enum {string} */
+                                source: "uploaded" | "acme";
+                                /**
+                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "valid" | "failed" | "renewing";
+                                lastError: string | null;
+                                /** @description ACME only: when the next renewal (or retry) is due */
+                                nextRenewalAt: string | null;
+                                acme: {
+                                    domains: string[];
+                                    /** @enum {string} */
+                                    challenge: "http-01" | "dns-01";
+                                    accountEmail: string;
+                                    directoryUrl: string;
+                                    dnsProviderId: string | null;
+                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                    dnsRecords: {
+                                        /** @description e.g. `_acme-challenge.app.example.com` */
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "TXT";
+                                        value: string;
+                                    }[];
+                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                    awaitingConfirmation: boolean;
+                                } | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ssl-certificates/{id}/acme/renew": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Renew an ACME certificate now (or retry a failed order now) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                subject: string | null;
+                                issuer: string | null;
+                                serialNumber: string | null;
+                                sans: string[] | null;
+                                notBefore: string | null;
+                                notAfter: string | null;
+                                fingerprintSha256: string | null;
+                                keyType: string | null;
+                                keyBits: number | null;
+                                /** @description P-256, P-384, P-521, Ed25519… */
+                                curve: string | null;
+                                chainLength: number | null;
+                                expiresInDays: number | null;
+                                expired: boolean | null;
+                                /** @enum {string} */
+                                source: "uploaded" | "acme";
+                                /**
+                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "valid" | "failed" | "renewing";
+                                lastError: string | null;
+                                /** @description ACME only: when the next renewal (or retry) is due */
+                                nextRenewalAt: string | null;
+                                acme: {
+                                    domains: string[];
+                                    /** @enum {string} */
+                                    challenge: "http-01" | "dns-01";
+                                    accountEmail: string;
+                                    directoryUrl: string;
+                                    dnsProviderId: string | null;
+                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                    dnsRecords: {
+                                        /** @description e.g. `_acme-challenge.app.example.com` */
+                                        name: string;
+                                        /** @enum {string} */
+                                        type: "TXT";
+                                        value: string;
+                                    }[];
+                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                    awaitingConfirmation: boolean;
+                                } | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ssl-certificates/dns-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List DNS providers for dns-01 */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                    /** @description Case-insensitive substring of the name, matched literally */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "rfc2136";
+                                server: string;
+                                port: number;
+                                zone: string;
+                                tsigKeyName: string;
+                                /** @enum {string} */
+                                tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+                                ttl: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a DNS provider (RFC 2136 with a TSIG key) for dns-01 */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /**
+                         * @description rfc2136: dynamic updates (BIND, Knot, PowerDNS) signed with TSIG
+                         * @enum {string}
+                         */
+                        kind: "rfc2136";
+                        /** @description Host name or address of the primary */
+                        server: string;
+                        /** @default 53 */
+                        port?: number;
+                        /** @description The zone the updates go to, e.g. `example.com` */
+                        zone: string;
+                        tsigKeyName: string;
+                        /**
+                         * @default hmac-sha256
+                         * @enum {string}
+                         */
+                        tsigAlgorithm?: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+                        /** @description The TSIG key, base64; write-only (sealed at rest, never answered) */
+                        tsigSecret: string;
+                        /** @default 60 */
+                        ttl?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "rfc2136";
+                                server: string;
+                                port: number;
+                                zone: string;
+                                tsigKeyName: string;
+                                /** @enum {string} */
+                                tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+                                ttl: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ssl-certificates/dns-providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a DNS provider */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "rfc2136";
+                                server: string;
+                                port: number;
+                                zone: string;
+                                tsigKeyName: string;
+                                /** @enum {string} */
+                                tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+                                ttl: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a DNS provider that no ACME certificate uses */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/acme-challenge/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** HTTP-01 challenge answer (for the ACME CA) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
                     };
                 };
             };
