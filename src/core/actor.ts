@@ -5,9 +5,9 @@ export interface Actor {
   name: string;
   groupName: string;
   scopes: readonly string[];
-  /** The API token or browser session this request authenticated with. */
+  /** The API token, browser session or route credential (a pages deploy token) this request used. */
   tokenId: string;
-  tokenKind: 'api' | 'session';
+  tokenKind: 'api' | 'session' | 'deploy';
   requestId: string;
   clientIp: string;
 }

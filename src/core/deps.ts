@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { AuditRecorder } from './audit-recorder.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
+import type { RouteCredential } from './auth/route-credential.js';
 import type { BackgroundJobs } from './background-jobs.js';
 import type { EgressGuard } from './egress-guard.js';
 import type { SecretBox } from './secret-box.js';
@@ -28,4 +29,6 @@ export interface RouteAccess {
   scope?: string;
   /** Reachable without a token (health, docs, login, public pages). */
   public?: boolean;
+  /** A narrow credential this route also accepts (e.g. a pages deploy token), beside `scope`. */
+  credential?: RouteCredential;
 }
