@@ -244,6 +244,7 @@ export class DeploymentService {
       });
       return files.map((file) => file.sha256);
     });
+    this.sites.forgetDeployment(deploymentId);
     await this.gc.collect(blobs);
   }
 

@@ -42,6 +42,7 @@ const pagesModule: GatewayModule = async (app) => {
       directory.forgetSite(projectId, slug);
       hosts.forgetDomains();
     },
+    forgetDeployment: (deploymentId) => directory.forgetDeployment(deploymentId),
   };
   const sites = new SiteServer(directory, blobs);
   const gc = new BlobCollector({ db: deps.db, blobs });

@@ -10,6 +10,8 @@ import { loadSiteRules, type SiteRules } from './site-rules/site-rules.js';
 /** Told when what a project serves may have changed, so cached lookups are dropped. */
 export interface SiteInvalidation {
   forgetSite(projectId: string, slug: string): void;
+  /** A deployment was deleted: its preview stops at once in this gateway (within a second in others). */
+  forgetDeployment(deploymentId: string): void;
 }
 
 /** A site is asked for by its slug (`/sites/<slug>/`, the base domain) or its project (a custom domain). */
@@ -64,6 +66,11 @@ export class SiteDirectory implements SiteInvalidation {
   forgetSite(projectId: string, slug: string): void {
     this.sites.delete(keyOf({ slug }));
     this.sites.delete(keyOf({ projectId }));
+  }
+
+  forgetDeployment(deploymentId: string): void {
+    this.owners.delete(deploymentId);
+    this.contents.delete(deploymentId);
   }
 
   async site(selector: SiteSelector): Promise<SiteRecord | null> {

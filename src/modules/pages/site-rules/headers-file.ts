@@ -104,12 +104,15 @@ export function parseHeaders(
   // The rule the indented lines belong to; one refused for its path line still takes its header
   // lines (they are checked, then dropped), so they are not reported as misplaced.
   let current: HeaderRule | undefined;
+  let headerLines = 0;
   const closeRule = () => {
-    if (current && rules.includes(current) && current.set.length + current.detach.length === 0)
+    if (current && rules.includes(current) && headerLines === 0)
       problems.add(current.line, 'a path needs at least one indented header line after it');
+    headerLines = 0;
   };
   for (const { line, raw, trimmed } of ruleLines(text, HEADER_LIMITS.maxLineLength, problems)) {
     if (/^\s/.test(raw)) {
+      headerLines += 1;
       const problem = !current
         ? 'a header line must follow a path line (indent headers only)'
         : current.set.length + current.detach.length >= HEADER_LIMITS.maxHeadersPerRule
