@@ -99,7 +99,7 @@ export const domainRoutes: GatewayModule<{ domains: DomainService }> = async (ap
         tags,
         summary: 'Check the ownership of a custom domain now (DNS TXT record, then HTTP token)',
         params: DomainParams,
-        body: DomainCheck,
+        querystring: DomainCheck,
         response: { 200: DataOf(Domain) },
       },
     },
@@ -108,7 +108,7 @@ export const domainRoutes: GatewayModule<{ domains: DomainService }> = async (ap
         request.actor,
         request.params.projectId,
         request.params.domainId,
-        request.body ?? {},
+        request.query,
       ),
     }),
   );
