@@ -43,10 +43,12 @@ const tokenColumns = {
 export class DeployTokenService {
   private readonly db: Db;
   private readonly audit: AuditRecorder;
+  private readonly log: Deps['log'];
 
-  constructor(deps: Pick<Deps, 'db' | 'audit'>) {
+  constructor(deps: Pick<Deps, 'db' | 'audit' | 'log'>) {
     this.db = deps.db;
     this.audit = deps.audit;
+    this.log = deps.log;
   }
 
   async list(projectId: string, filter: DeployTokenListQuery) {
@@ -140,12 +142,13 @@ export class DeployTokenService {
       );
     if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return null;
     if (!hasScope(row.scopes, CREATOR_SCOPE)) return null;
-    this.db
+    await this.db
       .update(pagesDeployTokens)
       .set({ lastUsedAt: sql`now()` })
       .where(eq(pagesDeployTokens.id, row.id))
-      .catch(() => {
+      .catch((error: unknown) => {
         // Usage time is informative; a failed write must not fail the upload.
+        this.log.warn({ err: error }, 'could not record the use of a deploy token');
       });
     return {
       userId: row.userId,
