@@ -116,6 +116,20 @@ describe('creating, listing and revoking deploy tokens', () => {
     );
     const other = await createProject(gateway);
     expectError(await gateway.call('DELETE', `${tokensOf(other.id)}/${issued.id}`), 404, 'NOT_FOUND');
+    expectError(
+      await gateway.call('DELETE', `${tokensOf(project.id)}/${crypto.randomUUID()}`),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('answers 400 for malformed ids and filters', async () => {
+    const project = await createProject(gateway);
+    expectValidationError(await gateway.call('GET', tokensOf('nope')), ['projectId']);
+    expectValidationError(await gateway.call('DELETE', `${tokensOf(project.id)}/nope`), ['tokenId']);
+    expectValidationError(await gateway.call('GET', tokensOf(project.id), { query: { revoked: 'maybe' } }), [
+      'revoked',
+    ]);
   });
 });
 

@@ -226,6 +226,31 @@ describe('reading, changing and removing domains', () => {
     }
   });
 
+  it('answers 400 for malformed ids and 404 for unknown projects and domains on every domain route', async () => {
+    const project = await createProject(gateway);
+    const domain = await addDomain(project.id);
+    const routes = (projectId: string, domainId: string) =>
+      [
+        ['GET', domainsOf(projectId), undefined],
+        ['GET', `${domainsOf(projectId)}/${domainId}`, undefined],
+        ['PATCH', `${domainsOf(projectId)}/${domainId}`, { certificateId: null }],
+        ['POST', `${domainsOf(projectId)}/${domainId}/verify`, undefined],
+        ['DELETE', `${domainsOf(projectId)}/${domainId}`, undefined],
+      ] as const;
+    for (const [method, url, body] of routes('nope', domain.id)) {
+      expectValidationError(await gateway.call(method, url, body ? { body } : {}), ['projectId']);
+    }
+    for (const [method, url, body] of routes(project.id, 'nope').slice(1)) {
+      expectValidationError(await gateway.call(method, url, body ? { body } : {}), ['domainId']);
+    }
+    for (const [method, url, body] of [
+      ...routes(crypto.randomUUID(), domain.id),
+      ...routes(project.id, crypto.randomUUID()).slice(1),
+    ]) {
+      expectError(await gateway.call(method, url, body ? { body } : {}), 404, 'NOT_FOUND');
+    }
+  });
+
   it('refuses an unknown verification method with 400', async () => {
     const project = await createProject(gateway);
     const domain = await addDomain(project.id);

@@ -24,8 +24,8 @@ import { deploymentColumns, fileColumns } from './columns.js';
 import { lockProject, requireProject, setProduction } from './project-rows.js';
 import type { RetentionService } from './retention.js';
 import type { Deployment, DeploymentListQuery, DeploymentUploadQuery } from './schemas.js';
+import type { SiteInvalidation } from './site-lookup.js';
 import { validateSiteRules } from './site-rules/site-rules.js';
-import type { SiteInvalidation } from './site-server.js';
 import type { SiteUrls } from './site-urls.js';
 
 /** File rows per insert statement. */

@@ -13,7 +13,7 @@ import type { BlobCollector } from './blob-gc.js';
 import { deploymentColumns } from './columns.js';
 import { lockProject } from './project-rows.js';
 import type { NewProject, Project, ProjectChanges, ProjectListQuery } from './schemas.js';
-import type { SiteInvalidation } from './site-server.js';
+import type { SiteInvalidation } from './site-lookup.js';
 import type { SiteUrls } from './site-urls.js';
 
 /** Static site projects: a name, the slug they are served under and the SPA fallback switch. */

@@ -7,8 +7,6 @@ import type { HeaderChanges } from './site-rules/headers-file.js';
 import type { RedirectStatus } from './site-rules/redirects-file.js';
 import { RULE_FILES } from './site-rules/site-rules.js';
 
-export type { SiteInvalidation } from './site-lookup.js';
-
 export type MissingReason =
   | 'SITE_NOT_FOUND'
   | 'NO_PRODUCTION_DEPLOYMENT'
