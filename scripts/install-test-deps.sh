@@ -9,6 +9,7 @@ packages=(
   podman runc busybox-static  # Docker Engine API through Podman, with a locally built busybox image
   rsyslog           # SIEM syslog sink
   openssl           # certificate test material
+  knot              # authoritative DNS (knotd, knotc): TXT records for pages custom-domain checks
 )
 
 missing=()
@@ -31,7 +32,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 # Debian starts installed services; the tests run their own instances on free ports.
-for service in postgresql redis-server rsyslog; do
+for service in postgresql redis-server rsyslog knot; do
   if command -v systemctl >/dev/null 2>&1; then systemctl stop "$service" >/dev/null 2>&1 || true; fi
 done
 echo "install-test-deps: done"
