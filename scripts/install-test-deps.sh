@@ -11,7 +11,7 @@ packages=(
   openssl           # certificate test material
   chromium          # the web console's browser tests (playwright-core drives it)
   pebble            # ACME test CA (pebble, pebble-challtestsrv) for issuance and renewal
-  knot              # authoritative DNS taking RFC 2136 updates with TSIG (dns-01)
+  knot              # authoritative DNS: RFC 2136 updates with TSIG (dns-01), TXT records for pages domain checks
 )
 
 missing=()

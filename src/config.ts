@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
+import { isHostname } from './core/hostnames.js';
 import { catalogFileProblems } from './modules/inference/catalog.js';
 
 // loadConfig() throws it; callers catch it from here.
@@ -115,6 +117,14 @@ export interface PagesConfig {
   maxFiles: number;
   /** Serve sites with `Content-Security-Policy: sandbox …` so their scripts cannot act as the gateway's origin. */
   sandbox: boolean;
+  /** Sites at `<slug>.<baseDomain>` and previews at `<deploymentId>.<slug>.<baseDomain>`; unset: only `/sites/`. */
+  baseDomain: string | undefined;
+  /** The scheme of the site and preview URLs the API answers for the base domain and custom domains. */
+  urlScheme: 'https' | 'http';
+  /** DNS servers (`ip` or `ip:port`) that custom-domain checks ask; empty: the system's resolvers. */
+  dnsServers: string[];
+  /** The port the HTTP ownership check of a custom domain connects to (80 unless a proxy maps another). */
+  verifyHttpPort: number;
 }
 
 export interface SiemConfig {
@@ -183,6 +193,32 @@ class EnvReader {
     return raw as T;
   }
 
+  /** A DNS host name, lowercased; unset stays undefined. */
+  hostname(name: string): string | undefined {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined || isHostname(raw)) return raw;
+    this.problems.push(`${name}=${raw} is invalid: expected a DNS name such as pages.example.com`);
+    return undefined;
+  }
+
+  /** Comma-separated IP addresses, each with an optional port (`10.0.0.53`, `127.0.0.1:5353`, `[::1]:53`). */
+  addressList(name: string): string[] {
+    const raw = this.optional(name);
+    if (raw === undefined) return [];
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => {
+      const match =
+        /^(?:\[([^\]]+)\]|([^:]+))(?::(\d{1,5}))?$/.exec(entry) ?? /^([0-9a-fA-F:]+)$/.exec(entry);
+      const address = match?.[1] ?? match?.[2];
+      return !address || !net.isIP(address) || Number(match?.[3] ?? 53) > 65535;
+    });
+    if (bad.length === 0) return entries;
+    this.problems.push(
+      `${name}=${raw} is invalid: expected IP addresses with optional ports, comma-separated`,
+    );
+    return [];
+  }
+
   boolean(name: string, fallback: boolean): boolean {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
@@ -226,6 +262,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxSiteBytes: read.integer('INFRAGATE_PAGES_MAX_SITE_BYTES', 500 * MiB, 1024, 256 * GiB),
       maxFiles: read.integer('INFRAGATE_PAGES_MAX_FILES', 20_000, 1, 1_000_000),
       sandbox: read.boolean('INFRAGATE_PAGES_SANDBOX', true),
+      baseDomain: read.hostname('INFRAGATE_PAGES_BASE_DOMAIN'),
+      urlScheme: read.oneOf('INFRAGATE_PAGES_URL_SCHEME', ['https', 'http'] as const, 'https'),
+      dnsServers: read.addressList('INFRAGATE_PAGES_DNS_SERVERS'),
+      verifyHttpPort: read.integer('INFRAGATE_PAGES_VERIFY_HTTP_PORT', 80, 1, 65535),
     },
     dockerTimeoutMs: read.integer('INFRAGATE_DOCKER_TIMEOUT_MS', 10_000, 100, 600_000),
     volumeWriteLimitBytes: read.integer(

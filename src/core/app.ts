@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { Actor } from './actor.js';
+import type { RouteCredential } from './auth/route-credential.js';
 import type { AUTHENTICATED, RequiredScope } from './auth/scopes.js';
 import type { Deps } from './deps.js';
 
@@ -24,6 +25,8 @@ export interface RouteAccess {
   scope?: RequiredScope | typeof AUTHENTICATED;
   /** Reachable without a token (health, docs, login, public pages). */
   public?: boolean;
+  /** A narrow credential this route also accepts (e.g. a pages deploy token), beside `scope`. */
+  credential?: RouteCredential;
 }
 
 /** Every registered route with its access declaration (tests check that none is left undeclared). */

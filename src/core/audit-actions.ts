@@ -110,6 +110,13 @@ export const AUDIT_ACTIONS = {
     'pages.project.created',
     'pages.project.deleted',
     'pages.project.updated',
+    'pages.deploy_token.created',
+    'pages.deploy_token.revoked',
+    'pages.domain.created',
+    'pages.domain.deleted',
+    'pages.domain.updated',
+    'pages.domain.verification_failed',
+    'pages.domain.verified',
   ],
   repohost: [
     'repohost.connector.created',

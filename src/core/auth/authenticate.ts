@@ -68,6 +68,20 @@ export function registerAuthentication(app: FastifyInstance, principals: Princip
     if (!knownRoute && !PROTECTED_PREFIXES.some((prefix) => request.url.startsWith(prefix))) return;
 
     const credential = readCredential(request);
+    // A route's own narrow credential (never from a cookie); every other route refuses it below.
+    const routeCredential = access.credential;
+    if (
+      routeCredential &&
+      credential &&
+      !credential.viaCookie &&
+      routeCredential.recognises(credential.secret)
+    ) {
+      const actor = await routeCredential.authenticate(credential.secret, request);
+      if (!actor) throw unauthorized();
+      request.actor = actor;
+      await routeCredential.authorize(actor, request);
+      return;
+    }
     if (!credential || !looksLikeTokenSecret(credential.secret)) throw unauthorized();
     const principal = await principals.resolve(credential.secret);
     if (!principal) throw unauthorized();

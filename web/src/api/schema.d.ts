@@ -6205,6 +6205,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/infragate-domain/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The HTTP ownership proof of a custom domain, answered on that domain (no authentication)
+         * @description Answers text/plain `<token>.<domainId>` when the request names the domain as its Host, so a domain pointed at the gateway proves itself.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages": {
         parameters: {
             query?: never;
@@ -6260,10 +6299,14 @@ export interface paths {
                                     archiveSha256: string;
                                     /** @description email of the uploader */
                                     createdBy: string | null;
+                                    /** @description the deploy token that uploaded it */
+                                    deployTokenId: string | null;
+                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                    previewUrl: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                 } | null;
-                                /** @description where the production deployment is served, relative to the gateway */
+                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
                                 url: string;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6332,10 +6375,14 @@ export interface paths {
                                     archiveSha256: string;
                                     /** @description email of the uploader */
                                     createdBy: string | null;
+                                    /** @description the deploy token that uploaded it */
+                                    deployTokenId: string | null;
+                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                    previewUrl: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                 } | null;
-                                /** @description where the production deployment is served, relative to the gateway */
+                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
                                 url: string;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6403,10 +6450,14 @@ export interface paths {
                                     archiveSha256: string;
                                     /** @description email of the uploader */
                                     createdBy: string | null;
+                                    /** @description the deploy token that uploaded it */
+                                    deployTokenId: string | null;
+                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                    previewUrl: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                 } | null;
-                                /** @description where the production deployment is served, relative to the gateway */
+                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
                                 url: string;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6475,10 +6526,14 @@ export interface paths {
                                     archiveSha256: string;
                                     /** @description email of the uploader */
                                     createdBy: string | null;
+                                    /** @description the deploy token that uploaded it */
+                                    deployTokenId: string | null;
+                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                    previewUrl: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                 } | null;
-                                /** @description where the production deployment is served, relative to the gateway */
+                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
                                 url: string;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6570,10 +6625,14 @@ export interface paths {
                                     archiveSha256: string;
                                     /** @description email of the uploader */
                                     createdBy: string | null;
+                                    /** @description the deploy token that uploaded it */
+                                    deployTokenId: string | null;
+                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                    previewUrl: string;
                                     /** Format: date-time */
                                     createdAt: string;
                                 } | null;
-                                /** @description where the production deployment is served, relative to the gateway */
+                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
                                 url: string;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -6634,6 +6693,10 @@ export interface paths {
                                 archiveSha256: string;
                                 /** @description email of the uploader */
                                 createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
                                 /** Format: date-time */
                                 createdAt: string;
                             }[];
@@ -6651,7 +6714,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a deployment (.tar.gz, .tar or .zip as the raw request body)
-         * @description Send the archive as the body with Content-Type application/gzip, application/x-gzip, application/x-tar, application/zip or application/octet-stream. The format is detected from the bytes.
+         * @description Send the archive as the body with Content-Type application/gzip, application/x-gzip, application/x-tar, application/zip or application/octet-stream. The format is detected from the bytes. A deploy token of this project (igp_…) may upload too.
          */
         post: {
             parameters: {
@@ -6692,6 +6755,10 @@ export interface paths {
                                 archiveSha256: string;
                                 /** @description email of the uploader */
                                 createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
                                 /** Format: date-time */
                                 createdAt: string;
                             };
@@ -6713,7 +6780,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a deployment */
+        /** Get a deployment (also with the deploy token that uploaded it) */
         get: {
             parameters: {
                 query?: never;
@@ -6749,6 +6816,10 @@ export interface paths {
                                 archiveSha256: string;
                                 /** @description email of the uploader */
                                 createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
                                 /** Format: date-time */
                                 createdAt: string;
                             };
@@ -6892,6 +6963,10 @@ export interface paths {
                                 archiveSha256: string;
                                 /** @description email of the uploader */
                                 createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
                                 /** Format: date-time */
                                 createdAt: string;
                             };
@@ -6961,6 +7036,10 @@ export interface paths {
                                 archiveSha256: string;
                                 /** @description email of the uploader */
                                 createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
                                 /** Format: date-time */
                                 createdAt: string;
                             };
@@ -6971,6 +7050,516 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/pages/{projectId}/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's custom domains */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                hostname: string;
+                                status: "pending" | "verified" | "failed";
+                                lastError: string | null;
+                                lastCheckedAt: string | null;
+                                verifiedAt: string | null;
+                                certificateId: string | null;
+                                /** @description where the site answers once the domain is verified */
+                                url: string;
+                                /** @description how to prove ownership; either proof is enough */
+                                verification: {
+                                    /** @description create a TXT record at this name… */
+                                    dnsName: string;
+                                    /** @description …with this value */
+                                    dnsValue: string;
+                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                    httpUrl: string;
+                                    /** @description …with exactly this body */
+                                    httpBody: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                updatedAt: string | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a custom domain (pending until its ownership is verified) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description a DNS name in lowercase, at least two labels (docs.example.com); no wildcards, no IP addresses */
+                        hostname: string;
+                        certificateId?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                hostname: string;
+                                status: "pending" | "verified" | "failed";
+                                lastError: string | null;
+                                lastCheckedAt: string | null;
+                                verifiedAt: string | null;
+                                certificateId: string | null;
+                                /** @description where the site answers once the domain is verified */
+                                url: string;
+                                /** @description how to prove ownership; either proof is enough */
+                                verification: {
+                                    /** @description create a TXT record at this name… */
+                                    dnsName: string;
+                                    /** @description …with this value */
+                                    dnsValue: string;
+                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                    httpUrl: string;
+                                    /** @description …with exactly this body */
+                                    httpBody: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                updatedAt: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pages/{projectId}/domains/{domainId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a custom domain */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    domainId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                hostname: string;
+                                status: "pending" | "verified" | "failed";
+                                lastError: string | null;
+                                lastCheckedAt: string | null;
+                                verifiedAt: string | null;
+                                certificateId: string | null;
+                                /** @description where the site answers once the domain is verified */
+                                url: string;
+                                /** @description how to prove ownership; either proof is enough */
+                                verification: {
+                                    /** @description create a TXT record at this name… */
+                                    dnsName: string;
+                                    /** @description …with this value */
+                                    dnsValue: string;
+                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                    httpUrl: string;
+                                    /** @description …with exactly this body */
+                                    httpBody: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                updatedAt: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a custom domain */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    domainId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Choose the stored certificate that serves a custom domain */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    domainId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        certificateId: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                hostname: string;
+                                status: "pending" | "verified" | "failed";
+                                lastError: string | null;
+                                lastCheckedAt: string | null;
+                                verifiedAt: string | null;
+                                certificateId: string | null;
+                                /** @description where the site answers once the domain is verified */
+                                url: string;
+                                /** @description how to prove ownership; either proof is enough */
+                                verification: {
+                                    /** @description create a TXT record at this name… */
+                                    dnsName: string;
+                                    /** @description …with this value */
+                                    dnsValue: string;
+                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                    httpUrl: string;
+                                    /** @description …with exactly this body */
+                                    httpBody: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                updatedAt: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/pages/{projectId}/domains/{domainId}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the ownership of a custom domain now (DNS TXT record, then HTTP token) */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description try only this proof; by default the TXT record, then the HTTP token */
+                    method?: "dns" | "http";
+                };
+                header?: never;
+                path: {
+                    projectId: string;
+                    domainId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                hostname: string;
+                                status: "pending" | "verified" | "failed";
+                                lastError: string | null;
+                                lastCheckedAt: string | null;
+                                verifiedAt: string | null;
+                                certificateId: string | null;
+                                /** @description where the site answers once the domain is verified */
+                                url: string;
+                                /** @description how to prove ownership; either proof is enough */
+                                verification: {
+                                    /** @description create a TXT record at this name… */
+                                    dnsName: string;
+                                    /** @description …with this value */
+                                    dnsValue: string;
+                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                    httpUrl: string;
+                                    /** @description …with exactly this body */
+                                    httpBody: string;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                updatedAt: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pages/{projectId}/deploy-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a project's deploy tokens (never their secrets), newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                    /** @description only revoked (true) or only live (false) tokens */
+                    revoked?: boolean;
+                };
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                name: string;
+                                createdBy: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                lastUsedAt: string | null;
+                                expiresAt: string | null;
+                                revokedAt: string | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a deploy token for CI: it may only upload deployments of this project; shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        expiresAt?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                name: string;
+                                createdBy: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                lastUsedAt: string | null;
+                                expiresAt: string | null;
+                                revokedAt: string | null;
+                                /** @description the secret (igp_…), shown only in this answer */
+                                token: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pages/{projectId}/deploy-tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a deploy token */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                    tokenId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sites/{slug}/{*}": {
         parameters: {
             query?: never;
@@ -6978,7 +7567,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Serve a file of a project's production deployment (no authentication) */
+        /** Serve a file of a project (production, or a preview at ~<deploymentId>/; no authentication) */
         get: {
             parameters: {
                 query?: never;
