@@ -7,6 +7,7 @@ import databaseRoutes from './databases/routes.js';
 import inferenceRoutes from './inference/routes.js';
 import loggingRoutes from './logging/routes.js';
 import nodeRoutes from './nodes/routes.js';
+import notificationsModule from './notifications/module.js';
 import pagesRoutes from './pages/routes.js';
 import repohostRoutes from './repohost/routes.js';
 import systemRoutes from './system/routes.js';
@@ -26,4 +27,5 @@ export const modules: GatewayModule[] = [
   repohostRoutes,
   inferenceRoutes,
   nodeRoutes,
+  notificationsModule,
 ];
