@@ -73,7 +73,7 @@ export async function deliveriesSettle(gateway: TestGateway, query: string, stat
   return eventually(async () => {
     await runJob(gateway, 'notifications.deliver');
     const list = await gateway.call('GET', `/api/notifications/deliveries?limit=100&${query}`);
-    const rows = list.body.data as { status: string }[];
+    const rows = list.body.data as { id: string; status: string }[];
     return rows.length === count && rows.every((row) => row.status === status) ? rows : undefined;
   }, `${count} deliveries ${status}`);
 }
