@@ -66,7 +66,7 @@ describe('a webhook channel', () => {
     });
     const detail = await gateway.call(
       'GET',
-      `/api/notifications/deliveries/${delivery.id}`,
+      `/api/notifications/deliveries/${delivery!.id}`,
     );
     expect(detail.body.data.attemptLog).toHaveLength(10);
     expect(detail.body.data.attemptLog[9]).toMatchObject({ attempt: 10, outcome: 'failed', httpStatus: 401 });
@@ -128,7 +128,7 @@ describe.skipIf(!openssl.path)('an email channel', () => {
     expect(
       (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((to) => to!.value.map((v) => v.address)),
     ).toEqual(['ops@example.test', 'oncall@example.test']);
-    expect(mail.messageId).toBe(`<${delivery.id}@console.example.test>`);
+    expect(mail.messageId).toBe(`<${delivery!.id}@console.example.test>`);
     expect(mail.text).toContain('Open: https://console.example.test/containerhost/nodes/');
     expect(mail.html).toContain('<h2>Health check of web is offline</h2>');
   });
