@@ -64,10 +64,7 @@ describe('a webhook channel', () => {
       maxAttempts: 10,
       lastError: 'webhook answered HTTP 401: bad signature',
     });
-    const detail = await gateway.call(
-      'GET',
-      `/api/notifications/deliveries/${delivery!.id}`,
-    );
+    const detail = await gateway.call('GET', `/api/notifications/deliveries/${delivery!.id}`);
     expect(detail.body.data.attemptLog).toHaveLength(10);
     expect(detail.body.data.attemptLog[9]).toMatchObject({ attempt: 10, outcome: 'failed', httpStatus: 401 });
     expect(receiver.rejectedSignatures).toBe(10);
