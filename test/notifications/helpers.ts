@@ -7,23 +7,30 @@ import { type Config, loadConfig, type NotifyConfig } from '../../src/config.js'
 import type { NotificationEvent } from '../../src/core/notifications.js';
 import { openssl } from '../services/openssl-pki.js';
 import { eventually } from '../support/eventually.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { startTestGateway, type TestGateway, type TestGatewayOptions } from '../support/gateway.js';
 
 export const WEBHOOK_SECRET = 'notify-webhook-secret-0123456789';
 
 /** A test gateway whose delivery worker retries quickly (and only runs when a test asks it to). */
-export function startNotifyGateway(notify: Partial<NotifyConfig> = {}, overrides: Partial<Config> = {}) {
-  return startTestGateway({
-    publicUrl: 'https://console.example.test',
-    notify: {
-      ...loadConfig({}).notify,
-      pollIntervalMs: 60_000,
-      retryBaseMs: 1,
-      retryMaxMs: 1,
-      ...notify,
+export function startNotifyGateway(
+  notify: Partial<NotifyConfig> = {},
+  overrides: Partial<Config> = {},
+  options: TestGatewayOptions = {},
+) {
+  return startTestGateway(
+    {
+      publicUrl: 'https://console.example.test',
+      notify: {
+        ...loadConfig({}).notify,
+        pollIntervalMs: 60_000,
+        retryBaseMs: 1,
+        retryMaxMs: 1,
+        ...notify,
+      },
+      ...overrides,
     },
-    ...overrides,
-  });
+    options,
+  );
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies of every shape
