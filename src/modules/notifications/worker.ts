@@ -2,14 +2,13 @@ import crypto from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { backoffMs } from '../../core/backoff.js';
 import type { Deps } from '../../core/deps.js';
+import { DrainJob, releaseClaimsAfterRestart } from '../../core/drain-job.js';
 import { queryRows } from '../../db/raw.js';
 import { notificationAttempts, notificationChannels, notificationDeliveries } from '../../db/schema/index.js';
 import { DeliveryError } from './adapters/outbound.js';
 import type { ChannelSender } from './channel-sender.js';
 
 export const DELIVERY_JOB = 'notifications.deliver';
-/** Rounds of one run before it yields to the scheduler (it is woken again when more work arrives). */
-const MAX_ROUNDS = 1000;
 
 type DeliveryRow = typeof notificationDeliveries.$inferSelect;
 type ChannelRow = typeof notificationChannels.$inferSelect;
@@ -25,61 +24,33 @@ type Outcome =
  * to expire; the delivery is then sent again (at least once, never lost).
  */
 export class DeliveryWorker {
-  private stopped = false;
-  private recovered = false;
-  private dirty = false;
-  private wakeTimer: NodeJS.Timeout | undefined;
+  private readonly job: DrainJob;
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'config' | 'log' | 'jobs' | 'notifications'>,
     private readonly sender: ChannelSender,
-  ) {}
+  ) {
+    this.job = new DrainJob(deps.jobs, {
+      name: DELIVERY_JOB,
+      intervalMs: deps.config.notify.pollIntervalMs,
+      everyInstance: true,
+      round: () => this.deliverDue(),
+      prepare: () => releaseClaimsAfterRestart(deps.db, deps.dbKind, 'notification_deliveries'),
+    });
+  }
 
   register(): void {
-    this.deps.jobs.register({
-      name: DELIVERY_JOB,
-      intervalMs: this.deps.config.notify.pollIntervalMs,
-      everyInstance: true,
-      run: () => this.runUntilIdle(),
-    });
-    this.deps.notifications.onQueued(() => this.wake());
+    this.job.register();
+    this.deps.notifications.onQueued(() => this.job.wake());
   }
 
   stop(): void {
-    this.stopped = true;
-    clearTimeout(this.wakeTimer);
+    this.job.stop();
   }
 
-  /** Deliveries were queued (their transaction commits about now) or requeued: run soon. */
-  wake(delayMs = 20): void {
-    this.dirty = true;
-    if (this.stopped || this.wakeTimer) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      if (!this.stopped) this.deps.jobs.runNow(DELIVERY_JOB).catch(() => {});
-    }, delayMs);
-    this.wakeTimer.unref();
-  }
-
-  async runUntilIdle(): Promise<void> {
-    if (!this.recovered) await this.recover();
-    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
-      this.dirty = false;
-      if ((await this.deliverDue()) === 0 && !this.dirty) return;
-    }
-  }
-
-  /**
-   * PGlite is one process's private database: a delivery still `delivering` at start was being sent when
-   * the previous process died, so it is due again at once (on PostgreSQL its lease runs out instead).
-   */
-  private async recover(): Promise<void> {
-    this.recovered = true;
-    if (this.deps.dbKind !== 'pglite') return;
-    await this.deps.db
-      .update(notificationDeliveries)
-      .set({ leaseExpiresAt: sql`now() - interval '1 second'` })
-      .where(eq(notificationDeliveries.status, 'delivering'));
+  /** Deliveries were requeued: run soon. */
+  wake(): void {
+    this.job.wake();
   }
 
   /** Claims due deliveries (up to the concurrency), sends them in parallel; answers how many it claimed. */
