@@ -26,7 +26,7 @@ function headline(payload: NotificationPayload): string {
   switch (payload.kind) {
     case 'containerhost.health_check.changed':
       return payload.recovered
-        ? `Health check of ${name} is ${state} again`
+        ? `Health check of ${name} recovered: ${state} (was ${payload.previousState})`
         : `Health check of ${name} is ${payload.reminder > 0 ? 'still ' : ''}${state}`;
     case 'certificates.expiring':
       return `Certificate ${name} ${expiryPhrase(payload)}`;
