@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, notInArray, type SQLWrapper, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client.js';
 import {
   type NotificationEventKind,
@@ -113,12 +113,20 @@ export class NotificationOutbox {
     return this.queue(tx, queued);
   }
 
-  /** Drops the state kept for resources of a kind that no longer exist (a deleted certificate …). */
-  async forgetOthers(tx: DbOrTx, kind: NotificationEventKind, liveResourceIds: string[]): Promise<void> {
-    const conditions = [eq(notificationConditions.kind, kind)];
-    if (liveResourceIds.length > 0)
-      conditions.push(notInArray(notificationConditions.resourceId, liveResourceIds));
-    await tx.delete(notificationConditions).where(and(...conditions));
+  /**
+   * Drops the state kept for resources of a kind that no longer exist (a deleted certificate …).
+   * `liveResourceIds` is a query of one text column, run in the same statement, so a resource created
+   * meanwhile is seen together with its state.
+   */
+  async forgetOthers(tx: DbOrTx, kind: NotificationEventKind, liveResourceIds: SQLWrapper): Promise<void> {
+    await tx
+      .delete(notificationConditions)
+      .where(
+        and(
+          eq(notificationConditions.kind, kind),
+          notInArray(notificationConditions.resourceId, liveResourceIds),
+        ),
+      );
   }
 
   /** Called after deliveries may have been queued (wakes the delivery worker). */
@@ -141,7 +149,8 @@ export class NotificationOutbox {
     const ok = NOTIFICATION_EVENT_SPECS[event.kind].okStates.includes(state);
     const change = (changes: number, previousState: string | null, wasOk: boolean): NotificationPayload => ({
       ...base,
-      eventId: `${event.kind}|${event.resource.id}|change:${changes}`,
+      // The time makes each change's identity unique even when a forgotten condition starts over.
+      eventId: `${event.kind}|${event.resource.id}|change:${changes}@${occurredAt.toISOString()}`,
       state,
       previousState,
       recovered: ok && !wasOk,

@@ -93,6 +93,29 @@ describe.skipIf(!openssl.path)('the sweep, for certificates', () => {
   });
 });
 
+describe.skipIf(!openssl.path)('the sweep, for deleted resources', () => {
+  it('forgets the open alert of a certificate that was deleted', async () => {
+    const material = certificateValidFor(1, 'gone.example.test');
+    const certificateId = await created(gateway, '/api/ssl-certificates/upload', {
+      name: 'gone',
+      certificatePem: material.certificatePem,
+      privateKeyPem: material.privateKeyPem,
+    });
+    await gateway.deps.db.execute(
+      sql`update ssl_certificates set not_after = now() - interval '1 hour' where id = ${certificateId}`,
+    );
+    await runJob(gateway, 'notifications.sweep');
+    const alertFor = async () =>
+      (await gateway.call('GET', '/api/notifications/alerts?limit=100')).body.data.find(
+        (alert: { resource: { id: string } }) => alert.resource.id === certificateId,
+      );
+    expect(await alertFor()).toMatchObject({ event: 'certificates.expired', state: 'expired' });
+    expect((await gateway.call('DELETE', `/api/ssl-certificates/${certificateId}`)).status).toBe(200);
+    await runJob(gateway, 'notifications.sweep');
+    expect(await alertFor()).toBeUndefined();
+  });
+});
+
 describe('the sweep, for repository-host tokens', () => {
   it('notifies a token that expires within a threshold, naming the connector', async () => {
     const channelId = await createWebhookChannel(gateway, receiver.webhookUrl);

@@ -1,6 +1,13 @@
-import { isNotNull } from 'drizzle-orm';
+import { isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Deps } from '../../core/deps.js';
-import { repohostConnectors, sslCertificates } from '../../db/schema/index.js';
+import type { Db } from '../../db/client.js';
+import {
+  containerhostHealthChecks,
+  type NotificationEventKind,
+  repohostConnectors,
+  siemDestinations,
+  sslCertificates,
+} from '../../db/schema/index.js';
 import { AuditEventService } from '../audit/events.js';
 
 export const SWEEP_JOB = 'notifications.sweep';
@@ -8,6 +15,21 @@ export const CHAIN_JOB = 'notifications.audit-chain';
 
 /** The one audit trail, as a resource of `audit.chain.broken`. */
 const AUDIT_TRAIL = { type: 'audit_chain', id: 'audit_events', name: 'audit trail' };
+
+/**
+ * The resources that still exist, per condition kind: the state kept for a deleted health check,
+ * destination or certificate is dropped, so it neither reminds nor shows as an open alert.
+ */
+const LIVE_RESOURCES: Partial<Record<NotificationEventKind, (db: Db) => SQLWrapper>> = {
+  'containerhost.health_check.changed': (db) =>
+    db.select({ id: sql`${containerhostHealthChecks.id}::text` }).from(containerhostHealthChecks),
+  'certificates.expired': (db) => db.select({ id: sql`${sslCertificates.id}::text` }).from(sslCertificates),
+  'siem.destination.circuit_opened': (db) =>
+    db
+      .select({ id: sql`${siemDestinations.id}::text` })
+      .from(siemDestinations)
+      .where(isNull(siemDestinations.deletedAt)),
+};
 
 /**
  * When a repository-host token expires. The host reports a date (`YYYY-MM-DD`, GitLab: the token stops
@@ -21,7 +43,8 @@ export function tokenDeadline(expiresAt: string): Date | undefined {
 /**
  * Time-based events evaluated from the database, in one gateway process at a time (job leases):
  * certificate expiry (`certificates.expiring`, `certificates.expired`), repository-host token expiry
- * (`repohost.token.expiring`) and reminders of open conditions; and, as a job of its own, the
+ * (`repohost.token.expiring`), reminders of open conditions and forgetting the conditions of deleted
+ * resources; and, as a job of its own, the
  * verification of the audit hash chain (`audit.chain.broken`). Each resource is one emit in a
  * transaction; the outbox's identities make a repeated sweep queue nothing new.
  */
@@ -45,7 +68,17 @@ export class NotificationSweep {
   async run(now = new Date()): Promise<void> {
     await this.certificates(now);
     await this.repohostTokens(now);
+    await this.forgetDeleted();
     await this.deps.db.transaction((tx) => this.deps.notifications.remind(tx, now));
+  }
+
+  private async forgetDeleted(): Promise<void> {
+    const { db, notifications } = this.deps;
+    await db.transaction(async (tx) => {
+      for (const [kind, live] of Object.entries(LIVE_RESOURCES)) {
+        await notifications.forgetOthers(tx, kind as NotificationEventKind, live(db));
+      }
+    });
   }
 
   private async certificates(now: Date): Promise<void> {
@@ -83,11 +116,6 @@ export class NotificationSweep {
           occurredAt: now,
         });
       }
-      await notifications.forgetOthers(
-        tx,
-        'certificates.expired',
-        certificates.map((certificate) => certificate.id),
-      );
     });
   }
 
