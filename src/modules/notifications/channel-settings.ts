@@ -57,10 +57,10 @@ export function checkChannelInput(
       issues.push({ path: [key], message: `is required for a ${kind} channel` });
   }
   if (input.url !== undefined) {
-    const url = new URL(input.url);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    const url = URL.canParse(input.url) ? new URL(input.url) : undefined;
+    if (url?.protocol !== 'https:' && url?.protocol !== 'http:')
       issues.push({ path: ['url'], message: 'must be an http or https URL' });
-    if (url.username || url.password)
+    else if (url.username || url.password)
       issues.push({ path: ['url'], message: 'must not carry credentials; use the secret or headers' });
   }
   const seen = new Set<string>();
