@@ -1,5 +1,4 @@
 import net from 'node:net';
-import nodemailer from 'nodemailer';
 import type { EgressGuard } from '../../../core/egress-guard.js';
 import type { ChannelSettings } from '../../../db/schema/index.js';
 import { asDeliveryError, DeliveryError, type Outbound } from './outbound.js';
@@ -24,6 +23,8 @@ export async function sendEmail(egress: EgressGuard, target: EmailTarget, outbou
   const { smtp } = target;
   return asDeliveryError(async () => {
     const address = await egress.resolve(smtp.host);
+    // Loaded on first use: most gateways never send mail, and every start would pay for it.
+    const { default: nodemailer } = await import('nodemailer');
     const plain = !smtp.secure;
     const transport = nodemailer.createTransport({
       host: address,
