@@ -130,6 +130,37 @@ describe.skipIf(!openssl.path)('an email channel', () => {
     expect(mail.html).toContain('<h2>Health check of web is offline</h2>');
   });
 
+  it('speaks TLS from the first byte when the channel is secure', async () => {
+    const implicit = await startSmtpSink({ tls: 'implicit' });
+    try {
+      const channelId = await created(gateway, '/api/notifications/channels', {
+        name: 'tls mail',
+        kind: 'email',
+        smtp: { host: '127.0.0.1', port: implicit.port, secure: true, caPem: implicit.caPem },
+        from: 'infragate@example.test',
+        to: ['ops@example.test'],
+      });
+      const test = await gateway.call('POST', `/api/notifications/channels/${channelId}/test`);
+      expect(test.body.data).toEqual({ ok: true });
+      expect(implicit.sessions).toEqual([{ secure: true, user: undefined }]);
+    } finally {
+      await implicit.stop();
+    }
+  });
+
+  it('refuses a server whose certificate it cannot trust', async () => {
+    const channelId = await created(gateway, '/api/notifications/channels', {
+      name: 'untrusted mail',
+      kind: 'email',
+      smtp: { host: '127.0.0.1', port: smtp.port, username: 'alerts', password: 'smtp-password-value' },
+      from: 'infragate@example.test',
+      to: ['ops@example.test'],
+    });
+    const test = await gateway.call('POST', `/api/notifications/channels/${channelId}/test`);
+    expect(test.body.data.ok).toBe(false);
+    expect(test.body.data.error).toMatch(/certificate/i);
+  });
+
   it('fails without sending when STARTTLS is required and the server does not offer it', async () => {
     const plain = await startSmtpSink();
     try {

@@ -7,7 +7,8 @@ import { listenOnLoopback } from './peers.js';
 /**
  * A real SMTP server on loopback (`smtp-server`, the protocol implementation of the nodemailer project)
  * that parses every mail it accepts with `mailparser`. With `tls`, it offers STARTTLS with a certificate
- * for 127.0.0.1 signed by a throw-away CA (`caPem`); with `username`, it requires AUTH.
+ * for 127.0.0.1 signed by a throw-away CA (`caPem`), or with `tls: 'implicit'` speaks TLS from the first
+ * byte (as on port 465); with `username`, it requires AUTH.
  */
 export interface SmtpSink {
   port: number;
@@ -21,7 +22,7 @@ export interface SmtpSink {
 }
 
 export async function startSmtpSink(
-  options: { tls?: boolean; username?: string; password?: string } = {},
+  options: { tls?: boolean | 'implicit'; username?: string; password?: string } = {},
 ): Promise<SmtpSink> {
   const certificate = options.tls ? localhostCertificate() : undefined;
   const sink: SmtpSink = {
@@ -34,7 +35,11 @@ export async function startSmtpSink(
   };
   const server = new SMTPServer({
     ...(certificate
-      ? { key: fs.readFileSync(certificate.key), cert: fs.readFileSync(certificate.cert) }
+      ? {
+          key: fs.readFileSync(certificate.key),
+          cert: fs.readFileSync(certificate.cert),
+          secure: options.tls === 'implicit',
+        }
       : { disabledCommands: ['STARTTLS'] }),
     authOptional: !options.username,
     allowInsecureAuth: !options.tls,
