@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
 import { isHostname } from './core/hostnames.js';
@@ -54,6 +55,10 @@ export interface Config {
   pages: PagesConfig;
   /** Audit export to SIEM destinations (src/modules/audit). */
   siem: SiemConfig;
+  /** Where people reach the console; links in notifications point here (no trailing slash). */
+  publicUrl: string;
+  /** Notifications: delivery worker and the periodic sweep (src/modules/notifications). */
+  notify: NotifyConfig;
   /** Chunk size suggested to upload clients (`chunkSize` of an upload session). */
   uploadChunkBytes: number;
   /** Largest chunk body one PUT may carry; past it the answer is 413. */
@@ -146,6 +151,26 @@ export interface SiemConfig {
   /** Consecutive failures after which a destination's circuit opens. */
   circuitThreshold: number;
   /** Deadline of one send (HTTP request or syslog connection). */
+  sendTimeoutMs: number;
+}
+
+export interface NotifyConfig {
+  /** How often time-based conditions (expiry) and reminders are evaluated. */
+  sweepSeconds: number;
+  /** How often the audit hash chain is verified in the background (audit.chain.broken). */
+  chainVerifySeconds: number;
+  /** How often the delivery worker looks for due notifications when nothing wakes it. */
+  pollIntervalMs: number;
+  /** Attempts before a delivery is `failed`. */
+  maxAttempts: number;
+  /** First retry delay; doubles per attempt (with jitter) up to retryMaxMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** How long a claimed delivery belongs to its worker before another may take it over. */
+  leaseSeconds: number;
+  /** Deliveries sent in parallel by one gateway process. */
+  concurrency: number;
+  /** Deadline of one send (HTTP request or SMTP session). */
   sendTimeoutMs: number;
 }
 
@@ -319,7 +344,25 @@ export function loadConfig(env: Env = process.env): Config {
       circuitThreshold: read.integer('INFRAGATE_SIEM_CIRCUIT_THRESHOLD', 5, 1, 1000),
       sendTimeoutMs: read.integer('INFRAGATE_SIEM_TIMEOUT_MS', 10_000, 100, 120_000),
     },
+    publicUrl: '',
+    notify: {
+      sweepSeconds: read.integer('INFRAGATE_NOTIFY_SWEEP_SECONDS', 300, 1, 86_400),
+      chainVerifySeconds: read.integer('INFRAGATE_NOTIFY_CHAIN_VERIFY_SECONDS', 3600, 1, 7 * 86_400),
+      pollIntervalMs: read.integer('INFRAGATE_NOTIFY_POLL_INTERVAL_MS', 1000, 10, 60_000),
+      maxAttempts: read.integer('INFRAGATE_NOTIFY_MAX_ATTEMPTS', 10, 1, 100),
+      retryBaseMs: read.integer('INFRAGATE_NOTIFY_RETRY_BASE_MS', 10_000, 1, 3_600_000),
+      retryMaxMs: read.integer('INFRAGATE_NOTIFY_RETRY_MAX_MS', 3_600_000, 1, 24 * 3_600_000),
+      leaseSeconds: read.integer('INFRAGATE_NOTIFY_LEASE_SECONDS', 60, 1, 3600),
+      concurrency: read.integer('INFRAGATE_NOTIFY_CONCURRENCY', 4, 1, 64),
+      sendTimeoutMs: read.integer('INFRAGATE_NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
   };
+  config.publicUrl = publicUrl(read, config.host, config.port);
+  if (config.notify.sendTimeoutMs >= config.notify.leaseSeconds * 1000) {
+    read.problems.push(
+      `INFRAGATE_NOTIFY_TIMEOUT_MS=${config.notify.sendTimeoutMs} is invalid: expected less than INFRAGATE_NOTIFY_LEASE_SECONDS (${config.notify.leaseSeconds} s), or a slow send could be taken over and sent twice`,
+    );
+  }
   if (config.inferenceCatalogPath !== undefined) {
     config.inferenceCatalogPath = path.resolve(config.inferenceCatalogPath);
     read.problems.push(...catalogFileProblems(config.inferenceCatalogPath));
@@ -339,6 +382,24 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/**
+ * `INFRAGATE_PUBLIC_URL`, else `http://<HOST>:<PORT>`; a wildcard listen address is no place to
+ * link to, so the machine's host name stands in for it.
+ */
+function publicUrl(read: EnvReader, host: string, port: number): string {
+  const configured = read.optional('INFRAGATE_PUBLIC_URL');
+  if (configured !== undefined) {
+    const url = URL.canParse(configured) ? new URL(configured) : undefined;
+    if (url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash)
+      return url.toString().replace(/\/+$/, '');
+    read.problems.push(
+      `INFRAGATE_PUBLIC_URL=${configured} is invalid: expected an http:// or https:// URL without query or fragment`,
+    );
+  }
+  const shown = host === '0.0.0.0' || host === '::' ? os.hostname() : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }
 
 /** Accepts 64 hex characters or base64 of exactly 32 bytes. */

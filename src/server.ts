@@ -18,6 +18,7 @@ import { answerFrameworkError, registerErrorHandling } from './core/http-errors.
 import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
+import { NotificationOutbox } from './core/notifications.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
@@ -97,6 +98,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     secrets: new SecretBox(options.masterKey),
     egress,
     jobs,
+    notifications: new NotificationOutbox({ maxAttempts: config.notify.maxAttempts }),
     principals,
     log: app.log,
     onClose: (hook) => closers.push(hook),

@@ -134,6 +134,16 @@ export const AUDIT_ACTIONS = {
     'users.user.password_set',
     'users.user.renamed',
   ],
+  notifications: [
+    'notifications.channel.created',
+    'notifications.channel.deleted',
+    'notifications.channel.tested',
+    'notifications.channel.updated',
+    'notifications.delivery.requeued',
+    'notifications.rule.created',
+    'notifications.rule.deleted',
+    'notifications.rule.updated',
+  ],
 } as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[keyof typeof AUDIT_ACTIONS][number];

@@ -5,6 +5,7 @@ import type { AuditRecorder } from './audit-recorder.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
 import type { BackgroundJobs } from './background-jobs.js';
 import type { EgressGuard } from './egress-guard.js';
+import type { NotificationOutbox } from './notifications.js';
 import type { SecretBox } from './secret-box.js';
 
 /** What services are built from. Routes pass `app.deps` to a module's service factory once. */
@@ -16,6 +17,8 @@ export interface Deps {
   secrets: SecretBox;
   egress: EgressGuard;
   jobs: BackgroundJobs;
+  /** The notification outbox: `emit(tx, event)` inside the transaction of the change that causes it. */
+  notifications: NotificationOutbox;
   principals: PrincipalResolver;
   log: FastifyBaseLogger;
   /** Closes things a module opened (pools, watchers) when the server closes. */

@@ -7,6 +7,7 @@ import databasesModule from './databases/module.js';
 import inferenceModule from './inference/module.js';
 import loggingModule from './logging/module.js';
 import nodesModule from './nodes/module.js';
+import notificationsModule from './notifications/module.js';
 import pagesModule from './pages/module.js';
 import repohostModule from './repohost/module.js';
 import systemModule from './system/module.js';
@@ -26,5 +27,6 @@ export const modules: GatewayModule[] = [
   repohostModule,
   inferenceModule,
   nodesModule,
+  notificationsModule,
   consoleModule,
 ];

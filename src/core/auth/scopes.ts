@@ -17,6 +17,7 @@ export const AREA_PERMISSIONS = {
   pages: ['view', 'manage'],
   integrations: ['view', 'manage'],
   inference: ['view', 'manage'],
+  notifications: ['view', 'manage'],
 } as const;
 
 type Area = keyof typeof AREA_PERMISSIONS;

@@ -9,6 +9,7 @@ export * from './identity.js';
 export * from './inference.js';
 export * from './logging.js';
 export * from './nodes.js';
+export * from './notifications.js';
 export * from './pages.js';
 export * from './repohost.js';
 export * from './siem.js';

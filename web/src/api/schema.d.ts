@@ -9498,6 +9498,1165 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/notifications/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notification channels */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                    kind?: "webhook" | "slack" | "email";
+                    /** @description Case-insensitive substring of the name, matched literally */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "webhook" | "slack" | "email";
+                                enabled: boolean;
+                                url: string | null;
+                                urlOrigin: string | null;
+                                /** @description webhook: requests are signed */
+                                hasSecret: boolean;
+                                headerNames: string[];
+                                smtp: {
+                                    host: string;
+                                    port: number;
+                                    secure: boolean;
+                                    /** @enum {string} */
+                                    starttls: "required" | "opportunistic" | "off";
+                                    username: string | null;
+                                    hasPassword: boolean;
+                                    hasCaPem: boolean;
+                                } | null;
+                                from: string | null;
+                                to: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a notification channel
+         * @description `webhook`: `url`, optional `secret` (HMAC-SHA256 signing key) and `headers`; `slack`: `url`; `email`: `smtp`, `from`, `to`. Secrets are write-only.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        kind: "webhook" | "slack" | "email";
+                        enabled?: boolean;
+                        /**
+                         * Format: uri
+                         * @description webhook: where events are posted; slack: the incoming-webhook URL (write-only)
+                         */
+                        url?: string;
+                        /** Format: email */
+                        from?: string;
+                        to?: string[];
+                        /** @description webhook: HMAC-SHA256 signing key (write-only) */
+                        secret?: string;
+                        /** @description webhook: custom request headers; the values are write-only */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        smtp?: {
+                            host: string;
+                            /** @description default 465 if secure, else 587 */
+                            port?: number;
+                            /** @description TLS from the first byte (port 465) */
+                            secure?: boolean;
+                            /**
+                             * @description Without secure: require the STARTTLS upgrade (default), use it when offered, or never
+                             * @enum {string}
+                             */
+                            starttls?: "required" | "opportunistic" | "off";
+                            username?: string;
+                            /** @description write-only */
+                            password?: string;
+                            /** @description CA certificate(s) to trust for TLS, PEM */
+                            caPem?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "webhook" | "slack" | "email";
+                                enabled: boolean;
+                                url: string | null;
+                                urlOrigin: string | null;
+                                /** @description webhook: requests are signed */
+                                hasSecret: boolean;
+                                headerNames: string[];
+                                smtp: {
+                                    host: string;
+                                    port: number;
+                                    secure: boolean;
+                                    /** @enum {string} */
+                                    starttls: "required" | "opportunistic" | "off";
+                                    username: string | null;
+                                    hasPassword: boolean;
+                                    hasCaPem: boolean;
+                                } | null;
+                                from: string | null;
+                                to: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a notification channel */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "webhook" | "slack" | "email";
+                                enabled: boolean;
+                                url: string | null;
+                                urlOrigin: string | null;
+                                /** @description webhook: requests are signed */
+                                hasSecret: boolean;
+                                headerNames: string[];
+                                smtp: {
+                                    host: string;
+                                    port: number;
+                                    secure: boolean;
+                                    /** @enum {string} */
+                                    starttls: "required" | "opportunistic" | "off";
+                                    username: string | null;
+                                    hasPassword: boolean;
+                                    hasCaPem: boolean;
+                                } | null;
+                                from: string | null;
+                                to: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a notification channel and its deliveries
+         * @description 409 `CHANNEL_IN_USE` while rules send to it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a notification channel
+         * @description Only the fields given change; `null` removes an optional secret (`secret`, `headers`, `smtp.password`).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        enabled?: boolean;
+                        /**
+                         * Format: uri
+                         * @description webhook: where events are posted; slack: the incoming-webhook URL (write-only)
+                         */
+                        url?: string;
+                        /** Format: email */
+                        from?: string;
+                        to?: string[];
+                        secret?: string | null;
+                        headers?: {
+                            [key: string]: string;
+                        } | null;
+                        smtp?: {
+                            host?: string;
+                            /** @description default 465 if secure, else 587 */
+                            port?: number;
+                            /** @description TLS from the first byte (port 465) */
+                            secure?: boolean;
+                            /**
+                             * @description Without secure: require the STARTTLS upgrade (default), use it when offered, or never
+                             * @enum {string}
+                             */
+                            starttls?: "required" | "opportunistic" | "off";
+                            username?: string | null;
+                            password?: string | null;
+                            caPem?: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "webhook" | "slack" | "email";
+                                enabled: boolean;
+                                url: string | null;
+                                urlOrigin: string | null;
+                                /** @description webhook: requests are signed */
+                                hasSecret: boolean;
+                                headerNames: string[];
+                                smtp: {
+                                    host: string;
+                                    port: number;
+                                    secure: boolean;
+                                    /** @enum {string} */
+                                    starttls: "required" | "opportunistic" | "off";
+                                    username: string | null;
+                                    hasPassword: boolean;
+                                    hasCaPem: boolean;
+                                } | null;
+                                from: string | null;
+                                to: string[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/notifications/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message to the channel now
+         * @description Answers whether the channel took it; a failure is `ok: false` with the reason, not an error.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                ok: boolean;
+                                /** @description Why the send failed, when it did */
+                                error?: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List alert rules */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                    /** @description Case-insensitive substring of the name, matched literally */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                                enabled: boolean;
+                                channelIds: string[];
+                                /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                                filters: {
+                                    /**
+                                     * Format: uuid
+                                     * @description containerhost node
+                                     */
+                                    nodeId?: string;
+                                    containerName?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description SIEM destination
+                                     */
+                                    destinationId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description SSL certificate
+                                     */
+                                    certificateId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description repository-host connector
+                                     */
+                                    connectorId?: string;
+                                };
+                                withinDays: number[] | null;
+                                renotifyMinutes: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an alert rule
+         * @description Unknown `channelIds` → 404; filters, `withinDays` and `renotifyMinutes` must apply to the event (400).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @enum {string} */
+                        event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                        channelIds: string[];
+                        enabled?: boolean;
+                        /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                        filters?: {
+                            /**
+                             * Format: uuid
+                             * @description containerhost node
+                             */
+                            nodeId?: string;
+                            containerName?: string;
+                            /**
+                             * Format: uuid
+                             * @description SIEM destination
+                             */
+                            destinationId?: string;
+                            /**
+                             * Format: uuid
+                             * @description SSL certificate
+                             */
+                            certificateId?: string;
+                            /**
+                             * Format: uuid
+                             * @description repository-host connector
+                             */
+                            connectorId?: string;
+                        };
+                        /** @description Deadline events: notify once as each threshold (days before expiry) is crossed; default 30, 14, 7, 1 */
+                        withinDays?: number[];
+                        /** @description Condition events: remind every this many minutes while the condition lasts */
+                        renotifyMinutes?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                                enabled: boolean;
+                                channelIds: string[];
+                                /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                                filters: {
+                                    /**
+                                     * Format: uuid
+                                     * @description containerhost node
+                                     */
+                                    nodeId?: string;
+                                    containerName?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description SIEM destination
+                                     */
+                                    destinationId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description SSL certificate
+                                     */
+                                    certificateId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description repository-host connector
+                                     */
+                                    connectorId?: string;
+                                };
+                                withinDays: number[] | null;
+                                renotifyMinutes: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an alert rule */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                                enabled: boolean;
+                                channelIds: string[];
+                                /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                                filters: {
+                                    /**
+                                     * Format: uuid
+                                     * @description containerhost node
+                                     */
+                                    nodeId?: string;
+                                    containerName?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description SIEM destination
+                                     */
+                                    destinationId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description SSL certificate
+                                     */
+                                    certificateId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description repository-host connector
+                                     */
+                                    connectorId?: string;
+                                };
+                                withinDays: number[] | null;
+                                renotifyMinutes: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete an alert rule (its deliveries stay, queued ones are still sent) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change an alert rule
+         * @description Only the fields given change; `channelIds` replaces the list; `null` clears an optional field.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @enum {string} */
+                        event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                        channelIds?: string[];
+                        enabled?: boolean;
+                        filters?: {
+                            /**
+                             * Format: uuid
+                             * @description containerhost node
+                             */
+                            nodeId?: string;
+                            containerName?: string;
+                            /**
+                             * Format: uuid
+                             * @description SIEM destination
+                             */
+                            destinationId?: string;
+                            /**
+                             * Format: uuid
+                             * @description SSL certificate
+                             */
+                            certificateId?: string;
+                            /**
+                             * Format: uuid
+                             * @description repository-host connector
+                             */
+                            connectorId?: string;
+                        } | null;
+                        withinDays?: number[] | null;
+                        renotifyMinutes?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                                enabled: boolean;
+                                channelIds: string[];
+                                /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                                filters: {
+                                    /**
+                                     * Format: uuid
+                                     * @description containerhost node
+                                     */
+                                    nodeId?: string;
+                                    containerName?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description SIEM destination
+                                     */
+                                    destinationId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description SSL certificate
+                                     */
+                                    certificateId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description repository-host connector
+                                     */
+                                    connectorId?: string;
+                                };
+                                withinDays: number[] | null;
+                                renotifyMinutes: number | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/notifications/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List notification deliveries, newest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                    status?: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+                    channelId?: string;
+                    ruleId?: string;
+                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                channelId: string;
+                                ruleId: string | null;
+                                /** @enum {string} */
+                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                                /** @description Identity of the event; one delivery per event and channel */
+                                eventId: string;
+                                /** @description The title of the message */
+                                summary: string;
+                                resource: {
+                                    type: string;
+                                    id: string;
+                                    name: string;
+                                };
+                                /** @enum {string} */
+                                status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+                                attempts: number;
+                                maxAttempts: number;
+                                lastError: string | null;
+                                lastAttemptAt: string | null;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                deliveredAt: string | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a delivery with its payload and every attempt */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                channelId: string;
+                                ruleId: string | null;
+                                /** @enum {string} */
+                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                                /** @description Identity of the event; one delivery per event and channel */
+                                eventId: string;
+                                /** @description The title of the message */
+                                summary: string;
+                                resource: {
+                                    type: string;
+                                    id: string;
+                                    name: string;
+                                };
+                                /** @enum {string} */
+                                status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+                                attempts: number;
+                                maxAttempts: number;
+                                lastError: string | null;
+                                lastAttemptAt: string | null;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                deliveredAt: string | null;
+                                /** @description The event as webhooks receive it */
+                                payload: {
+                                    [key: string]: unknown;
+                                };
+                                attemptLog: {
+                                    attempt: number;
+                                    /** @enum {string} */
+                                    outcome: "pending" | "succeeded" | "failed" | "interrupted";
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    finishedAt: string | null;
+                                    httpStatus: number | null;
+                                    error: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/deliveries/{id}/requeue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed delivery again
+         * @description Only a `failed` delivery qualifies; any other status → 409 `DELIVERY_NOT_REQUEUEABLE`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                channelId: string;
+                                ruleId: string | null;
+                                /** @enum {string} */
+                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                                /** @description Identity of the event; one delivery per event and channel */
+                                eventId: string;
+                                /** @description The title of the message */
+                                summary: string;
+                                resource: {
+                                    type: string;
+                                    id: string;
+                                    name: string;
+                                };
+                                /** @enum {string} */
+                                status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+                                attempts: number;
+                                maxAttempts: number;
+                                lastError: string | null;
+                                lastAttemptAt: string | null;
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                deliveredAt: string | null;
+                                /** @description The event as webhooks receive it */
+                                payload: {
+                                    [key: string]: unknown;
+                                };
+                                attemptLog: {
+                                    attempt: number;
+                                    /** @enum {string} */
+                                    outcome: "pending" | "succeeded" | "failed" | "interrupted";
+                                    /** Format: date-time */
+                                    startedAt: string;
+                                    finishedAt: string | null;
+                                    httpStatus: number | null;
+                                    error: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The events rules can subscribe to */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                                /** @enum {string} */
+                                mode: "condition" | "deadline" | "occurrence";
+                                description: string;
+                                filters: string[];
+                                okStates: string[];
+                                defaultWithinDays: number[] | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notifications/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Open alerts: watched conditions in a bad state now, oldest first */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @enum {string} */
+                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                                resource: {
+                                    type: string;
+                                    id: string;
+                                    name: string;
+                                };
+                                state: string;
+                                /** Format: date-time */
+                                since: string;
+                                summary: string;
+                                details: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/setup/check": {
         parameters: {
             query?: never;
