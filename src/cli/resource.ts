@@ -178,7 +178,7 @@ function addFieldOptions(command: Command): Command {
     .option('--input <file>', 'the JSON body to start from (- for standard input)');
 }
 
-/** The request body: `--input`, then `-f`/`-F` fields, then the command's own arguments and flags. */
+/** The request body: `--input`, then the command's arguments, `-f`/`-F` fields and its flags, each overriding the one before. */
 export async function bodyOf(context: ApiContext, options: BodyOptions): Promise<Record<string, unknown>> {
   const base = context.opts.input
     ? (JSON.parse(await readTextArgument(context.opts.input, '--input')) as Record<string, unknown>)
@@ -255,7 +255,7 @@ export function deleteCommand(
     const route = await recordRoute(resource, context, context.args[0]);
     const query = (await bodyFromFlags(context, options.flags ?? [])) as Record<string, boolean | string>;
     const answer = await context.api.call('DELETE', route, { query });
-    context.out.done(answer, `${options.done ?? 'deleted'} ${resource.noun} ${context.args[0]}`);
+    context.out.done(unwrap(answer), `${options.done ?? 'deleted'} ${resource.noun} ${context.args[0]}`);
   });
 }
 

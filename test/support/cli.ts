@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../services/peers.js';
 
@@ -34,6 +36,49 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(stdin ?? '');
   });
+}
+
+/** Quotes a word for `sh -c`. */
+const shellWord = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs `infragate <args>` with its standard streams on a pseudo-terminal (util-linux `script`), as
+ * a person at a terminal would see it: tables instead of JSON, a progress bar redrawn in place.
+ * Everything it wrote arrives as `stdout`, with terminal line ends (`\r\n`).
+ */
+export function runCliInTerminal(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const command = [process.execPath, ...NODE_ARGS, ...args].map(shellWord).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, ...env, COLUMNS: '200' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end();
+  });
+}
+
+/**
+ * The environment of a CLI run against a gateway: its URL and token, and a config home of its own
+ * so no saved login of the person running the tests is read or written.
+ */
+export function apiCliEnv(baseUrl: string, token: string): Record<string, string> {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-cli-home-'));
+  return {
+    INFRAGATE_URL: baseUrl,
+    INFRAGATE_TOKEN: token,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+  };
 }
 
 /** A real `infragate serve` in its own process (node + tsx loader, so its pid is the server's). */
@@ -105,4 +150,22 @@ function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): P
     child.once('exit', (code) => resolve(code));
     child.kill(signal);
   });
+}
+
+/** The CLI as a gateway's admin would run it against `baseUrl`; `json` also checks the exit code. */
+export function apiCli(baseUrl: string, token: string) {
+  const env = apiCliEnv(baseUrl, token);
+  const run = (args: string[], stdin?: string) => runCli(args, env, stdin);
+  return {
+    env,
+    run,
+    // biome-ignore lint/suspicious/noExplicitAny: tests read answers freely
+    async json(args: string[], stdin?: string): Promise<any> {
+      const result = await run(args, stdin);
+      if (result.code !== 0)
+        throw new Error(`infragate ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+      return JSON.parse(result.stdout);
+    },
+    terminal: (args: string[]) => runCliInTerminal(args, env),
+  };
 }

@@ -140,7 +140,11 @@ function registerItems(
     text('--description <text>', 'description', 'description'),
     ...extra,
   ];
-  createCommand(area, items, { flags: flags(true) });
+  // A schema needs its field list, even an empty one.
+  createCommand(area, items, {
+    flags: flags(true),
+    fromArgs: () => (kind === 'schema' ? { fields: [] } : {}),
+  });
   updateCommand(area, items, { method: 'PUT', flags: flags(false) });
   deleteCommand(area, items);
   apiAction(
