@@ -16,8 +16,8 @@ afterAll(() => gateway.close());
 
 /** A home of its own with no saved login and no INFRAGATE_URL/INFRAGATE_TOKEN. */
 function freshHome() {
-  const env = { ...apiCliEnv('', ''), INFRAGATE_URL: '', INFRAGATE_TOKEN: '' };
-  return { env, configFile: path.join(env.XDG_CONFIG_HOME, 'infragate', 'config.json') };
+  const env: Record<string, string> = { ...apiCliEnv('', ''), INFRAGATE_URL: '', INFRAGATE_TOKEN: '' };
+  return { env, configFile: path.join(env.XDG_CONFIG_HOME!, 'infragate', 'config.json') };
 }
 
 async function loggedIn(token = gateway.adminToken) {
