@@ -11,7 +11,6 @@ import {
   type Resource,
   recordRoute,
   resourceCommand,
-  unwrap,
 } from '../resource.js';
 import { hostFlag, underHost } from './container-hosts.js';
 
@@ -149,7 +148,7 @@ export function registerContainers(program: Command): void {
         body: content,
         length: content.length,
       });
-      context.out.record(unwrap(answer));
+      context.out.done(answer, `wrote ${content.length} bytes to ${volume}:${path}`);
     },
   );
 
