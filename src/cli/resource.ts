@@ -15,6 +15,8 @@ import type { Pagination } from './output.js';
 export interface Resource {
   /** Singular name for arguments and messages (`database`). */
   noun: string;
+  /** When not `<noun>s` (`deliveries`). */
+  plural?: string;
   /** Collection route, or how to find it (resources under a parent need the parent's options). */
   route: string | ((context: ApiContext) => Promise<string>);
   /** How a reference on the command line becomes the record's path segment. */
@@ -35,6 +37,9 @@ type Envelope = { data?: unknown; pagination?: Pagination };
 export function unwrap(answer: unknown): unknown {
   return answer && typeof answer === 'object' && 'data' in answer ? (answer as Envelope).data : answer;
 }
+
+const plural = (resource: Resource) => resource.plural ?? `${resource.noun}s`;
+const article = (resource: Resource) => `${/^[aeiou]/.test(resource.noun) ? 'an' : 'a'} ${resource.noun}`;
 
 /** The plain `{success: true}` answer of an action. */
 export function isSuccess(answer: unknown): boolean {
@@ -89,7 +94,7 @@ async function resolveRef(
   ) as { id: string }[];
   if (matches.length === 1) return matches[0]!.id;
   if (matches.length === 0) throw new CliError(`no ${resource.noun} with ${lookup.by} ${ref}`);
-  throw new CliError(`${matches.length} ${resource.noun}s have ${lookup.by} ${ref}; name it by id`);
+  throw new CliError(`${matches.length} ${plural(resource)} have ${lookup.by} ${ref}; name it by id`);
 }
 
 /** A command on this resource (`<verb> [args]`) with the resource's own options (e.g. `--host`). */
@@ -115,7 +120,7 @@ export interface ListOptions {
 
 /** `ls`: a page of the list (`--page`, `--limit`), or every page with `--all`. */
 export function lsCommand(parent: Command, resource: Resource, options: ListOptions): Command {
-  const description = options.description ?? `list ${resource.noun}s`;
+  const description = options.description ?? `list ${plural(resource)}`;
   const command = options.name
     ? resourceCommand(parent, resource, options.name, description)
     : resourceCommand(parent, resource, 'ls', description).alias('list');
@@ -202,7 +207,7 @@ export function createCommand(
     parent,
     resource,
     [options.name ?? 'create', options.args].filter(Boolean).join(' '),
-    options.description ?? `create a ${resource.noun}`,
+    options.description ?? `create ${article(resource)}`,
   );
   addFieldOptions(addFlags(command, options.flags));
   return apiAction(command, async (context) => {
@@ -223,7 +228,7 @@ export function updateCommand(
     parent,
     resource,
     `${options.name ?? 'update'} <${resource.noun}>${options.args ? ` ${options.args}` : ''}`,
-    options.description ?? `change a ${resource.noun} (fields left out stay as they are)`,
+    options.description ?? `change ${article(resource)} (fields left out stay as they are)`,
   );
   addFieldOptions(addFlags(command, options.flags));
   return apiAction(command, async (context) => {
@@ -247,7 +252,7 @@ export function deleteCommand(
     parent,
     resource,
     `${name} <${resource.noun}>`,
-    options.description ?? `delete a ${resource.noun}`,
+    options.description ?? `delete ${article(resource)}`,
   );
   if (name === 'delete') command.alias('rm');
   addFlags(command, options.flags ?? []);

@@ -2,18 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCliEnv, runCli } from '../support/cli.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { type ApiCli, gatewayWithCli } from '../support/cli.js';
+import type { TestGateway } from '../support/gateway.js';
 
 let gateway: TestGateway;
-let env: Record<string, string>;
+let cli: ApiCli;
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  env = apiCliEnv(await gateway.listen(), gateway.adminToken);
+  ({ gateway, cli } = await gatewayWithCli());
 });
 afterAll(() => gateway.close());
 
-const api = (args: string[], stdin?: string) => runCli(['api', ...args], env, stdin);
+const api = (args: string[], stdin?: string) => cli.run(['api', ...args], stdin);
 
 describe('infragate api', () => {
   it('GET prints the JSON answer and exits 0', async () => {

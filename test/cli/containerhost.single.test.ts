@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PodmanPeer, podmanBinaries, removeLabelled, startPodman } from '../services/podman.js';
-import { apiCli } from '../support/cli.js';
+import { type ApiCli, apiCli } from '../support/cli.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 // The container-host commands against a real engine: Podman's Docker-compatible API.
@@ -25,7 +25,7 @@ describe.skipIf(Boolean(binaries.skipReason))(
   () => {
     let podman: PodmanPeer;
     let gateway: TestGateway;
-    let cli: ReturnType<typeof apiCli>;
+    let cli: ApiCli;
     let webPort: number;
     const host = ['--host', 'podman'];
 

@@ -3,11 +3,11 @@ import { type OAuthTestBed, startOAuthTestBed } from '../inference/support.js';
 import { seedGitlab, TOKENS } from '../repohost/fixtures.js';
 import { type FakeGitlab, startFakeGitlab } from '../services/fake-gitlab-v4.js';
 import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
-import { apiCli } from '../support/cli.js';
+import { type ApiCli, apiCli } from '../support/cli.js';
 
 // One gateway for the three areas: its catalog points at the OAuth peers, and egress reaches loopback.
 let bed: OAuthTestBed;
-let cli: ReturnType<typeof apiCli>;
+let cli: ApiCli;
 beforeAll(async () => {
   bed = await startOAuthTestBed();
   cli = apiCli(await bed.gateway.listen(), bed.gateway.adminToken);

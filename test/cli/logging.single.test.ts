@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCli } from '../support/cli.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { type ApiCli, gatewayWithCli } from '../support/cli.js';
+import type { TestGateway } from '../support/gateway.js';
 
 let gateway: TestGateway;
-let cli: ReturnType<typeof apiCli>;
+let cli: ApiCli;
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  cli = apiCli(await gateway.listen(), gateway.adminToken);
+  ({ gateway, cli } = await gatewayWithCli());
 });
 afterAll(() => gateway.close());
 

@@ -3,16 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tarGz } from '../pages/archives.js';
-import { apiCli } from '../support/cli.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { type ApiCli, gatewayWithCli } from '../support/cli.js';
+import type { TestGateway } from '../support/gateway.js';
 
 let gateway: TestGateway;
 let baseUrl: string;
-let cli: ReturnType<typeof apiCli>;
+let cli: ApiCli;
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  baseUrl = await gateway.listen();
-  cli = apiCli(baseUrl, gateway.adminToken);
+  ({ gateway, baseUrl, cli } = await gatewayWithCli());
 });
 afterAll(() => gateway.close());
 

@@ -4,14 +4,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestPki, openssl, type TestPki } from '../services/openssl-pki.js';
 import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
-import { apiCli } from '../support/cli.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { type ApiCli, gatewayWithCli } from '../support/cli.js';
+import type { TestGateway } from '../support/gateway.js';
 
 let gateway: TestGateway;
-let cli: ReturnType<typeof apiCli>;
+let cli: ApiCli;
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  cli = apiCli(await gateway.listen(), gateway.adminToken);
+  ({ gateway, cli } = await gatewayWithCli());
 });
 afterAll(() => gateway.close());
 

@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Config } from '../../src/config.js';
 import { freePort } from '../services/peers.js';
+import { startTestGateway } from './gateway.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(REPO_ROOT, 'src/cli.ts');
@@ -17,13 +19,15 @@ export interface CliResult {
 // a SIGKILL sent to the wrapper leaves running.
 const NODE_ARGS = ['--import', 'tsx', CLI];
 
-/** Runs `infragate <args>` from source, as an operator would, with its own environment. */
-export function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
+/** Runs a program to its end, feeding it `stdin`, and collects what it wrote. */
+function runToEnd(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin: string,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -34,8 +38,13 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
+    child.stdin.end(stdin);
   });
+}
+
+/** Runs `infragate <args>` from source, as an operator would, with its own environment. */
+export function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
+  return runToEnd(process.execPath, [...NODE_ARGS, ...args], env, stdin ?? '');
 }
 
 /** Quotes a word for `sh -c`. */
@@ -48,23 +57,7 @@ const shellWord = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
  */
 export function runCliInTerminal(args: string[], env: Record<string, string>): Promise<CliResult> {
   const command = [process.execPath, ...NODE_ARGS, ...args].map(shellWord).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], {
-      env: { ...process.env, ...env, COLUMNS: '200' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end();
-  });
+  return runToEnd('script', ['-qec', command, '/dev/null'], { ...env, COLUMNS: '200' }, '');
 }
 
 /**
@@ -169,3 +162,13 @@ export function apiCli(baseUrl: string, token: string) {
     terminal: (args: string[]) => runCliInTerminal(args, env),
   };
 }
+
+/** A listening test gateway and the CLI of its admin, for the CLI suites. */
+export async function gatewayWithCli(overrides: Partial<Config> = {}) {
+  const gateway = await startTestGateway(overrides);
+  const baseUrl = await gateway.listen();
+  return { gateway, baseUrl, cli: apiCli(baseUrl, gateway.adminToken) };
+}
+
+/** What `apiCli` answers. */
+export type ApiCli = ReturnType<typeof apiCli>;

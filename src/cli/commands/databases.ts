@@ -70,9 +70,10 @@ export function registerDatabases(program: Command): void {
   apiAction(
     kv
       .command('run <database> <words...>')
-      .description(
-        'run one command, e.g. infragate kv run cache HGETALL user:1 (use -- before words starting with -)',
-      ),
+      .description('run one command, e.g. infragate kv run cache HGETALL user:1')
+      // Words such as `-x` belong to the command; only infragate's own options are read (put `--`
+      // before the command when it has a word such as `--json`).
+      .allowUnknownOption(),
     async (context) => {
       const [database, words] = context.args as [string, string[]];
       const route = `${await recordRoute(databases, context, database)}/keyvalue/command`;

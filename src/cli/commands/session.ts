@@ -19,7 +19,7 @@ export function registerSession(program: Command): void {
   program
     .command('login')
     .description(
-      `check a token with GET /auth/me and save the URL and token in ${configFilePath()} (mode 0600)`,
+      'check a token with GET /auth/me, then save the URL and token in $XDG_CONFIG_HOME/infragate/config.json (~/.config when unset; mode 0600)',
     )
     .option('--url <url>', 'gateway base URL (default: $INFRAGATE_URL)')
     .option('--token <token>', 'API token (default: $INFRAGATE_TOKEN); prefer --token-stdin')

@@ -17,7 +17,12 @@ const destinations: Resource = {
   route: '/api/audit/siem/destinations',
   lookup: { by: 'name' },
 };
-const deliveries: Resource = { noun: 'delivery', route: '/api/audit/siem/deliveries', lookup: 'as-is' };
+const deliveries: Resource = {
+  noun: 'delivery',
+  plural: 'deliveries',
+  route: '/api/audit/siem/deliveries',
+  lookup: 'as-is',
+};
 
 const settings: Flag[] = [
   text('--name <name>', 'name', 'unique name'),
