@@ -25,7 +25,8 @@ export async function serve(config: Config): Promise<void> {
       `First start: created ${FIRST_ADMIN_EMAIL} in group admins. Its API token is shown once:`,
       `  ${firstToken}`,
       `Try: curl -H "Authorization: Bearer ${firstToken}" ${base}/auth/me`,
-      `Set a password for browser login: infragate users list, then PUT /api/admin/users/{id}/password`,
+      `Use it from the CLI: infragate login --url ${base} --token-stdin`,
+      `Set a password for browser login: infragate admin users set-password ${FIRST_ADMIN_EMAIL} --password-stdin`,
       '',
     );
   }

@@ -113,3 +113,14 @@ describe('infragate --version and usage errors', () => {
     expect(result.stderr).toContain("unknown option '--frobnicate'");
   });
 });
+
+describe('docs/cli.md', () => {
+  it('names every command of the tree', () => {
+    const docs = fs.readFileSync(`${REPO_ROOT}/docs/cli.md`, 'utf8');
+    const missing = tree
+      .filter(({ command }) => command.commands.length === 0)
+      .map(({ words }) => words.join(' '))
+      .filter((words) => !docs.includes(words));
+    expect(missing).toEqual([]);
+  });
+});
