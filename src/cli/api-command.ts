@@ -46,7 +46,7 @@ function pick<T>(
   return found ? { value: found[0] as T, from: found[1] } : undefined;
 }
 
-export function sameGateway(a: string, b: string): boolean {
+function sameGateway(a: string, b: string): boolean {
   return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }
 
@@ -64,7 +64,7 @@ export interface ApiContext {
 }
 
 /** Adds the options every API command takes. */
-export function withApiOptions(command: Command): Command {
+function withApiOptions(command: Command): Command {
   return command
     .option('--url <url>', 'gateway base URL (default: $INFRAGATE_URL, else the saved login)')
     .option('--token <token>', 'API token (default: $INFRAGATE_TOKEN, else the saved login)')

@@ -24,7 +24,7 @@ export interface Flag {
 }
 
 /** The commander option key of a flag (`--db-index <n>` → `dbIndex`). */
-export function optionKey(flags: string): string {
+function optionKey(flags: string): string {
   const long = /--([a-z0-9-]+)/i.exec(flags)![1]!;
   return long.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }

@@ -40,7 +40,7 @@ function valueAt(row: unknown, key: string): unknown {
 }
 
 /** One table cell: lists joined with commas, objects as compact JSON, nothing as empty. */
-export function cell(value: unknown): string {
+function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (Array.isArray(value))
     return value.map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))).join(',');

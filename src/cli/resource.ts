@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { isUuid } from '../core/ids.js';
-import type { HttpMethod } from './api-client.js';
+import type { HttpMethod, QueryValues } from './api-client.js';
 import { type ApiContext, apiAction } from './api-command.js';
 import { CliError } from './cli-error.js';
 import { collect, fieldArguments, fieldsToBody, readTextArgument } from './fields.js';
@@ -42,7 +42,7 @@ const plural = (resource: Resource) => resource.plural ?? `${resource.noun}s`;
 const article = (resource: Resource) => `${/^[aeiou]/.test(resource.noun) ? 'an' : 'a'} ${resource.noun}`;
 
 /** The plain `{success: true}` answer of an action. */
-export function isSuccess(answer: unknown): boolean {
+function isSuccess(answer: unknown): boolean {
   return Boolean(
     answer &&
       typeof answer === 'object' &&
@@ -51,16 +51,12 @@ export function isSuccess(answer: unknown): boolean {
   );
 }
 
-export async function routeOf(resource: Resource, context: ApiContext): Promise<string> {
+async function routeOf(resource: Resource, context: ApiContext): Promise<string> {
   return typeof resource.route === 'string' ? resource.route : resource.route(context);
 }
 
 /** Every record of a list, page by page. */
-export async function readAll(
-  context: ApiContext,
-  route: string,
-  query: Record<string, string | number | boolean | undefined> = {},
-) {
+async function readAll(context: ApiContext, route: string, query: QueryValues = {}) {
   const rows: unknown[] = [];
   for (let page = 1; ; page++) {
     const answer = await context.api.call<Envelope>('GET', route, { query: { ...query, page, limit: 100 } });
@@ -118,7 +114,7 @@ export interface ListOptions {
   name?: string;
 }
 
-/** `ls`: a page of the list (`--page`, `--limit`), or every page with `--all`. */
+/** `ls`: a page of the list (`--page`, `--limit`), or every page with `--all-pages`. */
 export function lsCommand(parent: Command, resource: Resource, options: ListOptions): Command {
   const description = options.description ?? `list ${plural(resource)}`;
   const command = options.name
@@ -132,8 +128,7 @@ export function lsCommand(parent: Command, resource: Resource, options: ListOpti
       .option('--all-pages', 'read every page');
   return apiAction(command, async (context) => {
     const route = await routeOf(resource, context);
-    const query = await bodyFromFlags(context, options.filters ?? []);
-    const filters = query as Record<string, string | number | boolean>;
+    const filters = (await bodyFromFlags(context, options.filters ?? [])) as QueryValues;
     if (context.opts.allPages)
       return context.out.list(await readAll(context, route, filters), options.columns);
     const answer = await context.api.call<Envelope>('GET', route, {
@@ -184,15 +179,15 @@ function addFieldOptions(command: Command): Command {
 }
 
 /** The request body: `--input`, then the command's arguments, `-f`/`-F` fields and its flags, each overriding the one before. */
-export async function bodyOf(context: ApiContext, options: BodyOptions): Promise<Record<string, unknown>> {
+async function bodyOf(context: ApiContext, options: BodyOptions): Promise<Record<string, unknown>> {
   const base = context.opts.input
     ? (JSON.parse(await readTextArgument(context.opts.input, '--input')) as Record<string, unknown>)
     : {};
   const fields = await fieldsToBody(fieldArguments(context.opts.rawField, context.opts.field));
   return {
     ...base,
-    ...fields,
     ...options.fromArgs?.(context.args),
+    ...fields,
     ...(await bodyFromFlags(context, options.flags)),
   };
 }
@@ -258,7 +253,7 @@ export function deleteCommand(
   addFlags(command, options.flags ?? []);
   return apiAction(command, async (context) => {
     const route = await recordRoute(resource, context, context.args[0]);
-    const query = (await bodyFromFlags(context, options.flags ?? [])) as Record<string, boolean | string>;
+    const query = (await bodyFromFlags(context, options.flags ?? [])) as QueryValues;
     const answer = await context.api.call('DELETE', route, { query });
     context.out.done(unwrap(answer), `${options.done ?? 'deleted'} ${resource.noun} ${context.args[0]}`);
   });
@@ -299,7 +294,7 @@ export function actionCommand(parent: Command, resource: Resource, options: Acti
             ...(await bodyFromFlags(context, options.flags ?? [])),
           }
         : undefined;
-    const query = (await bodyFromFlags(context, options.query ?? [])) as Record<string, boolean | string>;
+    const query = (await bodyFromFlags(context, options.query ?? [])) as QueryValues;
     const answer = await context.api.call(options.method ?? 'POST', route, { json, query });
     if (isSuccess(answer))
       context.out.done(answer, `${options.done ?? `${name}: done`} (${context.args[0]})`);

@@ -32,7 +32,7 @@ async function walk(dir: string, prefix = ''): Promise<string[]> {
 }
 
 /** Packs `dir` into a gzipped tar at `into`; answers the number of entries. */
-export async function packDirectory(dir: string, into: string): Promise<number> {
+async function packDirectory(dir: string, into: string): Promise<number> {
   const names = await walk(dir);
   if (names.length === 0) throw new CliError(`${dir} holds no files`);
   const pack = tar.pack();
