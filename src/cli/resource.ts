@@ -301,3 +301,20 @@ export function actionCommand(parent: Command, resource: Resource, options: Acti
     else context.out.record(unwrap(answer));
   });
 }
+
+export interface CrudOptions {
+  list: ListOptions;
+  /** Description of `get` when it does more than show the record. */
+  get?: string;
+  create: BodyOptions & { path?: string; name?: string };
+  update: BodyOptions & { method?: HttpMethod; name?: string };
+}
+
+/** The five usual verbs: `ls`, `get`, `create`, `update`, `delete`. */
+export function crudCommands(parent: Command, resource: Resource, options: CrudOptions): void {
+  lsCommand(parent, resource, options.list);
+  getCommand(parent, resource, options.get);
+  createCommand(parent, resource, options.create);
+  updateCommand(parent, resource, options.update);
+  deleteCommand(parent, resource);
+}

@@ -2,16 +2,7 @@ import fsp from 'node:fs/promises';
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { type Flag, fileText, stdinSecret, text, whole } from '../flags.js';
-import {
-  createCommand,
-  deleteCommand,
-  getCommand,
-  lsCommand,
-  type Resource,
-  recordRoute,
-  resourceCommand,
-  updateCommand,
-} from '../resource.js';
+import { crudCommands, type Resource, recordRoute, resourceCommand } from '../resource.js';
 
 /** SSL certificates (`/api/ssl-certificates`): uploaded from PEM files, the key never read back. */
 const certificates: Resource = { noun: 'certificate', route: '/api/ssl-certificates' };
@@ -31,32 +22,32 @@ const material: Flag[] = [
 
 export function registerCertificates(program: Command): void {
   const area = program.command('certificates').description('SSL certificates (certificates:view|manage)');
-  lsCommand(area, certificates, {
-    columns: ['name', 'subject', 'notAfter', 'expiresInDays', 'keyType', 'id'],
-    filters: [
-      text('--q <text>', 'q', 'substring of the name'),
-      whole(
-        '--expiring-within-days <days>',
-        'expiringWithinDays',
-        'only those expiring within this many days',
-      ),
-      text('--sort <field>', 'sort', 'name (default) or notAfter (soonest first)'),
-    ],
+  crudCommands(area, certificates, {
+    list: {
+      columns: ['name', 'subject', 'notAfter', 'expiresInDays', 'keyType', 'id'],
+      filters: [
+        text('--q <text>', 'q', 'substring of the name'),
+        whole(
+          '--expiring-within-days <days>',
+          'expiringWithinDays',
+          'only those expiring within this many days',
+        ),
+        text('--sort <field>', 'sort', 'name (default) or notAfter (soonest first)'),
+      ],
+    },
+    create: {
+      name: 'upload',
+      path: '/upload',
+      flags: [text('--name <name>', 'name', 'unique name', true), ...material],
+      description: 'upload a certificate with its key (and chain) from PEM files',
+    },
+    update: {
+      name: 'renew',
+      method: 'PUT',
+      flags: material,
+      description: 'replace the certificate, key and chain of a certificate (same checks as upload)',
+    },
   });
-  getCommand(area, certificates);
-  createCommand(area, certificates, {
-    name: 'upload',
-    path: '/upload',
-    flags: [text('--name <name>', 'name', 'unique name', true), ...material],
-    description: 'upload a certificate with its key (and chain) from PEM files',
-  });
-  updateCommand(area, certificates, {
-    name: 'renew',
-    method: 'PUT',
-    flags: material,
-    description: 'replace the certificate, key and chain of a certificate (same checks as upload)',
-  });
-  deleteCommand(area, certificates);
   apiAction(
     resourceCommand(
       area,

@@ -1,15 +1,7 @@
 import type { Command } from 'commander';
 import type { ApiContext } from '../api-command.js';
 import { type Flag, fileText, nullable, text, whole } from '../flags.js';
-import {
-  createCommand,
-  deleteCommand,
-  getCommand,
-  lsCommand,
-  type Resource,
-  recordRoute,
-  updateCommand,
-} from '../resource.js';
+import { crudCommands, type Resource, recordRoute } from '../resource.js';
 
 /** Container hosts: Docker Engine endpoints (`/api/containerhost/nodes`). */
 export const hosts: Resource = { noun: 'host', route: '/api/containerhost/nodes' };
@@ -51,39 +43,42 @@ export function registerContainerHosts(program: Command): void {
   const area = program
     .command('hosts')
     .description('container hosts: Docker Engine endpoints the gateway manages (containerhost:view|manage)');
-  lsCommand(area, hosts, {
-    columns: ['name', 'endpoint', 'transport', 'id'],
-    filters: [text('--q <text>', 'q', 'substring of the name')],
+  crudCommands(area, hosts, {
+    list: {
+      columns: ['name', 'endpoint', 'transport', 'id'],
+      filters: [text('--q <text>', 'q', 'substring of the name')],
+    },
+    get: 'show a host and ask its engine for its version',
+    create: { flags: hostFlags(true), description: 'register a container host' },
+    update: {
+      flags: hostFlags(false),
+      description: 'change a host (-F tlsCa=null clears a secret)',
+    },
   });
-  getCommand(area, hosts, 'show a host and ask its engine for its version');
-  createCommand(area, hosts, { flags: hostFlags(true), description: 'register a container host' });
-  updateCommand(area, hosts, {
-    flags: hostFlags(false),
-    description: 'change a host (-F tlsCa=null clears a secret)',
-  });
-  deleteCommand(area, hosts);
 
   const folderArea = program
     .command('container-folders')
     .description('folders grouping containers, images, networks, volumes and compose projects in listings');
-  lsCommand(folderArea, folders, {
-    columns: ['name', 'resourceType', 'sortOrder', 'id'],
-    filters: [text('--type <type>', 'resourceType', `only folders of this resource type (${FOLDER_TYPES})`)],
+  crudCommands(folderArea, folders, {
+    list: {
+      columns: ['name', 'resourceType', 'sortOrder', 'id'],
+      filters: [
+        text('--type <type>', 'resourceType', `only folders of this resource type (${FOLDER_TYPES})`),
+      ],
+    },
+    create: {
+      flags: [
+        text('--name <name>', 'name', 'folder name', true),
+        text('--type <type>', 'resourceType', `resource type (${FOLDER_TYPES})`, true),
+        whole('--sort-order <n>', 'sortOrder', 'position among folders'),
+      ],
+    },
+    update: {
+      method: 'PUT',
+      flags: [
+        text('--name <name>', 'name', 'new name'),
+        whole('--sort-order <n>', 'sortOrder', 'new position'),
+      ],
+    },
   });
-  getCommand(folderArea, folders);
-  createCommand(folderArea, folders, {
-    flags: [
-      text('--name <name>', 'name', 'folder name', true),
-      text('--type <type>', 'resourceType', `resource type (${FOLDER_TYPES})`, true),
-      whole('--sort-order <n>', 'sortOrder', 'position among folders'),
-    ],
-  });
-  updateCommand(folderArea, folders, {
-    method: 'PUT',
-    flags: [
-      text('--name <name>', 'name', 'new name'),
-      whole('--sort-order <n>', 'sortOrder', 'new position'),
-    ],
-  });
-  deleteCommand(folderArea, folders);
 }

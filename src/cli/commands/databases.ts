@@ -1,16 +1,7 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { bool, type Flag, fileText, nullable, stdinSecret, text, whole } from '../flags.js';
-import {
-  createCommand,
-  deleteCommand,
-  getCommand,
-  lsCommand,
-  type Resource,
-  recordRoute,
-  unwrap,
-  updateCommand,
-} from '../resource.js';
+import { crudCommands, type Resource, recordRoute, unwrap } from '../resource.js';
 
 /** Registered key-value databases (`/api/databases`) and their console (`kv`). */
 const databases: Resource = { noun: 'database', route: '/api/databases' };
@@ -50,21 +41,22 @@ export function registerDatabases(program: Command): void {
   const area = program
     .command('databases')
     .description('registered key-value databases (databases:view|manage)');
-  lsCommand(area, databases, {
-    columns: ['name', 'url', 'dbIndex', 'hasPassword', 'allowDangerous', 'id'],
-    filters: [text('--q <text>', 'q', 'substring of the name')],
+  crudCommands(area, databases, {
+    list: {
+      columns: ['name', 'url', 'dbIndex', 'hasPassword', 'allowDangerous', 'id'],
+      filters: [text('--q <text>', 'q', 'substring of the name')],
+    },
+    get: 'show a database with a live reachability check',
+    create: {
+      flags: databaseFlags(true),
+      fromArgs: () => ({ type: 'keyvalue' }),
+      description: 'register a key-value database',
+    },
+    update: {
+      flags: databaseFlags(false),
+      description: 'change a database (-F password=null removes the password)',
+    },
   });
-  getCommand(area, databases, 'show a database with a live reachability check');
-  createCommand(area, databases, {
-    flags: databaseFlags(true),
-    fromArgs: () => ({ type: 'keyvalue' }),
-    description: 'register a key-value database',
-  });
-  updateCommand(area, databases, {
-    flags: databaseFlags(false),
-    description: 'change a database (-F password=null removes the password)',
-  });
-  deleteCommand(area, databases);
 
   const kv = program.command('kv').description('the key-value console of a registered database');
   apiAction(

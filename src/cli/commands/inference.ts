@@ -4,14 +4,12 @@ import { CliError } from '../cli-error.js';
 import { type Flag, integer, nullable, stdinSecret, text } from '../flags.js';
 import {
   actionCommand,
-  createCommand,
-  deleteCommand,
+  crudCommands,
   getCommand,
   lsCommand,
   type Resource,
   recordRoute,
   resourceCommand,
-  updateCommand,
 } from '../resource.js';
 
 /** Inference providers: the catalog, connections (API key, local, OAuth) and OAuth sign-in sessions. */
@@ -136,27 +134,27 @@ export function registerInference(program: Command): void {
   });
 
   const sub = area.command('connections').description('connections to providers');
-  lsCommand(sub, connections, {
-    columns: ['name', 'providerId', 'authType', 'lastTestOk', 'id'],
-    filters: [
-      text('--provider <id>', 'providerId', 'only this catalog entry'),
-      text('--auth-type <type>', 'authType', 'api_key, local or oauth'),
-      text('--q <text>', 'q', 'substring of the name'),
-    ],
+  crudCommands(sub, connections, {
+    list: {
+      columns: ['name', 'providerId', 'authType', 'lastTestOk', 'id'],
+      filters: [
+        text('--provider <id>', 'providerId', 'only this catalog entry'),
+        text('--auth-type <type>', 'authType', 'api_key, local or oauth'),
+        text('--q <text>', 'q', 'substring of the name'),
+      ],
+    },
+    create: {
+      flags: [
+        text('--provider <id>', 'providerId', 'catalog entry', true),
+        text('--auth-type <type>', 'authType', 'api_key or local (oauth: use inference oauth start)', true),
+        ...connectionFlags(true),
+      ],
+    },
+    update: {
+      flags: connectionFlags(false),
+      description: 'change a connection (-F apiKey=null removes the key)',
+    },
   });
-  getCommand(sub, connections);
-  createCommand(sub, connections, {
-    flags: [
-      text('--provider <id>', 'providerId', 'catalog entry', true),
-      text('--auth-type <type>', 'authType', 'api_key or local (oauth: use inference oauth start)', true),
-      ...connectionFlags(true),
-    ],
-  });
-  updateCommand(sub, connections, {
-    flags: connectionFlags(false),
-    description: 'change a connection (-F apiKey=null removes the key)',
-  });
-  deleteCommand(sub, connections);
   actionCommand(sub, connections, {
     name: 'test',
     path: '/test',

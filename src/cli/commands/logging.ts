@@ -4,6 +4,7 @@ import { CliError } from '../cli-error.js';
 import { type Flag, text, whole } from '../flags.js';
 import {
   createCommand,
+  crudCommands,
   deleteCommand,
   getCommand,
   idOf,
@@ -122,31 +123,28 @@ function registerItems(
   const plural = `${kind}s`;
   const items: Resource = { noun: kind, route: route(plural) };
   const area = program.command(plural).description(`logging ${plural}`);
-  lsCommand(area, items, {
-    columns:
-      kind === 'schema'
-        ? ['name', 'folderId', 'description', 'id']
-        : ['name', 'folderId', 'schemaId', 'retentionDays', 'id'],
-    filters: [
-      folderFilter('--folder <folder>', 'folderId', folders),
-      ...(kind === 'environment' ? [schemaFilter] : []),
-      text('--q <text>', 'q', 'substring of the name'),
-    ],
-  });
-  getCommand(area, items);
   const flags = (creating: boolean): Flag[] => [
     text('--name <name>', 'name', `${kind} name`, creating),
     folderFlag('--folder <folder>', 'folderId', folders, 'folder'),
     text('--description <text>', 'description', 'description'),
     ...extra,
   ];
-  // A schema needs its field list, even an empty one.
-  createCommand(area, items, {
-    flags: flags(true),
-    fromArgs: () => (kind === 'schema' ? { fields: [] } : {}),
+  crudCommands(area, items, {
+    list: {
+      columns:
+        kind === 'schema'
+          ? ['name', 'folderId', 'description', 'id']
+          : ['name', 'folderId', 'schemaId', 'retentionDays', 'id'],
+      filters: [
+        folderFilter('--folder <folder>', 'folderId', folders),
+        ...(kind === 'environment' ? [schemaFilter] : []),
+        text('--q <text>', 'q', 'substring of the name'),
+      ],
+    },
+    // A schema needs its field list, even an empty one.
+    create: { flags: flags(true), fromArgs: () => (kind === 'schema' ? { fields: [] } : {}) },
+    update: { method: 'PUT', flags: flags(false) },
   });
-  updateCommand(area, items, { method: 'PUT', flags: flags(false) });
-  deleteCommand(area, items);
   apiAction(
     resourceCommand(area, items, `move <${plural}...>`, `move ${plural} into a folder`).requiredOption(
       '--folder <folder>',

@@ -2,13 +2,12 @@ import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { text } from '../flags.js';
 import {
-  createCommand,
+  crudCommands,
   deleteCommand,
   getCommand,
   lsCommand,
   type Resource,
   recordRoute,
-  updateCommand,
 } from '../resource.js';
 import { runUpload, type UploadOptions } from '../upload.js';
 
@@ -33,14 +32,14 @@ export function registerNodes(program: Command): void {
   const area = program
     .command('nodes')
     .description('storage nodes that receive file uploads (nodes:view|manage)');
-  lsCommand(area, nodes, {
-    columns: ['name', 'rootPath', 'id'],
-    filters: [text('--q <text>', 'q', 'substring of the name')],
+  crudCommands(area, nodes, {
+    list: {
+      columns: ['name', 'rootPath', 'id'],
+      filters: [text('--q <text>', 'q', 'substring of the name')],
+    },
+    create: { flags: nodeFlags(true) },
+    update: { flags: nodeFlags(false) },
   });
-  getCommand(area, nodes);
-  createCommand(area, nodes, { flags: nodeFlags(true) });
-  updateCommand(area, nodes, { flags: nodeFlags(false) });
-  deleteCommand(area, nodes);
 
   const sub = area.command('uploads').description("a node's upload sessions (--node)");
   lsCommand(sub, uploads, {

@@ -3,7 +3,7 @@ import { apiAction } from '../api-command.js';
 import { bool, type Flag, integer, text } from '../flags.js';
 import {
   actionCommand,
-  createCommand,
+  crudCommands,
   deleteCommand,
   getCommand,
   lsCommand,
@@ -11,7 +11,6 @@ import {
   recordRoute,
   resourceCommand,
   unwrap,
-  updateCommand,
 } from '../resource.js';
 import { deploy } from './pages-deploy.js';
 
@@ -80,14 +79,14 @@ export function registerPages(program: Command): void {
   const area = program
     .command('pages')
     .description('static sites served at /sites/<slug>/ (pages:view|manage)');
-  lsCommand(area, projects, {
-    columns: ['slug', 'name', 'deploymentCount', 'productionDeploymentId', 'id'],
-    filters: [text('--q <text>', 'q', 'substring of the name or slug')],
+  crudCommands(area, projects, {
+    list: {
+      columns: ['slug', 'name', 'deploymentCount', 'productionDeploymentId', 'id'],
+      filters: [text('--q <text>', 'q', 'substring of the name or slug')],
+    },
+    create: { flags: projectFlags(true) },
+    update: { flags: projectFlags(false) },
   });
-  getCommand(area, projects);
-  createCommand(area, projects, { flags: projectFlags(true) });
-  updateCommand(area, projects, { flags: projectFlags(false) });
-  deleteCommand(area, projects);
   registerDeployments(area);
   apiAction(
     resourceCommand(

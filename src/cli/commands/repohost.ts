@@ -2,16 +2,7 @@ import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { type Flag, stdinSecret, text } from '../flags.js';
-import {
-  actionCommand,
-  createCommand,
-  deleteCommand,
-  getCommand,
-  lsCommand,
-  type Resource,
-  unwrap,
-  updateCommand,
-} from '../resource.js';
+import { actionCommand, crudCommands, type Resource, unwrap } from '../resource.js';
 
 /** Repository-host connectors (GitLab API v4): tested before they are saved, the token write-only. */
 const connectors: Resource = { noun: 'connector', route: '/api/integrations/repohost/connectors' };
@@ -48,17 +39,17 @@ export function registerRepohost(program: Command): void {
   const area = program
     .command('repohost')
     .description('repository-host connectors, GitLab API v4 (integrations:view|manage)');
-  lsCommand(area, connectors, {
-    columns: ['name', 'baseUrl', 'lastTestOk', 'tokenExpiresAt', 'id'],
-    filters: [text('--q <text>', 'q', 'substring of the name')],
+  crudCommands(area, connectors, {
+    list: {
+      columns: ['name', 'baseUrl', 'lastTestOk', 'tokenExpiresAt', 'id'],
+      filters: [text('--q <text>', 'q', 'substring of the name')],
+    },
+    create: { flags: connectorFlags(true), description: 'test and save a connector' },
+    update: {
+      flags: connectorFlags(false),
+      description: 'change a connector (a new URL, token or allowlist is tested first)',
+    },
   });
-  getCommand(area, connectors);
-  createCommand(area, connectors, { flags: connectorFlags(true), description: 'test and save a connector' });
-  updateCommand(area, connectors, {
-    flags: connectorFlags(false),
-    description: 'change a connector (a new URL, token or allowlist is tested first)',
-  });
-  deleteCommand(area, connectors);
   actionCommand(area, connectors, {
     name: 'test',
     path: '/test',

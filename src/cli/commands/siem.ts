@@ -1,15 +1,6 @@
 import type { Command } from 'commander';
 import { bool, type Flag, fileText, idFlag, stdinSecret, text, whole } from '../flags.js';
-import {
-  actionCommand,
-  createCommand,
-  deleteCommand,
-  getCommand,
-  idOf,
-  lsCommand,
-  type Resource,
-  updateCommand,
-} from '../resource.js';
+import { actionCommand, crudCommands, getCommand, idOf, lsCommand, type Resource } from '../resource.js';
 
 /** SIEM export of the audit trail: destinations and the deliveries (batches) sent to them. */
 const destinations: Resource = {
@@ -47,27 +38,27 @@ const settings: Flag[] = [
 export function registerSiem(program: Command): void {
   const area = program.command('siem').description('export of the audit trail to SIEMs (audit:view|manage)');
   const sub = area.command('destinations').description('webhook, Splunk HEC and syslog destinations');
-  lsCommand(sub, destinations, {
-    columns: ['name', 'kind', 'enabled', 'health.status', 'cursorSeq', 'id'],
-    filters: [
-      text('--kind <kind>', 'kind', 'webhook, splunk_hec or syslog'),
-      bool('enabled', 'enabled', 'only enabled ones'),
-    ],
+  crudCommands(sub, destinations, {
+    list: {
+      columns: ['name', 'kind', 'enabled', 'health.status', 'cursorSeq', 'id'],
+      filters: [
+        text('--kind <kind>', 'kind', 'webhook, splunk_hec or syslog'),
+        bool('enabled', 'enabled', 'only enabled ones'),
+      ],
+    },
+    create: {
+      flags: [
+        { ...settings[0]!, required: true },
+        text('--kind <kind>', 'kind', 'webhook, splunk_hec or syslog', true),
+        text('--start-from <where>', 'startFrom', 'now (default) or beginning'),
+        ...settings.slice(1),
+      ],
+    },
+    update: {
+      flags: settings,
+      description: 'change a destination (a secret or token rotates it)',
+    },
   });
-  getCommand(sub, destinations);
-  createCommand(sub, destinations, {
-    flags: [
-      { ...settings[0]!, required: true },
-      text('--kind <kind>', 'kind', 'webhook, splunk_hec or syslog', true),
-      text('--start-from <where>', 'startFrom', 'now (default) or beginning'),
-      ...settings.slice(1),
-    ],
-  });
-  updateCommand(sub, destinations, {
-    flags: settings,
-    description: 'change a destination (a secret or token rotates it)',
-  });
-  deleteCommand(sub, destinations);
   actionCommand(sub, destinations, {
     name: 'test',
     path: '/test',
