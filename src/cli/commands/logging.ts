@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
-import { type Flag, text, whole } from '../flags.js';
+import { type Flag, idFlag, text, whole } from '../flags.js';
 import {
   createCommand,
   crudCommands,
@@ -165,12 +165,12 @@ function registerItems(
 
 const schemas: Resource = { noun: 'schema', route: route('schemas') };
 
-const schemaFilter: Flag = {
-  flags: '--schema <schema>',
-  field: 'schemaId',
-  description: 'only environments of this schema (name or id)',
-  parse: (value: string, context) => idOf(schemas, context, value),
-};
+const schemaFilter = idFlag(
+  '--schema <schema>',
+  'schemaId',
+  'only environments of this schema (name or id)',
+  (context, ref) => idOf(schemas, context, ref),
+);
 
 const FIELD_TYPES = ['string', 'number', 'boolean', 'timestamp', 'object'];
 
