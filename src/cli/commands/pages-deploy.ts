@@ -106,9 +106,11 @@ export async function deploy(
       progress.finish();
     }
     const deployment = answer.data;
-    const siteUrl = deployment.previewUrl
-      ? new URL(deployment.previewUrl, `${context.api.baseUrl}/`).toString()
-      : `${context.api.baseUrl}/sites/${project.slug}/`;
+    // A promoted deployment is the site itself; one kept out of production is reached by its preview URL.
+    const siteUrl =
+      deployment.production || !deployment.previewUrl
+        ? `${context.api.baseUrl}/sites/${project.slug}/`
+        : new URL(deployment.previewUrl, `${context.api.baseUrl}/`).toString();
     context.out.done(
       { ...deployment, siteUrl },
       `deployed ${deployment.id} to ${project.slug}: ${deployment.fileCount} files, ${deployment.sizeBytes} bytes` +
