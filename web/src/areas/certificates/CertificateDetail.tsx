@@ -21,6 +21,11 @@ function keyDescription(certificate: Certificate): string {
   return [certificate.keyType?.toUpperCase(), size].filter(Boolean).join(', ') || '—';
 }
 
+function chainDescription(length: number): string {
+  if (length === 0) return 'None: the certificate alone';
+  return length === 1 ? '1 certificate after this one' : `${length} certificates after this one`;
+}
+
 /** What the certificate says of itself, once there is one (uploaded, or issued by the CA). */
 function materialFacts(certificate: Certificate): Fact[] {
   const expiry = expiryBadge(certificate);
@@ -41,7 +46,7 @@ function materialFacts(certificate: Certificate): Fact[] {
       ),
     },
     { label: 'Key', value: keyDescription(certificate) },
-    { label: 'Chain', value: `${certificate.chainLength ?? 0} certificate(s) after this one` },
+    { label: 'Chain', value: chainDescription(certificate.chainLength ?? 0) },
     { label: 'Serial number', value: certificate.serialNumber },
     {
       label: 'SHA-256 fingerprint',

@@ -13,7 +13,7 @@ export function ExpiryCell({ certificate }: { certificate: Certificate }) {
       </Badge>
       {certificate.notAfter && (
         <Text size="xs" c="dimmed">
-          until {formatDateTime(certificate.notAfter)}
+          {certificate.expired ? 'expired' : 'until'} {formatDateTime(certificate.notAfter)}
         </Text>
       )}
     </Stack>
