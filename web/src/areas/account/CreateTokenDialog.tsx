@@ -1,8 +1,9 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Modal, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
+import { OneTimeSecret } from '../../components/OneTimeSecret';
 import { TOKENS_KEY } from './query-keys';
 
 /** Names a new token, then shows its secret once: it cannot be read again afterwards. */
@@ -31,22 +32,7 @@ export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClos
   return (
     <Modal opened={opened} onClose={finish} title={secret ? 'Your new API token' : 'Create an API token'}>
       {secret ? (
-        <Stack>
-          <Alert color="yellow" title="Copy it now">
-            This is the only time the token is shown. Store it somewhere safe.
-          </Alert>
-          <Code block>{secret}</Code>
-          <Group justify="flex-end">
-            <CopyButton value={secret}>
-              {({ copied, copy }) => (
-                <Button variant="light" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy token'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={finish}>Done</Button>
-          </Group>
-        </Stack>
+        <OneTimeSecret secret={secret} copyLabel="Copy token" onDone={finish} />
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack>

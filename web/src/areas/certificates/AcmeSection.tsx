@@ -1,7 +1,8 @@
-import { Alert, Button, Code, CopyButton, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
+import { CopyableValue } from '../../components/CopyableValue';
 import { type Column, DataTable } from '../../components/DataTable';
 import { FactList } from '../../components/FactList';
 import { formatDateTime } from '../../components/format';
@@ -12,27 +13,12 @@ import { CERTIFICATES_KEY, type Certificate, useDnsProviders } from './queries';
 type AcmeSettings = NonNullable<Certificate['acme']>;
 type DnsRecord = AcmeSettings['dnsRecords'][number];
 
-function CopyValue({ value, label }: { value: string; label: string }) {
-  return (
-    <Group gap="xs" wrap="nowrap" align="flex-start">
-      <Code style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>{value}</Code>
-      <CopyButton value={value}>
-        {({ copied, copy }) => (
-          <Button size="compact-xs" variant="subtle" onClick={copy} aria-label={`Copy ${label}`}>
-            {copied ? 'Copied' : 'Copy'}
-          </Button>
-        )}
-      </CopyButton>
-    </Group>
-  );
-}
-
 const recordColumns: Column<DnsRecord>[] = [
-  { header: 'Name', cell: (record) => <CopyValue value={record.name} label={`name ${record.name}`} /> },
+  { header: 'Name', cell: (record) => <CopyableValue value={record.name} label={`name ${record.name}`} /> },
   { header: 'Type', cell: (record) => record.type },
   {
     header: 'Value',
-    cell: (record) => <CopyValue value={record.value} label={`value for ${record.name}`} />,
+    cell: (record) => <CopyableValue value={record.value} label={`value for ${record.name}`} />,
   },
 ];
 
