@@ -171,6 +171,8 @@ describeInBrowser(
         .getByRole('textbox', { name: 'Certificate', exact: true })
         .fill(pki.ed25519Leaf.certificatePem);
       await dialog.getByRole('textbox', { name: 'Private key' }).fill(pki.ed25519Leaf.keyPem);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'certificates-replace');
       await dialog.getByRole('button', { name: 'Replace certificate' }).click();
       await dialog.waitFor({ state: 'hidden' });
       const after = await certificateNamed('www-example');
@@ -221,6 +223,7 @@ describeInBrowser(
         // The page asks again by itself while the order runs: no reload.
         await page.getByText(/^Expires in \d+ days?$/).waitFor({ timeout: 30_000 });
         expect(await certificateNamed('manual-dns')).toMatchObject({ status: 'valid', lastError: null });
+        expect(await accessibilityViolations(page)).toEqual([]);
         await screenshot(page, 'certificates-acme-issued');
       },
     );
@@ -259,6 +262,9 @@ describeInBrowser(
       expect(listed.body.data).toHaveLength(1);
       expect(listed.body.data[0]).toMatchObject({ name: 'primary-dns', port: 53, ttl: 60 });
       expect(JSON.stringify(listed.body)).not.toContain('c2VjcmV0LXRzaWcta2V5');
+      await page.getByRole('table', { name: 'DNS providers' }).getByText('primary-dns').waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'certificates-dns-providers');
 
       await page.getByRole('button', { name: 'Delete DNS provider primary-dns' }).click();
       await page

@@ -182,6 +182,7 @@ describeInBrowser(
       await page.getByRole('button', { name: 'Add domain' }).first().click();
       const adding = page.getByRole('dialog', { name: 'Add a custom domain' });
       await adding.getByRole('textbox', { name: 'Host name' }).fill('www.example.test');
+      expect(await accessibilityViolations(page)).toEqual([]);
       await adding.getByRole('button', { name: 'Add domain' }).click();
 
       const dialog = page.getByRole('dialog', { name: 'www.example.test' });
@@ -213,6 +214,7 @@ describeInBrowser(
       await page.getByRole('button', { name: 'Create deploy token' }).first().click();
       const dialog = page.getByRole('dialog', { name: 'Create a deploy token' });
       await dialog.getByRole('textbox', { name: 'Name' }).fill('github-actions');
+      expect(await accessibilityViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Create token' }).click();
       const shown = page.getByRole('dialog', { name: 'Your new deploy token' });
       const token = (await shown.getByText(/^igp_/).textContent())!;
@@ -231,7 +233,36 @@ describeInBrowser(
         .getByRole('button', { name: 'Revoke' })
         .click();
       await table.getByText(/^Revoked/).waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
       expect((await deploy(harness.gateway, site.id, archive, { token })).status).toBe(401);
+    });
+
+    it('edits a project: a new name and single-page app serving', async () => {
+      const { id } = await createProject(harness.gateway, { name: 'Draft', slug: 'draft' });
+      const { page } = await openAs(manager, `/pages/${id}`);
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit Draft' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill('Final');
+      await dialog.getByRole('checkbox', { name: /^Single-page app/ }).check();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Save project' }).click();
+      await page.getByRole('heading', { name: 'Final', exact: true }).waitFor();
+      expect((await api(`/api/pages/${id}`)).data).toMatchObject({
+        name: 'Final',
+        slug: 'draft',
+        spaFallback: true,
+      });
+    });
+
+    it('deletes a project after confirming', async () => {
+      const { id } = await createProject(harness.gateway, { name: 'Doomed', slug: 'doomed' });
+      const { page } = await openAs(manager, `/pages/${id}`);
+      await page.getByRole('button', { name: 'Delete project' }).click();
+      const confirmation = page.getByRole('dialog', { name: 'Delete Doomed?' });
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await confirmation.getByRole('button', { name: 'Delete project' }).click();
+      await page.waitForURL(/\/pages$/);
+      expect((await harness.gateway.call('GET', `/api/pages/${id}`)).status).toBe(404);
     });
 
     it('shows a user with pages:view the project, but no way to change it', async () => {
