@@ -20,6 +20,7 @@ import { registerJsonBodyParser } from './core/json-body.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
+import { registerWebSockets } from './core/websockets.js';
 import type { Database } from './db/client.js';
 import { modules } from './modules/index.js';
 
@@ -128,6 +129,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerInputGuard(app);
   await app.register(fastifyCookie);
   registerAuthentication(app, principals);
+  await registerWebSockets(app);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
