@@ -3,7 +3,11 @@ import type { Deps } from '../../core/deps.js';
 import { unprocessable, type ValidationIssue, validationError } from '../../core/errors.js';
 import { BUILT_IN_NETWORKS, stripSlash } from './docker.js';
 import type { EngineNodeService } from './engine-nodes.js';
+import { runExec } from './engine-exec.js';
 import type { Disconnection, FileMove, StopOptions } from './schemas/actions.js';
+
+/** How much of mv's output an error message carries. */
+const MESSAGE_LIMIT_BYTES = 64 * 1024;
 
 /** Operator actions on a node's containers and networks, each audited after the engine carried it out. */
 export class ActionService {
@@ -95,7 +99,15 @@ export class ActionService {
         'CONTAINER_NOT_RUNNING',
         `container ${stripSlash(container.Name)} is ${container.State?.Status ?? 'not running'}; files can only be moved in a running container`,
       );
-    const result = await engine.exec(container.Id, ['mv', fromPath, toPath]);
+    const result = await runExec(
+      engine,
+      { nodeId, containerId },
+      container.Id,
+      { cmd: ['mv', fromPath, toPath] },
+      { timeoutMs: engine.timeoutMs, outputLimitBytes: MESSAGE_LIMIT_BYTES },
+    );
+    if (result.timedOut)
+      throw unprocessable('ENGINE_TIMEOUT', `mv did not finish within ${engine.timeoutMs} ms`);
     if (result.exitCode !== 0)
       throw unprocessable(
         'MOVE_FAILED',
