@@ -31,10 +31,10 @@ function errorEnvelope(error: unknown, log: FastifyBaseLogger) {
 }
 
 /**
- * The event streams a module has open, so that closing the gateway ends them (an open stream would
+ * The streams a module has open (events, downloads), so that closing the gateway ends them (an open stream would
  * otherwise hold the server open), and so each knows when its client left.
  */
-export class OpenEventStreams {
+export class OpenStreams {
   private readonly open = new Set<AbortController>();
 
   /**

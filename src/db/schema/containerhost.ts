@@ -130,5 +130,7 @@ export const containerhostRegistryCredentials = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (table) => [unique('containerhost_registry_credentials_node_registry_key').on(table.nodeId, table.registry)],
+  (table) => [
+    unique('containerhost_registry_credentials_node_registry_key').on(table.nodeId, table.registry),
+  ],
 );

@@ -1,15 +1,13 @@
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { unprocessable, type ValidationIssue, validationError } from '../../core/errors.js';
-import { BUILT_IN_NETWORKS, stripSlash } from './docker.js';
+import { stripSlash } from './docker.js';
+import { recordEngineChange } from './engine-audit.js';
+import { runTool } from './engine-exec.js';
 import type { EngineNodeService } from './engine-nodes.js';
-import { runExec } from './engine-exec.js';
-import type { Disconnection, FileMove, StopOptions } from './schemas/actions.js';
+import type { FileMove, StopOptions } from './schemas/actions.js';
 
-/** How much of mv's output an error message carries. */
-const MESSAGE_LIMIT_BYTES = 64 * 1024;
-
-/** Operator actions on a node's containers and networks, each audited after the engine carried it out. */
+/** Stopping a container and moving a file inside it, each audited after the engine carried it out. */
 export class ActionService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'audit'> & { engineNodes: EngineNodeService }) {}
 
@@ -30,50 +28,10 @@ export class ActionService {
       },
       (timeout ?? 10) * 1000,
     );
-    await this.recordAction(actor, 'containerhost.container.stopped', 'container', containerId, {
+    await recordEngineChange(this.deps, actor, 'container', 'stopped', containerId, {
       nodeId,
       timeout: timeout ?? null,
       alreadyStopped,
-    });
-  }
-
-  async disconnectNetwork(
-    actor: AuditActor,
-    nodeId: string,
-    networkId: string,
-    { containerId, force }: Disconnection & { force: boolean },
-  ) {
-    const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const network = await engine.call({ nodeId, networkId }, (docker) =>
-      docker.getNetwork(networkId).inspect(),
-    );
-    if (BUILT_IN_NETWORKS.has(network.Name) && !force)
-      throw unprocessable(
-        'BUILT_IN_NETWORK',
-        `${network.Name} is a built-in network; disconnecting from it can cut a container off, pass ?force=true to do it anyway`,
-        { network: network.Name },
-      );
-    const container = await engine.call({ nodeId, containerId }, (docker) =>
-      docker.getContainer(containerId).inspect(),
-    );
-    const attached = Object.entries(container.NetworkSettings?.Networks ?? {}).some(
-      ([name, n]) => name === network.Name || n.NetworkID === network.Id || n.NetworkID === network.Name,
-    );
-    if (!attached)
-      throw unprocessable(
-        'NOT_ATTACHED',
-        `container ${stripSlash(container.Name)} is not attached to network ${network.Name}`,
-        { network: network.Name, container: stripSlash(container.Name) },
-      );
-    await engine.call({ nodeId, networkId, containerId }, (docker) =>
-      docker.getNetwork(network.Id).disconnect({ Container: container.Id, Force: force }),
-    );
-    await this.recordAction(actor, 'containerhost.network.disconnected', 'network', network.Id, {
-      nodeId,
-      network: network.Name,
-      containerId: container.Id,
-      container: stripSlash(container.Name),
-      force,
     });
   }
 
@@ -99,43 +57,17 @@ export class ActionService {
         'CONTAINER_NOT_RUNNING',
         `container ${stripSlash(container.Name)} is ${container.State?.Status ?? 'not running'}; files can only be moved in a running container`,
       );
-    const result = await runExec(
-      engine,
-      { nodeId, containerId },
-      container.Id,
-      { cmd: ['mv', fromPath, toPath] },
-      { timeoutMs: engine.timeoutMs, outputLimitBytes: MESSAGE_LIMIT_BYTES },
-    );
-    if (result.timedOut)
-      throw unprocessable('ENGINE_TIMEOUT', `mv did not finish within ${engine.timeoutMs} ms`);
-    if (result.exitCode !== 0)
-      throw unprocessable(
-        'MOVE_FAILED',
-        result.stderr.trim() || result.stdout.trim() || `mv exited with ${result.exitCode}`,
-        {
-          exitCode: result.exitCode,
-        },
-      );
-    await this.recordAction(actor, 'containerhost.container.file_moved', 'container', container.Id, {
+    const { exitCode, message } = await runTool(engine, { nodeId, containerId }, container.Id, [
+      'mv',
+      fromPath,
+      toPath,
+    ]);
+    if (exitCode !== 0) throw unprocessable('MOVE_FAILED', message, { exitCode });
+    await recordEngineChange(this.deps, actor, 'container', 'file_moved', container.Id, {
       nodeId,
       container: stripSlash(container.Name),
       fromPath,
       toPath,
-    });
-  }
-
-  private async recordAction(
-    actor: AuditActor,
-    action: string,
-    targetType: string,
-    targetId: string,
-    metadata: Record<string, unknown>,
-  ) {
-    await this.deps.audit.recordAlone(this.deps.db, actor, {
-      action,
-      targetType: `containerhost_${targetType}`,
-      targetId,
-      metadata,
     });
   }
 }

@@ -91,6 +91,19 @@ export class Engine {
     return this.withDeadline(what, fn(extraMs > 0 ? this.streams : this.docker), this.timeoutMs + extraMs);
   }
 
+  /** Whether the engine knows an object: its inspect answers (true) or is a 404 (false). */
+  async exists(
+    what: Record<string, unknown>,
+    inspect: (docker: Docker) => Promise<unknown>,
+  ): Promise<boolean> {
+    return this.call(what, (docker) =>
+      inspect(docker).then(
+        () => true,
+        (error) => ((error as { statusCode?: number }).statusCode === 404 ? false : Promise.reject(error)),
+      ),
+    );
+  }
+
   /**
    * Opens a long-lived engine stream. The deadline covers the opening only (a stream that arrives late is
    * destroyed); aborting `signal` destroys the stream, which is how a client that leaves ends it.
@@ -244,3 +257,34 @@ export const BUILT_IN_NETWORKS = new Set(['bridge', 'host', 'none']);
 
 /** Engines answer container names with a leading slash (`/web`). */
 export const stripSlash = (name: string | undefined) => (name ?? '').replace(/^\//, '');
+
+/** A raw engine request, for what dockerode does not offer as needed (a stream it would buffer, a status it does not expect). */
+export function dial<T>(
+  docker: Docker,
+  request: {
+    path: string;
+    method: 'GET' | 'POST';
+    options?: object;
+    isStream?: boolean;
+    okStatuses: number[];
+  },
+): Promise<T> {
+  const statusCodes: Record<number, true | string> = {
+    404: 'not found',
+    409: 'conflict',
+    500: 'server error',
+  };
+  for (const status of request.okStatuses) statusCodes[status] = true;
+  return new Promise((resolve, reject) =>
+    docker.modem.dial(
+      {
+        path: request.path,
+        method: request.method,
+        options: request.options ?? {},
+        isStream: request.isStream ?? false,
+        statusCodes,
+      },
+      (error: unknown, data: unknown) => (error ? reject(error) : resolve(data as T)),
+    ),
+  );
+}

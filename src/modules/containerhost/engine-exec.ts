@@ -1,3 +1,4 @@
+import { unprocessable } from '../../core/errors.js';
 import { type Engine, translateEngineError } from './docker.js';
 import { FrameDecoder, type OutputStream } from './stream-frames.js';
 
@@ -87,9 +88,7 @@ export async function runExec(
       reject(translateEngineError(error, what));
     });
   });
-  const exitCode = timedOut
-    ? null
-    : ((await engine.call(what, () => exec.inspect())).ExitCode ?? null);
+  const exitCode = timedOut ? null : ((await engine.call(what, () => exec.inspect())).ExitCode ?? null);
   return {
     exitCode,
     stdout: Buffer.concat(kept.stdout).toString('utf8'),
@@ -97,5 +96,36 @@ export async function runExec(
     truncated,
     timedOut,
     durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** How much of a tool's output an error message carries. */
+const TOOL_OUTPUT_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * Runs a short tool (mv, rm) in a running container within the engine deadline; answers its exit code
+ * and what it printed (stderr first), for the caller's error message.
+ */
+export async function runTool(
+  engine: Engine,
+  what: Record<string, unknown>,
+  containerId: string,
+  cmd: string[],
+): Promise<{ exitCode: number; message: string }> {
+  const result = await runExec(
+    engine,
+    what,
+    containerId,
+    { cmd },
+    {
+      timeoutMs: engine.timeoutMs,
+      outputLimitBytes: TOOL_OUTPUT_LIMIT_BYTES,
+    },
+  );
+  if (result.timedOut || result.exitCode === null)
+    throw unprocessable('ENGINE_TIMEOUT', `${cmd[0]} did not finish within ${engine.timeoutMs} ms`);
+  return {
+    exitCode: result.exitCode,
+    message: result.stderr.trim() || result.stdout.trim() || `${cmd[0]} exited with ${result.exitCode}`,
   };
 }

@@ -1,11 +1,11 @@
 import type { GatewayModule } from '../../../core/app.js';
 import { Success } from '../../../core/http-schemas.js';
 import type { ActionService } from '../actions.js';
-import { Disconnection, DisconnectQuery, FileMove, StopOptions } from '../schemas/actions.js';
-import { ContainerParams, NetworkParams } from '../schemas/params.js';
+import { FileMove, StopOptions } from '../schemas/actions.js';
+import { ContainerParams } from '../schemas/params.js';
 import { emptyBodyAsObject, manage, tags } from './declarations.js';
 
-/** `/api/containerhost/nodes/:nodeId/...`: stop a container, disconnect it from a network, move a file in it. */
+/** `/api/containerhost/nodes/:nodeId/containers/...`: stop a container, move a file in it. */
 export const actionRoutes: GatewayModule<{ actions: ActionService }> = async (app, { actions }) => {
   app.post(
     '/containers/:containerId/stop',
@@ -27,28 +27,6 @@ export const actionRoutes: GatewayModule<{ actions: ActionService }> = async (ap
         request.params.containerId,
         request.body,
       );
-      return { success: true };
-    },
-  );
-
-  app.post(
-    '/networks/:networkId/disconnect',
-    {
-      config: manage,
-      schema: {
-        tags,
-        summary: 'Disconnect a container from a network (built-in networks need ?force=true)',
-        params: NetworkParams,
-        querystring: DisconnectQuery,
-        body: Disconnection,
-        response: { 200: Success },
-      },
-    },
-    async (request) => {
-      await actions.disconnectNetwork(request.actor, request.params.nodeId, request.params.networkId, {
-        containerId: request.body.containerId,
-        force: request.query.force ?? false,
-      });
       return { success: true };
     },
   );

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 
-/** Bodies and queries of the operator actions on a node's containers and networks. */
+/** Bodies of stopping a container and moving a file inside it. */
 
 export const StopOptions = Type.Object({
   timeout: Type.Optional(
@@ -12,9 +12,6 @@ export const StopOptions = Type.Object({
   ),
 });
 
-export const DisconnectQuery = Type.Object({ force: Type.Optional(Type.Boolean({ default: false })) });
-export const Disconnection = Type.Object({ containerId: Type.String({ minLength: 1, maxLength: 512 }) });
-
 export const FileMove = Type.Object({
   fromPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
   toPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
@@ -22,4 +19,3 @@ export const FileMove = Type.Object({
 
 export type StopOptions = Static<typeof StopOptions>;
 export type FileMove = Static<typeof FileMove>;
-export type Disconnection = Static<typeof Disconnection>;
