@@ -2,12 +2,16 @@ import crypto from 'node:crypto';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
+import { type RegistryPeer, registryBinaries, startRegistry } from '../services/docker-registry.js';
 import { type PodmanPeer, podmanBinaries, removeLabelled, startPodman } from '../services/podman.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /** Why the Podman suites skip on this machine (no podman, runc or busybox), else undefined. */
 export const podmanSkipReason = podmanBinaries().skipReason;
 if (podmanSkipReason) console.warn(`skipping the Podman suite: ${podmanSkipReason}`);
+
+/** Why the suites that pull from a registry skip (no Podman, or no docker-registry/htpasswd), else undefined. */
+export const registrySkipReason = podmanSkipReason ?? registryBinaries().skipReason;
 
 /** A suite's engine objects: every name holds the suite's random run id, so suites never collide. */
 export interface PodmanSuite {
@@ -40,6 +44,8 @@ export interface PodmanNode {
   webPort: number;
   webIp: string;
   sidecarIp: string;
+  /** The registry the engine may pull from (when the suite asked for one), holding the test image. */
+  registry: RegistryPeer | undefined;
   /** `/api/containerhost/nodes/<nodeId>` */
   base(): string;
   close(): Promise<void>;
@@ -52,12 +58,17 @@ export interface PodmanNode {
  */
 async function startPodmanNode(
   { run, names }: PodmanSuite,
-  overrides: Partial<Config> = {},
+  overrides: Partial<Config>,
+  options: PodmanNodeOptions,
 ): Promise<PodmanNode> {
-  const [podman, gateway] = await Promise.all([startPodman(), startTestGateway(overrides)]);
+  const registry = options.registry ? await startRegistry() : undefined;
+  const [podman, gateway] = await Promise.all([
+    startPodman({ insecureRegistries: registry ? [registry.address] : [] }),
+    startTestGateway(overrides),
+  ]);
   const close = async () => {
     await removeLabelled(podman.docker, `io.infragate.test=${run}`).catch(() => {});
-    await Promise.all([gateway.close(), podman.stop()]);
+    await Promise.all([gateway.close(), podman.stop(), registry?.stop()]);
   };
   try {
     const { docker, image } = podman;
@@ -101,6 +112,7 @@ async function startPodmanNode(
       webPort: Number(web.NetworkSettings.Ports['8080/tcp']![0]!.HostPort),
       webIp: web.NetworkSettings.Networks[names.network]!.IPAddress,
       sidecarIp: sidecar.NetworkSettings.Networks[names.network]!.IPAddress,
+      registry,
       base: () => `/api/containerhost/nodes/${nodeId}`,
       close,
     };
@@ -110,11 +122,20 @@ async function startPodmanNode(
   }
 }
 
+export interface PodmanNodeOptions {
+  /** Start a docker-registry on loopback first (the engine may pull from it over plain HTTP). */
+  registry?: boolean;
+}
+
 /** The suite's Podman node, started before its tests and removed after them; read it inside tests. */
-export function podmanNodeFor(suite: PodmanSuite, overrides: Partial<Config> = {}): PodmanNode {
+export function podmanNodeFor(
+  suite: PodmanSuite,
+  overrides: Partial<Config> = {},
+  options: PodmanNodeOptions = {},
+): PodmanNode {
   const node = {} as PodmanNode;
   beforeAll(async () => {
-    Object.assign(node, await startPodmanNode(suite, overrides));
+    Object.assign(node, await startPodmanNode(suite, overrides, options));
   });
   afterAll(async () => {
     await node.close?.();
