@@ -128,8 +128,9 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerJsonBodyParser(app);
   registerInputGuard(app);
   await app.register(fastifyCookie);
-  registerAuthentication(app, principals);
+  // Before authentication: its onRequest marks upgrades, so a refused one (401/403) still closes its socket.
   await registerWebSockets(app);
+  registerAuthentication(app, principals);
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',

@@ -140,12 +140,14 @@ export function openTerminal(
       if (isBinary) output += data.toString('utf8');
       else controls.push(JSON.parse(data.toString('utf8')));
     });
-    ws.once('unexpected-response', (_request, response) => {
+    ws.once('unexpected-response', (request, response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+        // With this listener attached, ws leaves aborting the refused request to its user.
+        request.destroy();
       });
     });
     ws.once('error', reject);
