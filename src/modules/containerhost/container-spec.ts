@@ -85,16 +85,72 @@ export function createPlan(input: ContainerCreation): CreatePlan {
   };
 }
 
+/** Host settings a re-created container keeps, as the engine answered them in the inspect. */
+const KEPT_HOST_SETTINGS = [
+  'Binds',
+  'Mounts',
+  'PortBindings',
+  'PublishAllPorts',
+  'RestartPolicy',
+  'NetworkMode',
+  'Memory',
+  'MemoryReservation',
+  'MemorySwap',
+  'CpuShares',
+  'CpusetCpus',
+  'Privileged',
+  'CapAdd',
+  'CapDrop',
+  'Devices',
+  'Dns',
+  'DnsOptions',
+  'DnsSearch',
+  'ExtraHosts',
+  'GroupAdd',
+  'SecurityOpt',
+  'ReadonlyRootfs',
+  'Tmpfs',
+  'Init',
+  'Sysctls',
+  'LogConfig',
+] as const;
+
+/** Namespace modes worth keeping: sharing the host's or another container's (the rest are defaults). */
+const SHARED_NAMESPACE = /^(host|container:.+)$/;
+
+/**
+ * The host configuration of a re-created container: the settings above, CPU limits in one form (an
+ * engine may answer NanoCpus beside the period and quota it derived, and refuse both in a create), ulimits
+ * by their short names (Podman answers RLIMIT_NOFILE, takes nofile), and shared namespaces.
+ */
+function keptHostConfig(inspected: Docker.HostConfig): Docker.HostConfig {
+  const source = inspected as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  for (const key of KEPT_HOST_SETTINGS)
+    if (source[key] !== undefined && source[key] !== null) kept[key] = source[key];
+  if (inspected.NanoCpus) kept.NanoCpus = inspected.NanoCpus;
+  else if (inspected.CpuQuota)
+    Object.assign(kept, { CpuPeriod: inspected.CpuPeriod, CpuQuota: inspected.CpuQuota });
+  if (inspected.Ulimits)
+    kept.Ulimits = inspected.Ulimits.map((limit) => ({
+      ...limit,
+      Name: limit.Name?.replace(/^RLIMIT_/, '').toLowerCase(),
+    }));
+  for (const key of ['PidMode', 'IpcMode', 'UTSMode'] as const)
+    if (SHARED_NAMESPACE.test(String(source[key] ?? ''))) kept[key] = source[key];
+  return kept as Docker.HostConfig;
+}
+
 /**
  * The create request that gives an existing container again: the same configuration (image by
- * reference, so a newly pulled image is used), host configuration, networks with their aliases, and its
+ * reference, so a newly pulled image is used), host settings, networks with their aliases, and its
  * volumes — anonymous ones included, mounted by name, so their data stays.
  */
 export function recreatePlan(container: Docker.ContainerInspectInfo): CreatePlan {
   // StopSignal is in the engine's answer though not in dockerode's type.
   const config = container.Config as Docker.ContainerInspectInfo['Config'] & { StopSignal?: string };
   const shortId = container.Id.slice(0, 12);
-  const hostConfig = { ...container.HostConfig } as Docker.HostConfig;
+  const hostConfig = keptHostConfig(container.HostConfig);
   const mounted = new Set([
     ...(hostConfig.Binds ?? []).map((bind) => bind.split(':')[1]),
     ...(hostConfig.Mounts ?? []).map((mount) => mount.Target),
