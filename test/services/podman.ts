@@ -28,6 +28,7 @@ const BUSYBOX_APPLETS = [
   'stty',
   'head',
   'seq',
+  'chmod',
 ];
 
 export interface PodmanPeer {

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { GatewayModule } from '../../../core/app.js';
 import { validationError } from '../../../core/errors.js';
 import { DataOf, Success } from '../../../core/http-schemas.js';
@@ -22,6 +23,13 @@ import {
 } from './declarations.js';
 
 const RAW_BODY = 'send the file as the raw body, Content-Type: application/octet-stream';
+
+/** The uploaded bytes; Fastify parses no empty body, so an empty octet-stream is an empty file. */
+function rawBody(request: FastifyRequest): Buffer {
+  if (Buffer.isBuffer(request.body)) return request.body;
+  if (/^application\/octet-stream\b/i.test(request.headers['content-type'] ?? '')) return Buffer.alloc(0);
+  throw validationError([{ path: [], message: RAW_BODY }]);
+}
 
 /** `/api/containerhost/nodes/:nodeId/containers/:containerId/files`: a container's files (archive API). */
 export const containerFileRoutes: GatewayModule<{
@@ -86,9 +94,8 @@ export const containerFileRoutes: GatewayModule<{
       },
     },
     async (request) => {
-      if (!Buffer.isBuffer(request.body)) throw validationError([{ path: [], message: RAW_BODY }]);
       const { nodeId, containerId } = request.params;
-      await containerFiles.upload(request.actor, nodeId, containerId, request.query.path, request.body);
+      await containerFiles.upload(request.actor, nodeId, containerId, request.query.path, rawBody(request));
       return { success: true };
     },
   );

@@ -13,12 +13,8 @@ export const emptyBodyAsObject = async (request: { body: unknown }) => {
   if (request.body === undefined || request.body === null) request.body = {};
 };
 
-/** The bytes of a file, as a request body or an answer. */
-export const FileBytes = Type.Unsafe<Buffer>({
-  type: 'string',
-  format: 'binary',
-  description: 'the bytes of the file',
-});
+/** The bytes of a file, as a request body or an answer (no `type`: a parsed raw body is a Buffer). */
+export const FileBytes = Type.Unsafe<Buffer>({ format: 'binary', description: 'the bytes of the file' });
 
 /** A download: the file's bytes (`application/octet-stream`). */
 export const FileDownload = {
