@@ -70,6 +70,8 @@ export function sendEventStream(
   signal: AbortSignal,
 ): FastifyReply {
   const body = new PassThrough();
+  // A first comment sends the status line and headers at once: the client knows the stream is open.
+  body.write(': stream open\n\n');
   const write = async (text: string) => {
     if (body.destroyed || signal.aborted) return;
     if (!body.write(text)) await once(body, 'drain', { signal });

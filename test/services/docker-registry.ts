@@ -75,11 +75,11 @@ export async function startRegistry(): Promise<RegistryPeer> {
       return target;
     },
     async stop() {
-      if (child.exitCode === null && child.pid) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
-        process.kill(child.pid, 'SIGTERM');
+        child.kill('SIGTERM');
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-        if (child.exitCode === null) process.kill(child.pid, 'SIGKILL');
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
       fs.rmSync(dir, { recursive: true, force: true });
     },

@@ -1,6 +1,6 @@
 import type { Duplex, Readable } from 'node:stream';
 import Docker from 'dockerode';
-import { findEgressDenial } from '../../core/egress-guard.js';
+import { type EgressGuard, findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, conflict, notFound, unprocessable } from '../../core/errors.js';
 
 /** A node's endpoint, parsed: where its Docker Engine API listens and how to reach it. */
@@ -46,6 +46,13 @@ export function parseEndpoint(text: string): Endpoint | { error: string } {
   }
   return { error: 'must be unix:///path.sock, tcp://host:port or ssh://user@host' };
 }
+
+/**
+ * The egress guard for outbound work on a node's behalf (probes of its ports, pulls from a registry): a
+ * node on a local unix socket is the gateway's own host, so loopback is allowed (EgressGuard.forOwnHost).
+ */
+export const egressFor = (egress: EgressGuard, engine: { ownHost: boolean }) =>
+  engine.ownHost ? egress.forOwnHost() : egress;
 
 /** The host name probes use to reach ports the node publishes. */
 export function publishedHost(endpoint: Endpoint): string {
@@ -168,23 +175,25 @@ const UNREACHABLE_CODES = new Set([
 
 /**
  * Podman's causes for what Docker answers 409 (or 403, for networks in use and built-in networks): a name
- * in use, a container in the wrong state, an object something else still uses.
+ * in use, a container in the wrong state, an object something else still uses, an image id with several
+ * names (Docker: "must be forced").
  */
-const PODMAN_CONFLICT_CAUSES = new Set([
-  'container state improper',
-  'that name is already in use',
-  'network already exists',
-  'network is being used',
-  'volume already exists',
-  'volume is being used',
-  'image is in use by a container',
-]);
+const PODMAN_CONFLICT_CAUSES = [
+  /^container state improper$/,
+  /^that name is already in use$/,
+  /^(network|volume) already exists$/,
+  /^(network|volume) is being used$/,
+  /^image is in use by a container$/,
+  /by ID with more than one tag .*please force removal$/,
+];
 
 function isEngineConflict(error: EngineFailure): boolean {
   const status = error?.statusCode;
   if (status === 409 || status === 403) return true;
   const cause = error?.json?.cause;
-  return status === 500 && typeof cause === 'string' && PODMAN_CONFLICT_CAUSES.has(cause);
+  return (
+    status === 500 && typeof cause === 'string' && PODMAN_CONFLICT_CAUSES.some((known) => known.test(cause))
+  );
 }
 
 /** An engine failure as the gateway answers it: 404, 409 (with the engine's words), or 422 with a reason. */

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
 import { type AppError, invalidField, notFound, unprocessable } from '../../core/errors.js';
-import { type Engine, translateEngineError } from './docker.js';
+import { type Engine, egressFor, translateEngineError } from './docker.js';
 import { type ImageReference, parseImageReference } from './image-references.js';
 import type { RegistryAuth, RegistryCredentialService } from './registry-credentials.js';
 import { serverAddress } from './registry-credentials.js';
@@ -102,9 +102,8 @@ export class ImagePuller {
   }
 
   private async checkRegistry(engine: Engine, reference: ImageReference): Promise<void> {
-    const guard = engine.ownHost ? this.deps.egress.forOwnHost() : this.deps.egress;
     try {
-      await guard.resolve(reference.host);
+      await egressFor(this.deps.egress, engine).resolve(reference.host);
     } catch (error) {
       const denial = findEgressDenial(error);
       if (denial)
