@@ -14,11 +14,9 @@ const Instant = (description: string) =>
 
 export const LogsQuery = Type.Object({
   tail: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 10_000,
+    Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Literal('all')], {
       default: 200,
-      description: 'the last N lines (per the engine)',
+      description: 'the last N lines, or all of them',
     }),
   ),
   since: Instant('lines from this time'),
