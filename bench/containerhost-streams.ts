@@ -93,8 +93,15 @@ async function main() {
     };
     const direct: number[] = [];
     const gateway: number[] = [];
+    const cpu = { direct: [] as number[], gateway: [] as number[] };
+    // CPU time of this process (client and, for the gateway, the gateway too) per 100k lines.
+    const cpuPer100k = (since: NodeJS.CpuUsage) => {
+      const used = process.cpuUsage(since);
+      return ((used.user + used.system) / 1000) * (100_000 / LINES);
+    };
     for (let i = 0; i < REPEATS; i++) {
       const followed = await writer(2 * i);
+      const directCpu = process.cpuUsage();
       const stream = (await followed.logs({ follow: true, stdout: true, stderr: true })) as unknown as Duplex;
       const out = new PassThrough();
       const seconds = await new Promise<number>((resolve) => {
@@ -102,28 +109,32 @@ async function main() {
         let first = 0;
         out.on('data', (chunk: Buffer) => {
           first ||= performance.now();
-          for (const byte of chunk) if (byte === 10) lines += 1;
+          for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
           if (lines >= LINES) resolve((performance.now() - first) / 1000);
         });
         docker.modem.demuxStream(stream, out, out);
       });
       stream.destroy();
       direct.push(LINES / seconds);
+      cpu.direct.push(cpuPer100k(directCpu));
       await followed.remove({ force: true });
       const viaGateway = await writer(2 * i + 1);
       const url = `${base}/api/containerhost/nodes/${nodeId}/containers/${viaGateway.id}/logs?follow=true&tail=1&timestamps=false`;
+      const gatewayCpu = process.cpuUsage();
       gateway.push(LINES / (await followThroughGateway(url, token, LINES)));
+      cpu.gateway.push(cpuPer100k(gatewayCpu));
       await viaGateway.remove({ force: true });
     }
     const best = (rates: number[]) => Math.max(...rates);
     console.log(`\nlogs follow, ${LINES} lines per run, best of ${REPEATS}`);
-    console.log('| path | lines/s (best) | all runs | ratio |');
-    console.log('|---|---|---|---|');
+    const cpuMedian = (samples: number[]) => summary(samples).median.toFixed(0);
+    console.log('| path | lines/s (best) | all runs | ratio | CPU ms per 100k lines (median) |');
+    console.log('|---|---|---|---|---|');
     console.log(
-      `| dockerode, direct | ${best(direct).toFixed(0)} | ${direct.map((r) => r.toFixed(0)).join(', ')} | 1.00 |`,
+      `| dockerode, direct | ${best(direct).toFixed(0)} | ${direct.map((r) => r.toFixed(0)).join(', ')} | 1.00 | ${cpuMedian(cpu.direct)} |`,
     );
     console.log(
-      `| gateway, SSE | ${best(gateway).toFixed(0)} | ${gateway.map((r) => r.toFixed(0)).join(', ')} | ${(best(gateway) / best(direct)).toFixed(2)} |`,
+      `| gateway, SSE | ${best(gateway).toFixed(0)} | ${gateway.map((r) => r.toFixed(0)).join(', ')} | ${(best(gateway) / best(direct)).toFixed(2)} | ${cpuMedian(cpu.gateway)} |`,
     );
 
     // Terminal round trip: one byte into `cat` on a TTY until the line discipline echoes it.

@@ -57,7 +57,7 @@ export class OpenStreams {
 }
 
 /**
- * Answers with `text/event-stream`: each event as it comes, a heartbeat comment while none does, an
+ * Answers with `text/event-stream`: each event (or batch of events) as it comes, a heartbeat comment while none does, an
  * `end` event when the source is done, or an `error` event with the error envelope when it fails after
  * the stream began. Errors before the first byte are the caller's to throw (a normal JSON answer). The
  * body is a stream Fastify pipes and destroys when the client leaves; `signal` (from `track`) stops the
@@ -66,7 +66,7 @@ export class OpenStreams {
  */
 export function sendEventStream(
   reply: FastifyReply,
-  events: AsyncIterable<ServerSentEvent>,
+  events: AsyncIterable<ServerSentEvent | ServerSentEvent[]>,
   signal: AbortSignal,
 ): FastifyReply {
   const body = new PassThrough();
@@ -81,7 +81,8 @@ export function sendEventStream(
   }, HEARTBEAT_MS);
   const pump = async () => {
     try {
-      for await (const event of events) await write(format(event));
+      // A source may hand over several events at once (all the lines of one engine chunk): one write.
+      for await (const batch of events) await write([batch].flat().map(format).join(''));
       await write(format({ event: 'end', data: {} }));
     } catch (error) {
       if (!signal.aborted) await write(format({ event: 'error', data: errorEnvelope(error, reply.log) }));

@@ -66,13 +66,14 @@ export class ContainerLogService {
     containerId: string,
     query: LogsQuery,
     signal: AbortSignal,
-  ): Promise<AsyncIterable<ServerSentEvent>> {
+  ): Promise<AsyncIterable<ServerSentEvent[]>> {
     const options = engineQuery(query, true);
     const { engine, id, tty, what } = await this.container(nodeId, containerId);
     const stream = await this.open(engine, what, id, options, signal);
     const keepTimestamps = query.timestamps ?? true;
     return (async function* () {
-      for await (const line of lines(stream, tty, keepTimestamps)) yield { event: 'log', data: line };
+      for await (const batch of lineBatches(stream, tty, keepTimestamps))
+        yield batch.map((line) => ({ event: 'log', data: line }));
     })();
   }
 
@@ -106,23 +107,30 @@ export class ContainerLogService {
   }
 }
 
-/** The lines of a log stream as they come; the unfinished last line when the stream ends. */
-async function* lines(stream: Readable, tty: boolean, keepTimestamps: boolean): AsyncGenerator<LogLine> {
+/** The lines of a log stream as they come, those of one engine chunk together; the unfinished last line at the end. */
+async function* lineBatches(
+  stream: Readable,
+  tty: boolean,
+  keepTimestamps: boolean,
+): AsyncGenerator<LogLine[]> {
   const frames = new FrameDecoder(tty);
   const splitter = new LineSplitter();
-  for await (const chunk of stream)
-    for (const frame of frames.push(chunk as Buffer))
-      for (const line of splitter.push(frame)) yield logLine(line, keepTimestamps);
-  for (const line of splitter.flush()) yield logLine(line, keepTimestamps);
+  for await (const chunk of stream) {
+    const batch = frames.push(chunk as Buffer).flatMap((frame) => splitter.push(frame));
+    if (batch.length > 0) yield batch.map((line) => logLine(line, keepTimestamps));
+  }
+  const rest = splitter.flush();
+  if (rest.length > 0) yield rest.map((line) => logLine(line, keepTimestamps));
 }
 
 async function collect(stream: Readable, tty: boolean, keepTimestamps: boolean): Promise<LogLines> {
   const data: LogLine[] = [];
   let size = 0;
-  for await (const line of lines(stream, tty, keepTimestamps)) {
-    size += line.line.length;
-    if (size > LOG_ANSWER_LIMIT_BYTES) return { data, truncated: true };
-    data.push(line);
-  }
+  for await (const batch of lineBatches(stream, tty, keepTimestamps))
+    for (const line of batch) {
+      size += line.line.length;
+      if (size > LOG_ANSWER_LIMIT_BYTES) return { data, truncated: true };
+      data.push(line);
+    }
   return { data, truncated: false };
 }
