@@ -3,6 +3,7 @@ import type Docker from 'dockerode';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { type RegistryPeer, registryBinaries, startRegistry } from '../services/docker-registry.js';
+import { type EngineRelay, startEngineRelay } from '../services/engine-relay.js';
 import { type PodmanPeer, podmanBinaries, removeLabelled, startPodman } from '../services/podman.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -159,4 +160,54 @@ export async function execIn(
   await new Promise((resolve) => stream.on('end', resolve));
   const info = await exec.inspect();
   return { exitCode: info.ExitCode ?? -1, output: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** A gateway with a node whose socket does not exist: requests that pass validation answer 422 at the engine. */
+export interface OfflineNode {
+  gateway: TestGateway;
+  nodeId: string;
+  /** Tokens holding containerhost:view only, and no scope at all. */
+  viewer: string;
+  nobody: string;
+}
+
+/** The suite's offline node, made before its tests; read it inside tests. */
+export function offlineNodeFor(overrides: Partial<Config> = {}): OfflineNode {
+  const offline = {} as OfflineNode;
+  beforeAll(async () => {
+    offline.gateway = await startTestGateway(overrides);
+    const node = await offline.gateway.call('POST', '/api/containerhost/nodes', {
+      body: { name: 'offline', endpoint: 'unix:///run/infragate-test/none.sock' },
+    });
+    offline.nodeId = node.body.data.id;
+    [offline.viewer, offline.nobody] = await Promise.all([
+      offline.gateway.tokenWithScopes(['containerhost:view']),
+      offline.gateway.tokenWithScopes([]),
+    ]);
+  });
+  afterAll(() => offline.gateway?.close());
+  return offline;
+}
+
+/** The suite's gateway listening on loopback, and a second node reaching its engine through a relay. */
+export interface RelayedNode {
+  /** The gateway's base URL, for clients on real sockets. */
+  base: string;
+  /** Counts the engine's open stream connections of the relayed node. */
+  relay: EngineRelay;
+  nodeId: string;
+}
+
+export function relayedNodeFor(node: PodmanNode): RelayedNode {
+  const relayed = {} as RelayedNode;
+  beforeAll(async () => {
+    relayed.base = await node.gateway.listen();
+    relayed.relay = await startEngineRelay(node.podman.socketPath);
+    const created = await node.gateway.call('POST', '/api/containerhost/nodes', {
+      body: { name: 'relayed', endpoint: relayed.relay.endpoint },
+    });
+    relayed.nodeId = created.body.data.id;
+  });
+  afterAll(() => relayed.relay?.close());
+  return relayed;
 }

@@ -1,28 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, expectValidationError } from '../support/expectations.js';
-import { type CallOptions, startTestGateway, type TestGateway } from '../support/gateway.js';
+import type { CallOptions } from '../support/gateway.js';
+import { offlineNodeFor } from './helpers.js';
 
 // Auth, validation limits and unknown-node answers of the container lifecycle, streams, exec, files,
 // volumes, networks and images. None of them reaches an engine: the node's socket does not exist, so
 // a request that passed validation answers 422 ENGINE_UNREACHABLE.
 const MISSING = '00000000-0000-4000-8000-000000000000';
-let gateway: TestGateway;
-let nodeId: string;
-let viewer: string;
-let nobody: string;
-
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  const node = await gateway.call('POST', '/api/containerhost/nodes', {
-    body: { name: 'offline', endpoint: 'unix:///run/infragate-test/none.sock' },
-  });
-  nodeId = node.body.data.id;
-  [viewer, nobody] = await Promise.all([
-    gateway.tokenWithScopes(['containerhost:view']),
-    gateway.tokenWithScopes([]),
-  ]);
-});
-afterAll(() => gateway.close());
+const offline = offlineNodeFor();
 
 interface Operation {
   method: string;
@@ -112,8 +97,8 @@ const OPERATIONS: Record<string, Operation> = {
   prune: { method: 'POST', path: '/images/prune', scope: 'manage' },
 };
 
-const call = (operation: Operation, options: CallOptions = {}, node = nodeId) =>
-  gateway.call(operation.method, `/api/containerhost/nodes/${node}${operation.path}`, {
+const call = (operation: Operation, options: CallOptions = {}, node = offline.nodeId) =>
+  offline.gateway.call(operation.method, `/api/containerhost/nodes/${node}${operation.path}`, {
     ...operation.options,
     ...options,
   });
@@ -122,7 +107,7 @@ describe('every operation', () => {
   for (const [name, operation] of Object.entries(OPERATIONS)) {
     it(`${name}: 401 without a token, 403 without containerhost:${operation.scope}`, async () => {
       expectError(await call(operation, { token: null }), 401, 'UNAUTHORIZED');
-      const lacking = operation.scope === 'manage' ? viewer : nobody;
+      const lacking = operation.scope === 'manage' ? offline.viewer : offline.nobody;
       const refused = await call(operation, { token: lacking });
       expectError(refused, 403, 'FORBIDDEN');
       expect(refused.body.details).toEqual({ requiredScope: `containerhost:${operation.scope}` });
@@ -275,7 +260,7 @@ describe('limits', () => {
   });
 
   it('answers 413 for an upload past the limit', async () => {
-    const limit = gateway.config.volumeWriteLimitBytes;
+    const limit = offline.gateway.config.volumeWriteLimitBytes;
     const result = await call(OPERATIONS.upload!, { rawBody: Buffer.alloc(limit + 1) });
     expectError(result, 413, 'VALIDATION_ERROR');
   });

@@ -1,10 +1,9 @@
 import { eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
-import { type EngineRelay, startEngineRelay } from '../services/engine-relay.js';
 import { eventually } from '../support/eventually.js';
 import { expectError } from '../support/expectations.js';
-import { podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import { podmanNodeFor, podmanSkipReason, podmanSuite, relayedNodeFor } from './helpers.js';
 import { openTerminal, type TerminalClient, type TerminalRefusal } from './stream-clients.js';
 
 // Commands in a container on a real engine (Podman): run to completion, and the interactive terminal
@@ -84,11 +83,9 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: exec
   });
 
   describe('terminal (GET …/containers/:containerId/terminal, WebSocket)', () => {
-    let base: string;
-    let relay: EngineRelay;
-    let relayedNode: string;
+    const relayed = relayedNodeFor(node);
     const url = (container = names.web, nodeId = node.nodeId, query = '') =>
-      `${base}/api/containerhost/nodes/${nodeId}/containers/${container}/terminal${query}`;
+      `${relayed.base}/api/containerhost/nodes/${nodeId}/containers/${container}/terminal${query}`;
     const bearer = (token = node.gateway.adminToken) => ({ authorization: `Bearer ${token}` });
     const open = async (...args: Parameters<typeof openTerminal>) => {
       const opened = await openTerminal(...args);
@@ -97,16 +94,6 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: exec
     };
     const refusal = async (...args: Parameters<typeof openTerminal>) =>
       (await openTerminal(...args)) as TerminalRefusal;
-
-    beforeAll(async () => {
-      base = await node.gateway.listen();
-      relay = await startEngineRelay(node.podman.socketPath);
-      const relayed = await node.gateway.call('POST', '/api/containerhost/nodes', {
-        body: { name: 'relayed', endpoint: relay.endpoint },
-      });
-      relayedNode = relayed.body.data.id;
-    });
-    afterAll(() => relay?.close());
 
     it('opens a shell: echo hi answers hi, a resize reaches the TTY, exit closes the socket', async () => {
       const terminal = await open(url(), bearer());
@@ -144,11 +131,11 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: exec
     });
 
     it("ends the engine's side when the client closes the socket", async () => {
-      const terminal = await open(url(names.web, relayedNode), bearer());
+      const terminal = await open(url(names.web, relayed.nodeId), bearer());
       await terminal.waitFor(/# /);
-      expect(relay.openStreams()).toBe(1);
+      expect(relayed.relay.openStreams()).toBe(1);
       terminal.ws.close();
-      await eventually(() => relay.openStreams() === 0, 'the engine connection to close');
+      await eventually(() => relayed.relay.openStreams() === 0, 'the engine connection to close');
     });
 
     it('refuses an upgrade without a token with 401', async () => {
@@ -197,7 +184,7 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: exec
       });
 
       it('opens from the same origin', async () => {
-        const terminal = await open(url(), { cookie, origin: base });
+        const terminal = await open(url(), { cookie, origin: relayed.base });
         terminal.type('exit 0\n');
         expect(await terminal.closed).toEqual({ code: 1000 });
       });

@@ -1,12 +1,11 @@
 import net from 'node:net';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
-import { type EngineRelay, startEngineRelay } from '../services/engine-relay.js';
 import { listenOnLoopback } from '../services/peers.js';
 import { eventually } from '../support/eventually.js';
 import { expectError } from '../support/expectations.js';
-import { podmanNodeFor, podmanSuite, registrySkipReason } from './helpers.js';
+import { podmanNodeFor, podmanSuite, registrySkipReason, relayedNodeFor } from './helpers.js';
 import { openEventStream } from './stream-clients.js';
 
 // Images pulled from a real registry (the distribution registry with htpasswd auth) by a real engine
@@ -19,9 +18,7 @@ describe.skipIf(Boolean(registrySkipReason))('container hosts against Podman and
   const node = podmanNodeFor(suite, { egress: 'private' }, { registry: true });
   let image: string;
   let login: { username: string; password: string };
-  let base: string;
-  let relay: EngineRelay;
-  let relayedNode: string;
+  const relayed = relayedNodeFor(node);
   const pull = (body: Record<string, unknown>, nodeId = node.nodeId) =>
     node.gateway.call('POST', `/api/containerhost/nodes/${nodeId}/images/pull`, { body });
   const store = (nodeId = node.nodeId) =>
@@ -40,14 +37,7 @@ describe.skipIf(Boolean(registrySkipReason))('container hosts against Podman and
     login = { username: registry.username, password: registry.password };
     image = await registry.push(node.podman.image, `ig-${run}/busybox:latest`);
     await registry.push(node.podman.image, `ig-${run}/helper:latest`);
-    base = await node.gateway.listen();
-    relay = await startEngineRelay(node.podman.socketPath);
-    const relayed = await node.gateway.call('POST', '/api/containerhost/nodes', {
-      body: { name: 'relayed', endpoint: relay.endpoint },
-    });
-    relayedNode = relayed.body.data.id;
   });
-  afterAll(() => relay?.close());
 
   describe('pull (POST …/images/pull)', () => {
     it('answers 422 REGISTRY_AUTH_FAILED when the registry wants credentials and none are given', async () => {
@@ -85,7 +75,7 @@ describe.skipIf(Boolean(registrySkipReason))('container hosts against Podman and
     });
 
     it('streams the progress per layer with Accept: text/event-stream, then the image', async () => {
-      const client = await openEventStream(base, `${node.base()}/images/pull`, {
+      const client = await openEventStream(relayed.base, `${node.base()}/images/pull`, {
         token: node.gateway.adminToken,
         method: 'POST',
         body: { image },
@@ -113,15 +103,19 @@ describe.skipIf(Boolean(registrySkipReason))('container hosts against Podman and
       silent.on('connection', (socket) => held.push(socket));
       const port = await listenOnLoopback(silent);
       try {
-        const client = await openEventStream(base, `/api/containerhost/nodes/${relayedNode}/images/pull`, {
-          token: node.gateway.adminToken,
-          method: 'POST',
-          body: { image: `127.0.0.1:${port}/silent/app:latest` },
-        });
+        const client = await openEventStream(
+          relayed.base,
+          `/api/containerhost/nodes/${relayed.nodeId}/images/pull`,
+          {
+            token: node.gateway.adminToken,
+            method: 'POST',
+            body: { image: `127.0.0.1:${port}/silent/app:latest` },
+          },
+        );
         expect(client.status).toBe(200);
-        expect(relay.openStreams()).toBe(1);
+        expect(relayed.relay.openStreams()).toBe(1);
         client.leave();
-        await eventually(() => relay.openStreams() === 0, 'the engine pull to close');
+        await eventually(() => relayed.relay.openStreams() === 0, 'the engine pull to close');
       } finally {
         for (const socket of held) socket.destroy();
         silent.close();

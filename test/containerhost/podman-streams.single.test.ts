@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EngineRelay, startEngineRelay } from '../services/engine-relay.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { expectError } from '../support/expectations.js';
-import { podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import { podmanNodeFor, podmanSkipReason, podmanSuite, relayedNodeFor } from './helpers.js';
 import { openEventStream } from './stream-clients.js';
 
 // A container's logs and statistics from a real engine (Podman), as JSON and as Server-Sent Events over
@@ -16,9 +15,7 @@ const quiet = `ig-${run}-quiet`;
 
 describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: logs and stats', () => {
   const node = podmanNodeFor(suite);
-  let base: string;
-  let relay: EngineRelay;
-  let relayedNode: string;
+  const relayed = relayedNodeFor(node);
 
   beforeAll(async () => {
     const { docker, image } = node.podman;
@@ -32,19 +29,12 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: logs
       create(quiet, 'echo begin; sleep 600'),
     ]);
     await Promise.all(containers.map((c) => c.start()));
-    base = await node.gateway.listen();
-    relay = await startEngineRelay(node.podman.socketPath);
-    const relayed = await node.gateway.call('POST', '/api/containerhost/nodes', {
-      body: { name: 'relayed', endpoint: relay.endpoint },
-    });
-    relayedNode = relayed.body.data.id;
   });
-  afterAll(() => relay?.close());
 
   const logs = (container: string, query: Record<string, string | number | boolean> = {}) =>
     node.gateway.call('GET', `${node.base()}/containers/${container}/logs`, { query });
   const stream = (nodeId: string, tail: string) =>
-    openEventStream(base, `/api/containerhost/nodes/${nodeId}/containers/${tail}`, {
+    openEventStream(relayed.base, `/api/containerhost/nodes/${nodeId}/containers/${tail}`, {
       token: node.gateway.adminToken,
     });
 
@@ -118,11 +108,11 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: logs
     });
 
     it("closes the engine's stream when the client leaves", async () => {
-      const client = await stream(relayedNode, `${talker}/logs?follow=true&tail=1`);
+      const client = await stream(relayed.nodeId, `${talker}/logs?follow=true&tail=1`);
       await client.next();
-      expect(relay.openStreams()).toBe(1);
+      expect(relayed.relay.openStreams()).toBe(1);
       client.leave();
-      await eventually(() => relay.openStreams() === 0, 'the engine stream to close');
+      await eventually(() => relayed.relay.openStreams() === 0, 'the engine stream to close');
     });
   });
 
@@ -153,11 +143,11 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: logs
     });
 
     it("closes the engine's stream when the client leaves", async () => {
-      const client = await stream(relayedNode, `${talker}/stats?stream=true`);
+      const client = await stream(relayed.nodeId, `${talker}/stats?stream=true`);
       await client.next();
-      expect(relay.openStreams()).toBe(1);
+      expect(relayed.relay.openStreams()).toBe(1);
       client.leave();
-      await eventually(() => relay.openStreams() === 0, 'the engine stream to close');
+      await eventually(() => relayed.relay.openStreams() === 0, 'the engine stream to close');
     });
 
     it('answers 409 for a container that is not running', async () => {
