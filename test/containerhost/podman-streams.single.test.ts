@@ -136,10 +136,10 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: logs
 
     it('streams samples as Server-Sent Events with ?stream=true', async () => {
       const client = await stream(node.nodeId, `${talker}/stats?stream=true`);
-      const samples = [await client.next(), await client.next()];
+      const sample = await client.next();
       client.leave();
-      expect(samples.map((sample) => sample?.event)).toEqual(['stats', 'stats']);
-      expect(samples[1]?.data.pids).toBeGreaterThanOrEqual(1);
+      expect(sample?.event).toBe('stats');
+      expect(sample?.data.pids).toBeGreaterThanOrEqual(1);
     });
 
     it("closes the engine's stream when the client leaves", async () => {

@@ -1,6 +1,12 @@
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
-import { conflict, notFound, unprocessable } from '../../core/errors.js';
+import {
+  conflict,
+  notFound,
+  unprocessable,
+  type ValidationIssue,
+  validationError,
+} from '../../core/errors.js';
 import {
   type ArchiveTarget,
   type DirectoryListing,
@@ -17,11 +23,13 @@ import { recordEngineChange } from './engine-audit.js';
 import { runTool } from './engine-exec.js';
 import type { EngineNodeService } from './engine-nodes.js';
 import { belowRoot, containerPath, namingFile } from './file-paths.js';
+import type { FileMove } from './schemas/files.js';
 
 /**
  * A container's files through the archive API: list, download, upload, create directories — in running
- * and stopped containers alike, with nothing needed inside the container. Deleting is the exception:
- * the API cannot remove, so it runs `rm`/`rmdir` (argument arrays, no shell) in the running container.
+ * and stopped containers alike, with nothing needed inside the container. Deleting and moving are the
+ * exceptions: the API can do neither, so they run `rm`/`rmdir`/`mv` (argument arrays, no shell) in the
+ * running container.
  */
 export class ContainerFileService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'audit'> & { engineNodes: EngineNodeService }) {}
@@ -89,6 +97,42 @@ export class ContainerFileService {
       path,
       type: directory ? 'directory' : info.symlink ? 'symlink' : 'file',
       recursive,
+    });
+  }
+
+  /**
+   * `mv fromPath toPath` as an exec (argument array, no shell) in a running container. NUL needs no
+   * check here: the gateway's input guard (core/input-guard.ts) refuses it in every request.
+   */
+  async move(actor: AuditActor, nodeId: string, containerId: string, { fromPath, toPath }: FileMove) {
+    const issues: ValidationIssue[] = [];
+    for (const [field, value] of [
+      ['fromPath', fromPath],
+      ['toPath', toPath],
+    ] as const) {
+      if (!value.startsWith('/')) issues.push({ path: [field], message: 'must be an absolute path' });
+    }
+    if (issues.length > 0) throw validationError(issues);
+    const { engine } = await this.deps.engineNodes.engine(nodeId);
+    const container = await engine.call({ nodeId, containerId }, (docker) =>
+      docker.getContainer(containerId).inspect(),
+    );
+    if (!container.State?.Running)
+      throw unprocessable(
+        'CONTAINER_NOT_RUNNING',
+        `container ${stripSlash(container.Name)} is ${container.State?.Status ?? 'not running'}; files can only be moved in a running container`,
+      );
+    const { exitCode, message } = await runTool(engine, { nodeId, containerId }, container.Id, [
+      'mv',
+      fromPath,
+      toPath,
+    ]);
+    if (exitCode !== 0) throw unprocessable('MOVE_FAILED', message, { exitCode });
+    await recordEngineChange(this.deps, actor, 'container', 'file_moved', container.Id, {
+      nodeId,
+      container: stripSlash(container.Name),
+      fromPath,
+      toPath,
     });
   }
 

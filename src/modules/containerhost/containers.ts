@@ -13,7 +13,7 @@ import type {
   KillOptions,
   RecreateOptions,
   RemoveQuery,
-  RestartOptions,
+  StopOptions,
 } from './schemas/containers.js';
 import type { ContainerDetail } from './schemas/resources.js';
 
@@ -30,7 +30,7 @@ const ENGINE_DEFAULT_STOP_SECONDS = 10;
 const alreadyDone = (error: unknown) => (error as { statusCode?: number }).statusCode === 304;
 
 /**
- * A container's lifecycle: create, start, restart, kill, pause, unpause, remove, recreate. Each change is
+ * A container's lifecycle: create, start, stop, restart, kill, pause, unpause, remove, recreate. Each change is
  * recorded in the audit trail after the engine carried it out.
  */
 export class ContainerService {
@@ -67,7 +67,30 @@ export class ContainerService {
     });
   }
 
-  async restart(actor: AuditActor, nodeId: string, containerId: string, { timeout }: RestartOptions) {
+  /** Stops a container; one that is already stopped is success (the engine answers 304). */
+  async stop(actor: AuditActor, nodeId: string, containerId: string, { timeout }: StopOptions) {
+    const alreadyStopped = await this.act(
+      nodeId,
+      containerId,
+      async (container) => {
+        try {
+          await container.stop(timeout === undefined ? {} : { t: timeout });
+          return false;
+        } catch (error) {
+          if (alreadyDone(error)) return true;
+          throw error;
+        }
+      },
+      (timeout ?? ENGINE_DEFAULT_STOP_SECONDS) * 1000,
+    );
+    await recordEngineChange(this.deps, actor, 'container', 'stopped', containerId, {
+      nodeId,
+      timeout: timeout ?? null,
+      alreadyStopped,
+    });
+  }
+
+  async restart(actor: AuditActor, nodeId: string, containerId: string, { timeout }: StopOptions) {
     await this.act(
       nodeId,
       containerId,

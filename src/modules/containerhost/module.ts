@@ -1,6 +1,5 @@
 import type { GatewayModule } from '../../core/app.js';
 import { OpenStreams } from '../../core/sse.js';
-import { ActionService } from './actions.js';
 import { ContainerExecService } from './container-exec.js';
 import { ContainerFileService } from './container-files.js';
 import { ContainerLogService } from './container-logs.js';
@@ -16,7 +15,6 @@ import { ImageService } from './images.js';
 import { NetworkService } from './networks.js';
 import { RegistryCredentialService } from './registry-credentials.js';
 import { ResourceService } from './resources.js';
-import { actionRoutes } from './routes/actions.js';
 import { containerFileRoutes } from './routes/container-files.js';
 import { containerStreamRoutes } from './routes/container-streams.js';
 import { containerRoutes } from './routes/containers.js';
@@ -73,7 +71,6 @@ const containerhostModule: GatewayModule = async (app) => {
 
   await app.register(engineNodeRoutes, { prefix: NODES, engineNodes });
   await app.register(resourceRoutes, { prefix: NODE, resources });
-  await app.register(actionRoutes, { prefix: NODE, actions: new ActionService({ ...deps, engineNodes }) });
   await app.register(containerRoutes, {
     prefix: `${NODE}/containers`,
     containers: new ContainerService({ ...deps, engineNodes, resources, puller }),

@@ -10,6 +10,7 @@ import {
   ContainerFileQuery,
   DirectoryCreation,
   DirectoryListing,
+  FileMove,
 } from '../schemas/files.js';
 import { ContainerParams } from '../schemas/params.js';
 import {
@@ -116,6 +117,25 @@ export const containerFileRoutes: GatewayModule<{
       const { nodeId, containerId } = request.params;
       const { path, recursive } = request.query;
       await containerFiles.remove(request.actor, nodeId, containerId, path, recursive ?? false);
+      return { success: true };
+    },
+  );
+
+  app.post(
+    '/move',
+    {
+      config: manage,
+      schema: {
+        tags,
+        summary: 'Move a file or directory inside a running container (exec of mv, no shell)',
+        params: ContainerParams,
+        body: FileMove,
+        response: { 200: Success },
+      },
+    },
+    async (request) => {
+      const { nodeId, containerId } = request.params;
+      await containerFiles.move(request.actor, nodeId, containerId, request.body);
       return { success: true };
     },
   );

@@ -6,13 +6,13 @@ import {
   KillOptions,
   RecreateOptions,
   RemoveQuery,
-  RestartOptions,
+  StopOptions,
 } from '../schemas/containers.js';
 import { ContainerParams, NodeParams } from '../schemas/params.js';
 import { ContainerDetail } from '../schemas/resources.js';
 import { emptyBodyAsObject, manage, tags } from './declarations.js';
 
-/** `/api/containerhost/nodes/:nodeId/containers`: create, start, restart, kill, pause, remove, recreate. */
+/** `/api/containerhost/nodes/:nodeId/containers`: create, start, stop, restart, kill, pause, remove, recreate. */
 export const containerRoutes: GatewayModule<{ containers: ContainerService }> = async (
   app,
   { containers },
@@ -54,25 +54,25 @@ export const containerRoutes: GatewayModule<{ containers: ContainerService }> = 
     );
   }
 
-  app.post(
-    '/:containerId/restart',
-    {
-      config: manage,
-      preValidation: emptyBodyAsObject,
-      schema: {
-        tags,
-        summary: 'Restart a container',
-        params: ContainerParams,
-        body: RestartOptions,
-        response: { 200: Success },
+  // Stop and restart: the engine waits `timeout` seconds after SIGTERM; the deadline grows by it.
+  for (const [action, summary] of [
+    ['stop', 'Stop a container (already stopped is success)'],
+    ['restart', 'Restart a container'],
+  ] as const) {
+    app.post(
+      `/:containerId/${action}`,
+      {
+        config: manage,
+        preValidation: emptyBodyAsObject,
+        schema: { tags, summary, params: ContainerParams, body: StopOptions, response: { 200: Success } },
       },
-    },
-    async (request) => {
-      const { nodeId, containerId } = request.params;
-      await containers.restart(request.actor, nodeId, containerId, request.body);
-      return { success: true };
-    },
-  );
+      async (request) => {
+        const { nodeId, containerId } = request.params;
+        await containers[action](request.actor, nodeId, containerId, request.body);
+        return { success: true };
+      },
+    );
+  }
 
   app.post(
     '/:containerId/kill',

@@ -83,11 +83,12 @@ export const ContainerCreation = Type.Object({
   start: Type.Optional(Type.Boolean({ default: false, description: 'start the container once created' })),
 });
 
-export const RestartOptions = Type.Object({
-  timeout: Type.Optional(
-    Type.Integer({ minimum: 0, maximum: 300, description: "seconds before SIGKILL; default the engine's" }),
-  ),
-});
+/** Seconds the engine waits after SIGTERM before SIGKILL. */
+const StopTimeout = Type.Optional(
+  Type.Integer({ minimum: 0, maximum: 300, description: "seconds before SIGKILL; default the engine's" }),
+);
+/** The body of stop and restart. */
+export const StopOptions = Type.Object({ timeout: StopTimeout });
 
 export const KillOptions = Type.Object({
   signal: Type.Optional(
@@ -116,7 +117,7 @@ export const RecreateOptions = Type.Object({
 });
 
 export type ContainerCreation = Static<typeof ContainerCreation>;
-export type RestartOptions = Static<typeof RestartOptions>;
+export type StopOptions = Static<typeof StopOptions>;
 export type KillOptions = Static<typeof KillOptions>;
 export type RemoveQuery = Static<typeof RemoveQuery>;
 export type RecreateOptions = Static<typeof RecreateOptions>;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable, NullableTimestamp } from '../../../core/http-schemas.js';
 
 /** Files in a container (through the archive API) and the directory listings volumes share. */
@@ -36,3 +36,10 @@ export const ContainerDeleteQuery = Type.Object({
 });
 
 export const DirectoryCreation = Type.Object({ path: ContainerPath('absolute path of the new directory') });
+
+export const FileMove = Type.Object({
+  fromPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
+  toPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
+});
+
+export type FileMove = Static<typeof FileMove>;
