@@ -57,9 +57,9 @@ export class OpenStreams {
 }
 
 /**
- * Answers with `text/event-stream`: each event (or batch of events) as it comes, a heartbeat comment while none does, an
- * `end` event when the source is done, or an `error` event with the error envelope when it fails after
- * the stream began. Errors before the first byte are the caller's to throw (a normal JSON answer). The
+ * Answers with `text/event-stream`: each event (or batch of events) as it comes, a heartbeat comment
+ * while none does, an `end` event when the source is done, or an `error` event with the error envelope
+ * when it fails after the stream began. Errors before the first byte are the caller's to throw (a normal JSON answer). The
  * body is a stream Fastify pipes and destroys when the client leaves; `signal` (from `track`) stops the
  * source then. Writes wait for the client to drain, so a slow reader slows the source instead of filling
  * memory.
