@@ -98,6 +98,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     jobs,
     principals,
     log: app.log,
+    subscribe: database.subscribe,
     onClose: (hook) => closers.push(hook),
   };
   app.decorate('deps', deps);

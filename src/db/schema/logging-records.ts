@@ -1,14 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  index,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
 import { loggingEnvironments } from './logging.js';
 
