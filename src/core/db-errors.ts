@@ -1,17 +1,20 @@
 import { conflict } from './errors.js';
 
-/** True when a database error is a unique-constraint violation (SQLSTATE 23505), however wrapped. */
-export function isUniqueViolation(error: unknown): boolean {
+/** True when a database error carries this SQLSTATE, however the driver or ORM wrapped it. */
+export function hasSqlState(error: unknown, code: string): boolean {
   for (
     let current = error;
     current instanceof Error || isObject(current);
     current = (current as Error).cause
   ) {
-    if ((current as { code?: unknown }).code === '23505') return true;
+    if ((current as { code?: unknown }).code === code) return true;
     if (!(current as Error).cause) break;
   }
   return false;
 }
+
+/** True when a database error is a unique-constraint violation (SQLSTATE 23505). */
+export const isUniqueViolation = (error: unknown): boolean => hasSqlState(error, '23505');
 
 /**
  * Awaits a write and answers 409 CONFLICT (`reason` + `detail`) when it breaks a unique

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { hasSqlState } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { isUuid } from '../../core/ids.js';
 import type { Tx } from '../../db/client.js';
@@ -7,8 +8,9 @@ import { queryRows } from '../../db/raw.js';
 
 const DAY_MS = 86_400_000;
 const ROOT = 'log_records';
-/** How long partition DDL waits for a lock before giving up until the next run. */
-const DDL_LOCK_TIMEOUT = '5s';
+/** How long a drop waits for its lock before giving up until the next run. */
+const DROP_LOCK_TIMEOUT = '2s';
+const LOCK_NOT_AVAILABLE = '55P03';
 
 /** `2026-11-23` for the UTC day of an instant. */
 export const dayOf = (instant: Date): string => instant.toISOString().slice(0, 10);
@@ -47,7 +49,7 @@ export class LogPartitions {
     if (missing.some((day) => !DAY.test(day))) throw new Error(`not a day: ${missing.join(', ')}`);
     if (missing.length === 0) return;
     await this.deps.db.transaction(async (tx) => {
-      await this.lockDdl(tx);
+      await lockForTransaction(tx, 'logPartitions');
       await this.createEnvironment(tx, environmentId);
       for (const day of missing) await this.createDay(tx, environmentId, day);
     });
@@ -84,11 +86,13 @@ export class LogPartitions {
     if (!partition) throw new Error(`not a log partition: ${table}`);
     try {
       await this.deps.db.transaction(async (tx) => {
-        await this.lockDdl(tx);
+        await lockForTransaction(tx, 'logPartitions');
+        // A drop waits for every query on the parent and blocks the ones behind it: briefly, or not now.
+        await tx.execute(sql.raw(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'`));
         await tx.execute(sql`drop table if exists ${sql.identifier(table)}`);
       });
     } catch (error) {
-      if ((error as { code?: string }).code === '55P03') return false; // lock_not_available
+      if (hasSqlState(error, LOCK_NOT_AVAILABLE)) return false;
       throw error;
     }
     const [, hex, year, month, date] = partition;
@@ -96,11 +100,6 @@ export class LogPartitions {
     if (year) this.known.delete(`${environmentId}/${year}-${month}-${date}`);
     else this.forget(environmentId);
     return true;
-  }
-
-  private async lockDdl(tx: Tx): Promise<void> {
-    await tx.execute(sql.raw(`set local lock_timeout = '${DDL_LOCK_TIMEOUT}'`));
-    await lockForTransaction(tx, 'logPartitions');
   }
 
   private async exists(tx: Tx, table: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { hasSqlState } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { queryRows } from '../../db/raw.js';
 import { type LogViolation, logRecords } from '../../db/schema/index.js';
@@ -68,7 +69,7 @@ export class RecordStore {
     try {
       return { ...batch, ...(await this.write(environmentId, records)) };
     } catch (error) {
-      if ((error as { code?: string }).code !== NO_PARTITION) throw error;
+      if (!hasSqlState(error, NO_PARTITION)) throw error;
       // A partition this process believed in was dropped meanwhile (retention, a deleted environment).
       this.partitions.forget(environmentId);
       await this.partitions.ensure(environmentId, days);
