@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import { invalidField, type ValidationIssue, validationError } from '../../core/errors.js';
 import { LOG_LEVELS, type LogLevel, logRecords } from '../../db/schema/index.js';
+import { MAX_FIELD_NAME_LENGTH } from './record-input.js';
 
 /** What search, facets, histogram and tail filter on; all given conditions must hold. */
 export interface RecordFilter {
@@ -46,8 +47,11 @@ export function readFilter(query: Record<string, unknown>): RecordFilter {
   if (typeof query.service === 'string') filter.service = query.service;
   if (typeof query.q === 'string') filter.q = query.q;
   for (const [key, value] of Object.entries(query)) {
-    if (key.startsWith(FIELD_PREFIX) && typeof value === 'string')
-      filter.fields.push([key.slice(FIELD_PREFIX.length), value]);
+    if (!key.startsWith(FIELD_PREFIX) || typeof value !== 'string') continue;
+    const name = key.slice(FIELD_PREFIX.length);
+    if (name.length === 0 || name.length > MAX_FIELD_NAME_LENGTH)
+      issues.push({ path: [key], message: `field names are 1–${MAX_FIELD_NAME_LENGTH} characters` });
+    else filter.fields.push([name, value]);
   }
   if (filter.fields.length > MAX_FIELD_FILTERS)
     issues.push({ path: [], message: `at most ${MAX_FIELD_FILTERS} field.<name> filters` });

@@ -18,7 +18,7 @@ export type RecordParse = { record: IncomingRecord } | { issues: ValidationIssue
 
 export const MAX_MESSAGE_LENGTH = 65_536;
 const MAX_SERVICE_LENGTH = 255;
-const MAX_FIELD_NAME_LENGTH = 200;
+export const MAX_FIELD_NAME_LENGTH = 200;
 const MAX_FIELD_DEPTH = 32;
 /** The record properties with a meaning of their own; every other property is a field. */
 const CORE = new Set(['timestamp', 'level', 'message', 'service', 'traceId', 'spanId', 'fields']);

@@ -66,7 +66,7 @@ export const LogRecordView = Type.Object({
   ]),
 });
 
-const FIELD_FILTER = '^field\\.[A-Za-z_@][A-Za-z0-9_.@-]{0,99}$';
+const FIELD_FILTER = '^field\\.';
 /** Filters shared by search, facets, histogram and tail. `field.<name>=<value>` are read separately. */
 const FilterFields = {
   level: Type.Optional(
