@@ -40,8 +40,9 @@ export function parseTimestamp(value: unknown): Date | undefined {
         ? Date.parse(`${text.slice(0, 10)}T${text.slice(11).toUpperCase()}`)
         : NaN;
   if (!Number.isFinite(ms) || Math.abs(ms) > MAX_EPOCH_MS) return undefined;
-  // Date.parse rolls 31 February over into March; the date part must survive the round trip.
-  if (text && !sameCalendarDate(text.slice(0, 10), text.slice(11), ms)) return undefined;
+  // Date.parse rolls 31 February over into March (only days past the 28th can roll over).
+  if (text && text.slice(8, 10) > '28' && !sameCalendarDate(text.slice(0, 10), text.slice(11), ms))
+    return undefined;
   // Stored with millisecond precision, which keeps the search cursor exact.
   return new Date(Math.floor(ms));
 }
@@ -53,34 +54,61 @@ function sameCalendarDate(date: string, time: string, ms: number): boolean {
   return Number.isFinite(local.getTime()) && local.toISOString().slice(0, 10) === date;
 }
 
+interface Frame {
+  value: unknown;
+  key: string | number | undefined;
+  parent: Frame | undefined;
+  depth: number;
+}
+
+const pathOf = (frame: Frame, base: (string | number)[]): (string | number)[] => {
+  const keys: (string | number)[] = [];
+  for (let at: Frame | undefined = frame; at?.key !== undefined; at = at.parent) keys.unshift(at.key);
+  return [...base, ...keys];
+};
+
 /**
  * What PostgreSQL cannot store in text or jsonb (a NUL, an unpaired UTF-16 surrogate) and nesting
  * deeper than {@link MAX_FIELD_DEPTH}, found without recursion; the first problem, or undefined.
+ * This runs on every value of every record ingested, so a path is built only for a problem.
  */
 export function unstorable(value: unknown, path: (string | number)[]): ValidationIssue | undefined {
-  const pending: { value: unknown; path: (string | number)[]; depth: number }[] = [{ value, path, depth: 0 }];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    if (typeof next.value === 'string') {
-      const problem = textProblem(next.value);
-      if (problem) return { path: next.path, message: problem };
-      continue;
-    }
-    if (typeof next.value !== 'object' || next.value === null) continue;
-    if (next.depth === MAX_FIELD_DEPTH)
-      return { path: next.path, message: `nests deeper than ${MAX_FIELD_DEPTH} levels` };
-    const entries: [string | number, unknown][] = Array.isArray(next.value)
-      ? [...next.value.entries()]
-      : Object.entries(next.value);
-    for (const [key, item] of entries) {
-      const keyProblem = typeof key === 'string' ? textProblem(key) : undefined;
-      if (keyProblem) return { path: [...next.path, key], message: `has a key that ${keyProblem}` };
-      pending.push({ value: item, path: [...next.path, key], depth: next.depth + 1 });
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? { path, message: problem } : undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const pending: Frame[] = [{ value, key: undefined, parent: undefined, depth: 0 }];
+  for (let frame = pending.pop(); frame; frame = pending.pop()) {
+    if (frame.depth === MAX_FIELD_DEPTH)
+      return { path: pathOf(frame, path), message: `nests deeper than ${MAX_FIELD_DEPTH} levels` };
+    const container = frame.value as Record<string, unknown>;
+    const isArray = Array.isArray(container);
+    for (const key of Object.keys(container)) {
+      const item = container[key];
+      const at: Frame = {
+        value: item,
+        key: isArray ? Number(key) : key,
+        parent: frame,
+        depth: frame.depth + 1,
+      };
+      const keyProblem = isArray ? undefined : textProblem(key);
+      if (keyProblem) return { path: pathOf(at, path), message: `has a key that ${keyProblem}` };
+      if (typeof item === 'string') {
+        const problem = textProblem(item);
+        if (problem) return { path: pathOf(at, path), message: problem };
+      } else if (typeof item === 'object' && item !== null) pending.push(at);
     }
   }
   return undefined;
 }
 
+/** Either character PostgreSQL refuses; one scan per string, the details only after a match. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL character is what this looks for
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
+
 function textProblem(text: string): string | undefined {
+  if (!SUSPECT.test(text)) return undefined;
   if (text.includes('\u0000')) return 'must not contain the NUL character';
   if (LONE_SURROGATE.test(text)) return 'must not contain an unpaired UTF-16 surrogate';
   return undefined;

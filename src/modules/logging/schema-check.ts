@@ -33,6 +33,7 @@ export function checkAgainstSchema(
   record: IncomingRecord,
   schema: readonly LogFieldDefinition[],
 ): SchemaCheck {
+  if (schema.length === 0) return { violations: [], fields: record.fields };
   const violations: LogViolation[] = [];
   const fields = { ...record.fields };
   for (const field of schema) {
