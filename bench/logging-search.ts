@@ -2,7 +2,7 @@
  * Log search latency over 1,000,000 stored records, PostgreSQL: p50/p95 of
  * `GET /api/logging/environments/{id}/records` (first page of 100, newest first) for a full-text
  * query and for a field filter, with the records of one environment spread over one day and over
- * seven days.
+ * seven days; also a facet count and a histogram over the whole range, and the size on disk.
  *
  *   npx tsx bench/logging-search.ts        (1,000,000 records each; BENCH_RECORDS=n, BENCH_QUERIES=n)
  *
@@ -13,6 +13,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client.js';
+import { queryRows } from '../src/db/raw.js';
 import { LogPartitions } from '../src/modules/logging/partitions.js';
 import { createDatabase, postgresBinaries, startPostgres } from '../test/services/postgres.js';
 import { startBenchGateway } from './support/gateway.js';
@@ -115,8 +116,14 @@ async function measure(serverUrl: string): Promise<void> {
     const loading = performance.now();
     await fill(gateway.database.db, environmentId, start, days * DAY, RECORDS);
     await gateway.database.db.execute(sql`vacuum analyze log_records`);
+    const [size] = await queryRows<{ bytes: string }>(
+      gateway.database.db,
+      sql`select sum(pg_total_relation_size(c.oid))::bigint as bytes from pg_class c
+          where c.relkind = 'r' and c.relname like ${`log_records_${environmentId.replaceAll('-', '')}_%`}`,
+    );
     console.log(
-      `${days} day(s): ${RECORDS} records loaded in ${((performance.now() - loading) / 1000).toFixed(0)} s`,
+      `${days} day(s): ${RECORDS} records loaded in ${((performance.now() - loading) / 1000).toFixed(0)} s, ` +
+        `${(Number(size!.bytes) / 1024 ** 2).toFixed(0)} MiB with indexes`,
     );
     const range = `from=${new Date(start).toISOString()}&to=${new Date(end + 1).toISOString()}`;
     for (const [label, query] of [
@@ -125,13 +132,16 @@ async function measure(serverUrl: string): Promise<void> {
       ['field filter (field.user=u1234, ~0.01 %)', 'field.user=u1234'],
       ['field filter + level (field.status=500&level=error)', 'field.status=500&level=error'],
       ['no filter (first page)', ''],
+      ['facets: level over the whole range', 'facets:field=level'],
+      ['histogram: 1h buckets over the whole range', 'histogram:interval=1h'],
     ] as const) {
-      const url = `${baseUrl}/api/logging/environments/${environmentId}/records?limit=100&${range}&${query}`;
+      const [path, search] = query.includes(':') ? query.split(':') : ['records', `limit=100&${query}`];
+      const url = `${baseUrl}/api/logging/environments/${environmentId}/${path}?${range}&${search}`;
       const times: number[] = [];
       for (let i = 0; i < QUERIES + 3; i++) {
         const started = performance.now();
         const response = await fetch(url, { headers: { authorization: `Bearer ${gateway.token}` } });
-        const answer = (await response.json()) as { data: unknown[] };
+        const answer = (await response.json()) as { data: unknown };
         if (response.status !== 200) throw new Error(`${label}: ${JSON.stringify(answer)}`);
         if (i >= 3) times.push(performance.now() - started);
       }

@@ -105,12 +105,14 @@ export class RecordSearch {
     const intervalSeconds = this.interval(query.interval, to.getTime() - from.getTime());
     await this.environments.getEnvironment(environmentId);
     const width = intervalSeconds * 1000;
+    // Grouped by the bucket's timestamp; only the few groups are turned into epoch milliseconds.
     const counted = await queryRows<{ bucket: string; count: number }>(
       this.deps.db,
-      sql`select (extract(epoch from date_bin(${`${intervalSeconds} seconds`}::interval, ${logRecords.occurredAt},
-                   timestamptz 'epoch')) * 1000)::bigint::text as bucket, count(*)::int as count
-          from ${logRecords} where ${filterConditions(environmentId, { ...filter, from, to } satisfies RecordFilter)}
-          group by 1`,
+      sql`select (extract(epoch from bucket) * 1000)::bigint::text as bucket, count from (
+            select date_bin(${`${intervalSeconds} seconds`}::interval, ${logRecords.occurredAt}, timestamptz 'epoch')
+                     as bucket, count(*)::int as count
+            from ${logRecords} where ${filterConditions(environmentId, { ...filter, from, to } satisfies RecordFilter)}
+            group by 1) as counted`,
     );
     const counts = new Map(counted.map((row) => [Number(row.bucket), row.count]));
     const buckets = [];

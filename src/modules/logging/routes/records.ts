@@ -77,6 +77,8 @@ export const recordRoutes: GatewayModule<{ search: RecordSearch; tail: RecordTai
     '/:id/tail',
     {
       config: view,
+      // A HEAD request would hold a stream open with nothing to show for it.
+      exposeHeadRoute: false,
       schema: {
         tags,
         summary: 'Stream new records as Server-Sent Events (`event: record`) until the client leaves',
