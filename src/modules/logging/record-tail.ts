@@ -1,8 +1,8 @@
 import { and, asc, between, lte, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../../core/deps.js';
-import type { EventStream } from '../../core/event-stream.js';
 import { isUuid } from '../../core/ids.js';
+import type { EventStream } from '../../core/sse.js';
 import { logRecords } from '../../db/schema/index.js';
 import { filterConditions, type RecordFilter } from './record-filters.js';
 import { recordColumns, recordView, type StoredBatch } from './record-store.js';
@@ -143,10 +143,13 @@ export class RecordTail {
           const id = String(row.id);
           if (follower.sent.has(id)) continue;
           follower.sent.set(id, true);
-          await follower.stream.send('record', recordView(row), id);
+          await follower.stream.send({ event: 'record', data: recordView(row), id });
         }
         if (rows.length > MAX_ROWS_PER_READ)
-          await follower.stream.send('skipped', { reason: 'more records arrived at once than a tail sends' });
+          await follower.stream.send({
+            event: 'skipped',
+            data: { reason: 'more records arrived at once than a tail sends' },
+          });
       }
     } catch (error) {
       this.deps.log.warn({ err: error }, 'log tail read failed');

@@ -1,6 +1,6 @@
 import type { GatewayModule } from '../../../core/app.js';
-import { openEventStream } from '../../../core/event-stream.js';
 import { DataOf } from '../../../core/http-schemas.js';
+import { openEventStream } from '../../../core/sse.js';
 import {
   FacetQuery,
   Facets,
