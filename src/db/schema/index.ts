@@ -12,5 +12,5 @@ export * from './nodes.js';
 export * from './notifications.js';
 export * from './pages.js';
 export * from './repohost.js';
-export * from './sign-in.js';
 export * from './siem.js';
+export * from './sign-in.js';
