@@ -28,6 +28,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** Longest lifetime of an API token created through the API, in days; unset: tokens may never expire. */
+  tokenMaxDays: number | undefined;
   /** How long the first-start console setup link (`/setup?code=…`) stays valid. */
   setupCodeTtlSeconds: number;
   /** Deadline of every call to a container engine (Docker Engine API), in milliseconds. */
@@ -280,6 +282,10 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    tokenMaxDays:
+      read.optional('INFRAGATE_TOKEN_MAX_DAYS') === undefined
+        ? undefined
+        : read.integer('INFRAGATE_TOKEN_MAX_DAYS', 0, 1, 3650),
     setupCodeTtlSeconds: read.integer('INFRAGATE_SETUP_CODE_TTL_SECONDS', 3600, 60, 30 * 24 * 3600),
     pages: {
       retainDeployments: read.integer('INFRAGATE_PAGES_RETAIN_DEPLOYMENTS', 10, 1, 10_000),

@@ -4,6 +4,7 @@ import certificatesModule from './certificates/module.js';
 import consoleModule from './console/module.js';
 import containerhostModule from './containerhost/module.js';
 import databasesModule from './databases/module.js';
+import identityProvidersModule from './identity-providers/module.js';
 import inferenceModule from './inference/module.js';
 import loggingModule from './logging/module.js';
 import nodesModule from './nodes/module.js';
@@ -18,6 +19,8 @@ export const modules: GatewayModule[] = [
   systemModule,
   // Users and groups, with the auth area (login, sessions, tokens) sharing their service.
   usersModule,
+  // Single sign-on: OpenID Connect providers and the sign-in through them.
+  identityProvidersModule,
   loggingModule,
   containerhostModule,
   databasesModule,

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authTokens } from '../../src/db/schema/index.js';
 import { issueToken } from '../../src/modules/auth/tokens.js';
+import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -82,6 +83,29 @@ describe('API tokens of the caller', () => {
     for (const token of result.body.data) expect(token).not.toHaveProperty('token');
   });
 
+  it('lists each token with the first characters of its secret, to tell them apart', async () => {
+    const created = (await gateway.call('POST', '/auth/tokens', { body: { name: 'prefixed' } })).body.data;
+    expect(created.prefix).toBe(created.token.slice(0, 12));
+    const listed = (await gateway.call('GET', '/auth/tokens')).body.data.find(
+      (token: { id: string }) => token.id === created.id,
+    );
+    expect(listed).toMatchObject({ name: 'prefixed', prefix: created.token.slice(0, 12), lastUsedAt: null });
+  });
+
+  it('shows when a token was last used', async () => {
+    const created = (await gateway.call('POST', '/auth/tokens', { body: { name: 'used' } })).body.data;
+    await gateway.call('GET', '/auth/me', { token: created.token });
+    const lastUsed = await eventually(async () => {
+      const tokens = (await gateway.call('GET', '/auth/tokens')).body.data;
+      return tokens.find((token: { id: string }) => token.id === created.id).lastUsedAt;
+    }, 'the last use of the token');
+    expect(new Date(lastUsed).getTime()).toBeGreaterThanOrEqual(new Date(created.createdAt).getTime());
+  });
+
+  it('answers that no lifetime limit applies by default', async () => {
+    expect((await gateway.call('GET', '/auth/tokens')).body.maxLifetimeDays).toBeNull();
+  });
+
   it('rejects a token name that is empty or too long', async () => {
     expectValidationError(await gateway.call('POST', '/auth/tokens', { body: { name: '' } }), ['name']);
     expectValidationError(await gateway.call('POST', '/auth/tokens', { body: { name: 'x'.repeat(256) } }), [
@@ -106,5 +130,37 @@ describe('API tokens of the caller', () => {
 
   it('answers 400 for a token id that is not a uuid', async () => {
     expectValidationError(await gateway.call('DELETE', '/auth/tokens/abc'), ['id']);
+  });
+});
+
+describe('a token lifetime policy (INFRAGATE_TOKEN_MAX_DAYS)', () => {
+  let limited: TestGateway;
+  beforeAll(async () => {
+    limited = await startTestGateway({ tokenMaxDays: 30 });
+  });
+  afterAll(() => limited.close());
+
+  it('gives a token without an expiry the longest lifetime allowed', async () => {
+    const created = await limited.call('POST', '/auth/tokens', { body: { name: 'default expiry' } });
+    expect(created.status).toBe(201);
+    const lifetime = new Date(created.body.data.expiresAt).getTime() - Date.now();
+    expect(lifetime).toBeGreaterThan(29 * 86_400_000);
+    expect(lifetime).toBeLessThanOrEqual(30 * 86_400_000);
+  });
+
+  it('accepts a shorter lifetime', async () => {
+    const created = await limited.call('POST', '/auth/tokens', { body: { name: 'short', expiresInDays: 7 } });
+    expect(new Date(created.body.data.expiresAt).getTime()).toBeLessThan(Date.now() + 8 * 86_400_000);
+  });
+
+  it('refuses a longer lifetime on expiresInDays and creates nothing', async () => {
+    const before = (await limited.call('GET', '/auth/tokens')).body.data.length;
+    const result = await limited.call('POST', '/auth/tokens', { body: { name: 'long', expiresInDays: 31 } });
+    expectValidationError(result, ['expiresInDays']);
+    expect((await limited.call('GET', '/auth/tokens')).body.data).toHaveLength(before);
+  });
+
+  it('answers the limit with the token list, for the console to show', async () => {
+    expect((await limited.call('GET', '/auth/tokens')).body.maxLifetimeDays).toBe(30);
   });
 });

@@ -7,7 +7,9 @@ const PUBLIC_ROUTES = [
   /^\/readyz$/,
   /^\/openapi\.json$/,
   /^\/docs/,
-  /^\/auth\/login$/,
+  /^\/auth\/login(\/totp(\/enrol)?)?$/,
+  // Single sign-on: the providers to offer, the start (a redirect) and the provider's callback.
+  /^\/auth\/oidc\/(providers|:providerId\/start|callback)$/,
   /^\/auth\/setup(\/check)?$/,
   /^\/sites\//,
   // The web console's page for every deep link, and (through a Host constraint) the sites on their own hosts.

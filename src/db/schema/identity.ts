@@ -6,6 +6,8 @@ export const groups = pgTable('groups', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull().unique(),
   scopes: text('scopes').array().notNull().default(sql`'{}'::text[]`),
+  /** Members must sign in with a second factor (TOTP); those without one may only enrol. */
+  requireMfa: boolean('require_mfa').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -37,6 +39,8 @@ export const authTokens = pgTable(
     kind: text('kind', { enum: TOKEN_KINDS }).notNull(),
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
+    /** The secret's first characters (`igw_` + 8), shown so a person can tell tokens apart; null before 0020. */
+    prefix: text('prefix'),
     csrfHash: text('csrf_hash'),
     userAgent: text('user_agent'),
     clientIp: text('client_ip'),

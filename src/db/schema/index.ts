@@ -14,3 +14,4 @@ export * from './notifications.js';
 export * from './pages.js';
 export * from './repohost.js';
 export * from './siem.js';
+export * from './sign-in.js';

@@ -1,14 +1,29 @@
 import type { GatewayModule } from '../../core/app.js';
 import type { UserService } from '../users/service.js';
+import { LoginService } from './login.js';
+import { LoginChallenges } from './login-challenges.js';
+import { loginRoutes } from './login-routes.js';
+import { LoginThrottle } from './login-throttle.js';
 import { authRoutes } from './routes.js';
 import { AuthService } from './service.js';
+import { TotpService } from './totp.js';
+import { totpRoutes } from './totp-routes.js';
 
 /**
- * Login, sessions and API tokens: builds the service once and registers its routes. It answers a
- * login with the user record, so it is handed the users area's service (see `users/module.ts`).
+ * Login (password and second factor), sessions, API tokens and the caller's TOTP: builds the
+ * services once and registers their routes. It answers a login with the user record, so it is
+ * handed the users area's service (see `users/module.ts`).
  */
 const authModule: GatewayModule<{ users: UserService }> = async (app, { users }) => {
-  await app.register(authRoutes, { auth: new AuthService({ ...app.deps, users }) });
+  const { deps } = app;
+  const throttle = new LoginThrottle(deps);
+  const totp = new TotpService(deps, throttle);
+  const challenges = new LoginChallenges(deps.db);
+  await app.register(loginRoutes, {
+    login: new LoginService({ ...deps, users, throttle, challenges, totp }),
+  });
+  await app.register(authRoutes, { auth: new AuthService({ ...deps, throttle }) });
+  await app.register(totpRoutes, { totp });
 };
 
 export default authModule;

@@ -1,52 +1,17 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
 import { SESSION_COOKIE } from '../../core/auth/authenticate.js';
+import { clientInfoOf } from '../../core/auth/client-info.js';
 import { AUTHENTICATED } from '../../core/auth/scopes.js';
-import { setSessionCookie } from '../../core/auth/session-cookie.js';
 import { DataOf, IdParams, Success } from '../../core/http-schemas.js';
-import {
-  Credentials,
-  IssuedApiToken,
-  LoginAnswer,
-  Me,
-  NewApiToken,
-  Session,
-  TokenRecord,
-} from './schemas.js';
+import { IssuedApiToken, Me, NewApiToken, PasswordChange, Session, TokenList } from './schemas.js';
 import type { AuthService } from './service.js';
 
 const tags = ['auth'];
-const open = { public: true } as const;
 const signedIn = { scope: AUTHENTICATED } as const;
 
-/** The caller's identity, login, sessions and API tokens. */
+/** The caller's identity, sessions, password and API tokens. */
 export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { auth }) => {
-  app.post(
-    '/auth/login',
-    {
-      config: open,
-      schema: {
-        tags,
-        summary: 'Log in with email and password; starts a browser session',
-        description:
-          'Answers the session token (usable as Bearer) and sets it as an HttpOnly cookie. Cookie-authenticated ' +
-          'changes must send `csrfToken` in the `X-CSRF-Token` header.',
-        security: [],
-        body: Credentials,
-        response: { 200: DataOf(LoginAnswer) },
-      },
-    },
-    async (request, reply) => {
-      const answer = await auth.login(request.body, {
-        userAgent: request.headers['user-agent'] ?? null,
-        clientIp: request.ip,
-        requestId: request.id,
-      });
-      setSessionCookie(reply, answer, app.deps.config.cookieSecure);
-      return { data: answer };
-    },
-  );
-
   app.post(
     '/auth/logout',
     {
@@ -104,17 +69,39 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
     async (request) => ({ revoked: await auth.revokeOtherSessions(request.actor) }),
   );
 
+  app.put(
+    '/auth/me/password',
+    {
+      config: signedIn,
+      schema: {
+        tags,
+        summary: 'Change my password; my other browser sessions are revoked',
+        description:
+          'A wrong `currentPassword` is a 400 on that field and counts as a failed login. 422 `PASSWORD_NOT_SET` ' +
+          'for an account without a password (single sign-on).',
+        body: PasswordChange,
+        response: { 200: Type.Object({ revoked: Type.Integer({ description: 'Other sessions revoked' }) }) },
+      },
+    },
+    async (request) => ({
+      revoked: await auth.changePassword(request.actor, request.body, clientInfoOf(request)),
+    }),
+  );
+
   app.get(
     '/auth/tokens',
     {
       config: signedIn,
       schema: {
         tags,
-        summary: "The caller's API tokens (never their secrets)",
-        response: { 200: Type.Object({ data: Type.Array(TokenRecord) }) },
+        summary: "The caller's API tokens (never their secrets), with prefix and last use",
+        response: { 200: TokenList },
       },
     },
-    async (request) => ({ data: await auth.listApiTokens(request.actor) }),
+    async (request) => ({
+      data: await auth.listApiTokens(request.actor),
+      maxLifetimeDays: auth.maxTokenLifetimeDays,
+    }),
   );
 
   app.post(
@@ -124,6 +111,8 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       schema: {
         tags,
         summary: 'Create an API token for the caller; the secret is shown once',
+        description:
+          'With `INFRAGATE_TOKEN_MAX_DAYS` set, `expiresInDays` may not exceed it and defaults to it.',
         body: NewApiToken,
         response: { 201: DataOf(IssuedApiToken) },
       },

@@ -25,9 +25,19 @@ export const Me = Type.Object({
 export const TokenRecord = Type.Object({
   id: Uuid(),
   name: Type.String(),
+  prefix: Type.Union([Type.String(), Type.Null()], {
+    description: 'The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens',
+  }),
   createdAt: Timestamp,
   lastUsedAt: NullableTimestamp,
   expiresAt: NullableTimestamp,
+});
+
+export const TokenList = Type.Object({
+  data: Type.Array(TokenRecord),
+  maxLifetimeDays: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Longest lifetime a new token may have (`INFRAGATE_TOKEN_MAX_DAYS`); null: no limit',
+  }),
 });
 
 export const Session = Type.Object({
@@ -47,6 +57,69 @@ export const LoginAnswer = Type.Object({
   csrfToken: Type.String(),
   expiresAt: Timestamp,
   user: CurrentUser,
+  recoveryCodes: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'Only when this login completed a required TOTP enrolment: shown once',
+    }),
+  ),
+});
+
+const ChallengeFields = {
+  challengeToken: Type.String({ description: 'Send it to `POST /auth/login/totp`; valid a few minutes' }),
+  expiresAt: Timestamp,
+};
+
+/** The password was right and the account has TOTP: the code comes next. */
+export const MfaChallenge = Type.Object({ mfaRequired: Type.Literal(true), ...ChallengeFields });
+
+/** The password was right, the group requires TOTP and the account has none: it enrols first. */
+export const MfaEnrolmentChallenge = Type.Object({
+  mfaEnrollmentRequired: Type.Literal(true),
+  ...ChallengeFields,
+});
+
+export const LoginStep = Type.Union([LoginAnswer, MfaChallenge, MfaEnrolmentChallenge]);
+
+const TotpCode = Type.String({ pattern: '^[0-9]{6}$', description: 'The 6-digit code of the authenticator' });
+const RecoveryCode = Type.String({ minLength: 1, maxLength: 64 });
+const ChallengeToken = Type.String({ minLength: 1, maxLength: 128 });
+
+export const SecondStep = Type.Object({
+  challengeToken: ChallengeToken,
+  code: Type.Optional(TotpCode),
+  recoveryCode: Type.Optional(RecoveryCode),
+});
+
+export const ChallengeRef = Type.Object({ challengeToken: ChallengeToken });
+
+export const TotpEnrolment = Type.Object({
+  secret: Type.String({ description: 'Base32; shown during enrolment only' }),
+  otpauthUrl: Type.String({ description: 'The `otpauth://totp/…` URI to show as a QR code' }),
+});
+
+export const TotpConfirmation = Type.Object({ code: TotpCode });
+
+export const RecoveryCodes = Type.Object({
+  recoveryCodes: Type.Array(Type.String(), { description: 'Ten one-time codes, shown once' }),
+});
+
+export const TotpStatus = Type.Object({
+  enabled: Type.Boolean(),
+  enabledAt: NullableTimestamp,
+  pending: Type.Boolean({ description: 'An enrolment was started and waits for its first code' }),
+  recoveryCodesLeft: Type.Integer(),
+  required: Type.Boolean({ description: "The user's group requires a second factor" }),
+});
+
+export const TotpRemoval = Type.Object({
+  code: Type.Optional(TotpCode),
+  password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+});
+
+const Password = Type.String({ minLength: 8, maxLength: 1024 });
+export const PasswordChange = Type.Object({
+  currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
+  newPassword: Password,
 });
 
 export const NewApiToken = Type.Object({
@@ -63,5 +136,11 @@ export type TokenRecord = Static<typeof TokenRecord>;
 export type Session = Static<typeof Session>;
 export type Credentials = Static<typeof Credentials>;
 export type LoginAnswer = Static<typeof LoginAnswer>;
+export type LoginStep = Static<typeof LoginStep>;
+export type SecondStep = Static<typeof SecondStep>;
+export type TotpEnrolment = Static<typeof TotpEnrolment>;
+export type TotpStatus = Static<typeof TotpStatus>;
+export type TotpRemoval = Static<typeof TotpRemoval>;
+export type PasswordChange = Static<typeof PasswordChange>;
 export type NewApiToken = Static<typeof NewApiToken>;
 export type IssuedApiToken = Static<typeof IssuedApiToken>;

@@ -1,29 +1,16 @@
 import { and, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
-import type { Actor, AuditActor } from '../../core/actor.js';
+import type { Actor } from '../../core/actor.js';
 import type { AuditAction } from '../../core/audit-actions.js';
-import { verifyPassword } from '../../core/auth/passwords.js';
+import type { ClientInfo } from '../../core/auth/client-info.js';
+import { hashPassword, verifyPassword } from '../../core/auth/passwords.js';
 import { csrfTokenFor } from '../../core/auth/token-secrets.js';
 import type { Deps } from '../../core/deps.js';
-import { AppError, notFound, unauthorized } from '../../core/errors.js';
+import { invalidField, notFound, unprocessable } from '../../core/errors.js';
+import type { DbOrTx } from '../../db/client.js';
 import { authTokens, type TokenKind, users } from '../../db/schema/index.js';
-import type { UserService } from '../users/service.js';
-import { FAILED_LOGIN_ACTION, LoginThrottle } from './login-throttle.js';
-import type {
-  Credentials,
-  IssuedApiToken,
-  LoginAnswer,
-  Me,
-  NewApiToken,
-  Session,
-  TokenRecord,
-} from './schemas.js';
-import { createApiToken, issueToken } from './tokens.js';
-
-export interface ClientInfo {
-  userAgent: string | null;
-  clientIp: string;
-  requestId: string;
-}
+import type { LoginThrottle } from './login-throttle.js';
+import type { IssuedApiToken, Me, NewApiToken, PasswordChange, Session, TokenRecord } from './schemas.js';
+import { createApiToken } from './tokens.js';
 
 const activeToken = () =>
   and(isNull(authTokens.revokedAt), or(isNull(authTokens.expiresAt), gt(authTokens.expiresAt, sql`now()`)));
@@ -31,6 +18,7 @@ const activeToken = () =>
 const tokenColumns = {
   id: authTokens.id,
   name: authTokens.name,
+  prefix: authTokens.prefix,
   createdAt: authTokens.createdAt,
   lastUsedAt: authTokens.lastUsedAt,
   expiresAt: authTokens.expiresAt,
@@ -38,75 +26,29 @@ const tokenColumns = {
   clientIp: authTokens.clientIp,
 };
 
-/** What the auth service is built from: the shared deps and the users area's service. */
-export type AuthDeps = Pick<Deps, 'db' | 'audit' | 'principals' | 'config'> & { users: UserService };
+/** Revokes a user's active browser sessions, except `keep`; answers how many. */
+export async function revokeSessions(tx: DbOrTx, userId: string, keep?: string): Promise<number> {
+  const rows = await tx
+    .update(authTokens)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(authTokens.userId, userId),
+        eq(authTokens.kind, 'session'),
+        keep ? ne(authTokens.id, keep) : undefined,
+        activeToken(),
+      ),
+    )
+    .returning({ id: authTokens.id });
+  return rows.length;
+}
 
-/** Login, sessions and the caller's own API tokens. */
+export type AuthDeps = Pick<Deps, 'db' | 'audit' | 'principals' | 'config'> & { throttle: LoginThrottle };
+
+/** The signed-in caller's own account: who they are, their sessions, API tokens and password. */
 export class AuthService {
-  private readonly throttle: LoginThrottle;
+  constructor(private readonly deps: AuthDeps) {}
 
-  constructor(private readonly deps: AuthDeps) {
-    this.throttle = new LoginThrottle(deps);
-  }
-
-  /** Email + password → a browser session. Every failure looks the same to the caller. */
-  async login({ email, password }: Credentials, client: ClientInfo): Promise<LoginAnswer> {
-    const normalized = email.trim().toLowerCase();
-    const [user] = await this.deps.db.select().from(users).where(eq(users.email, normalized));
-    const auditActor: AuditActor = {
-      userId: user?.id ?? null,
-      email: normalized,
-      requestId: client.requestId,
-      clientIp: client.clientIp,
-    };
-    const recordRefusal = (action: AuditAction) =>
-      this.deps.audit.recordAlone(this.deps.db, auditActor, {
-        action,
-        targetType: 'user',
-        targetId: user?.id ?? null,
-        outcome: 'failure',
-        metadata: { email: normalized },
-      });
-    const verdict = await this.throttle.check(normalized, client.clientIp);
-    if (verdict.locked) {
-      // Not counted as a failure, so a locked account unlocks when the window passes.
-      await recordRefusal('auth.login.throttled');
-      throw new AppError('UNAUTHORIZED', {
-        reason: 'TOO_MANY_FAILED_LOGINS',
-        explanation: 'too many failed logins for this account or address; try again later',
-        retryAfterSeconds: verdict.retryAfterSeconds,
-      });
-    }
-    const passwordOk = await verifyPassword(password, user?.passwordHash);
-    if (!user || !passwordOk || user.disabled) {
-      await recordRefusal(FAILED_LOGIN_ACTION);
-      throw unauthorized();
-    }
-    const session = await this.deps.db.transaction(async (tx) => {
-      const issued = await issueToken(tx, {
-        userId: user.id,
-        kind: 'session',
-        name: 'browser session',
-        expiresAt: new Date(Date.now() + this.deps.config.sessionTtlSeconds * 1000),
-        userAgent: client.userAgent,
-        clientIp: client.clientIp,
-      });
-      await this.deps.audit.record(tx, auditActor, {
-        action: 'auth.login.succeeded',
-        targetType: 'session',
-        targetId: issued.id,
-      });
-      return issued;
-    });
-    return {
-      token: session.token,
-      csrfToken: session.csrfToken!,
-      expiresAt: session.expiresAt!,
-      user: await this.deps.users.getUser(user.id),
-    };
-  }
-
-  /** The caller as the gateway knows it: who, in which group, with which scopes. */
   /** The caller; a session signed in by cookie also gets its CSRF token back (derived from the secret). */
   currentUser(actor: Actor, sessionCookie?: string): Me {
     const { userId, email, name, groupName, scopes } = actor;
@@ -125,9 +67,52 @@ export class AuthService {
     );
   }
 
-  /** A token for the caller; a blank name becomes `api token`. */
+  /**
+   * Changes the caller's password, proven by the current one (a wrong one counts as a failed login),
+   * and revokes their other browser sessions; answers how many were revoked.
+   */
+  async changePassword(actor: Actor, change: PasswordChange, client: ClientInfo): Promise<number> {
+    const [user] = await this.deps.db
+      .select({ passwordHash: users.passwordHash })
+      .from(users)
+      .where(eq(users.id, actor.userId));
+    if (!user?.passwordHash)
+      throw unprocessable(
+        'PASSWORD_NOT_SET',
+        'this account has no password (it signs in through single sign-on); an administrator can set one',
+      );
+    const attempt = { email: actor.email, userId: actor.userId, client };
+    await this.deps.throttle.assertOpen(attempt, { step: 'password_change' });
+    if (!(await verifyPassword(change.currentPassword, user.passwordHash))) {
+      await this.deps.throttle.recordFailure(attempt, { step: 'password_change' });
+      throw invalidField(['currentPassword'], 'is not your current password');
+    }
+    const passwordHash = await hashPassword(change.newPassword);
+    const revoked = await this.deps.db.transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, actor.userId));
+      const count = await revokeSessions(tx, actor.userId, actor.tokenId);
+      await this.deps.audit.record(tx, actor, {
+        action: 'auth.password.changed',
+        targetType: 'user',
+        targetId: actor.userId,
+        metadata: { sessionsRevoked: count },
+      });
+      return count;
+    });
+    this.deps.principals.invalidate();
+    return revoked;
+  }
+
+  /**
+   * A token for the caller; a blank name becomes `api token`. With `INFRAGATE_TOKEN_MAX_DAYS` a
+   * token without an expiry gets the longest one allowed, and a longer one is refused.
+   */
   async createApiToken(actor: Actor, { name, expiresInDays }: NewApiToken): Promise<IssuedApiToken> {
-    const expiresAt = expiresInDays ? new Date(Date.now() + expiresInDays * 86_400_000) : null;
+    const maxDays = this.deps.config.tokenMaxDays;
+    if (maxDays !== undefined && expiresInDays !== undefined && expiresInDays > maxDays)
+      throw invalidField(['expiresInDays'], `must be at most ${maxDays}: the gateway's token policy`);
+    const days = expiresInDays ?? maxDays;
+    const expiresAt = days ? new Date(Date.now() + days * 86_400_000) : null;
     const issued = await createApiToken(this.deps.db, this.deps.audit, actor, {
       userId: actor.userId,
       name: name.trim() || 'api token',
@@ -138,6 +123,11 @@ export class AuthService {
 
   listApiTokens(actor: Actor): Promise<TokenRecord[]> {
     return this.listTokens(actor, 'api');
+  }
+
+  /** The longest lifetime a new API token may have, in days; null when there is no limit. */
+  get maxTokenLifetimeDays(): number | null {
+    return this.deps.config.tokenMaxDays ?? null;
   }
 
   async listSessions(actor: Actor): Promise<Session[]> {
@@ -164,25 +154,14 @@ export class AuthService {
   /** Revokes every other active browser session of the caller (all of them when the caller uses an API token). */
   async revokeOtherSessions(actor: Actor): Promise<number> {
     const revoked = await this.deps.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(authTokens)
-        .set({ revokedAt: new Date() })
-        .where(
-          and(
-            eq(authTokens.userId, actor.userId),
-            eq(authTokens.kind, 'session'),
-            ne(authTokens.id, actor.tokenId),
-            activeToken(),
-          ),
-        )
-        .returning({ id: authTokens.id });
+      const count = await revokeSessions(tx, actor.userId, actor.tokenId);
       await this.deps.audit.record(tx, actor, {
         action: 'auth.sessions.revoked_others',
         targetType: 'user',
         targetId: actor.userId,
-        metadata: { revoked: rows.length },
+        metadata: { revoked: count },
       });
-      return rows.length;
+      return count;
     });
     this.deps.principals.invalidate();
     return revoked;

@@ -1,13 +1,18 @@
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
+import type { ClientInfo } from '../../core/auth/client-info.js';
 import { csrfTokenFor, generateTokenSecret, hashTokenSecret } from '../../core/auth/token-secrets.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { authTokens, type TokenKind } from '../../db/schema/index.js';
+
+/** How much of a secret is kept in the clear (`igw_` + 8 characters), so tokens can be told apart. */
+const PREFIX_LENGTH = 12;
 
 export interface IssuedToken {
   id: string;
   name: string;
   kind: TokenKind;
+  prefix: string;
   /** The secret; shown once, never stored. */
   token: string;
   createdAt: Date;
@@ -36,6 +41,7 @@ export async function issueToken(db: DbOrTx, request: TokenRequest): Promise<Iss
       kind: request.kind,
       name: request.name,
       tokenHash: hashTokenSecret(token),
+      prefix: token.slice(0, PREFIX_LENGTH),
       csrfHash: csrfToken ? hashTokenSecret(csrfToken) : null,
       userAgent: request.userAgent ?? null,
       clientIp: request.clientIp ?? null,
@@ -46,6 +52,7 @@ export async function issueToken(db: DbOrTx, request: TokenRequest): Promise<Iss
     id: row!.id,
     name: row!.name,
     kind: request.kind,
+    prefix: row!.prefix!,
     token,
     createdAt: row!.createdAt,
     expiresAt: row!.expiresAt,
@@ -74,4 +81,31 @@ export function createApiToken(
     });
     return issued;
   });
+}
+
+/**
+ * Starts a browser session for a user who has proved who they are (password, second factor, single
+ * sign-on, first-start setup) and records `auth.login.succeeded`, in the caller's transaction.
+ */
+export async function startBrowserSession(
+  tx: DbOrTx,
+  deps: { audit: AuditRecorder; sessionTtlSeconds: number },
+  user: { id: string; email: string },
+  client: ClientInfo,
+  metadata: Record<string, unknown> = {},
+): Promise<IssuedToken & { csrfToken: string; expiresAt: Date }> {
+  const session = await issueToken(tx, {
+    userId: user.id,
+    kind: 'session',
+    name: 'browser session',
+    expiresAt: new Date(Date.now() + deps.sessionTtlSeconds * 1000),
+    userAgent: client.userAgent,
+    clientIp: client.clientIp,
+  });
+  await deps.audit.record(
+    tx,
+    { userId: user.id, email: user.email, requestId: client.requestId, clientIp: client.clientIp },
+    { action: 'auth.login.succeeded', targetType: 'session', targetId: session.id, metadata },
+  );
+  return { ...session, csrfToken: session.csrfToken!, expiresAt: session.expiresAt! };
 }

@@ -1,22 +1,17 @@
 import crypto from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
+import type { ClientInfo } from '../../core/auth/client-info.js';
 import { hashPassword } from '../../core/auth/passwords.js';
 import { hashTokenSecret } from '../../core/auth/token-secrets.js';
 import type { Deps } from '../../core/deps.js';
 import { unprocessable } from '../../core/errors.js';
 import type { DbOrTx } from '../../db/client.js';
 import { consoleSetupCodes, users } from '../../db/schema/index.js';
-import { issueToken } from '../auth/tokens.js';
+import { startBrowserSession } from '../auth/tokens.js';
 
 /** Where the console's setup page lives; the printed link is `<base>/setup?code=<code>`. */
 export const SETUP_PAGE_PATH = '/setup';
-
-export interface ClientInfo {
-  userAgent: string | null;
-  clientIp: string;
-  requestId: string;
-}
 
 /**
  * Issues a one-time setup code for `userId`, valid `ttlSeconds`; answers the code (shown once, only
@@ -85,25 +80,18 @@ export class SetupService {
         .where(eq(users.id, claimed.userId))
         .returning({ id: users.id, email: users.email });
       const actor: AuditActor = { ...client, userId: user!.id, email: user!.email };
-      const session = await issueToken(tx, {
-        userId: user!.id,
-        kind: 'session',
-        name: 'browser session',
-        expiresAt: new Date(Date.now() + this.deps.config.sessionTtlSeconds * 1000),
-        userAgent: client.userAgent,
-        clientIp: client.clientIp,
-      });
       await this.deps.audit.record(tx, actor, {
         action: 'console.setup.completed',
         targetType: 'user',
         targetId: user!.id,
         metadata: { email: user!.email },
       });
-      await this.deps.audit.record(tx, actor, {
-        action: 'auth.login.succeeded',
-        targetType: 'session',
-        targetId: session.id,
-      });
+      const session = await startBrowserSession(
+        tx,
+        { audit: this.deps.audit, sessionTtlSeconds: this.deps.config.sessionTtlSeconds },
+        user!,
+        client,
+      );
       return { session, email: user!.email };
     });
     if (outcome) return outcome;

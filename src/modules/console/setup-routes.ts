@@ -1,20 +1,14 @@
-import type { FastifyRequest } from 'fastify';
 import type { GatewayModule } from '../../core/app.js';
+import { clientInfoOf } from '../../core/auth/client-info.js';
 import { setSessionCookie } from '../../core/auth/session-cookie.js';
 import { csrfTokenFor } from '../../core/auth/token-secrets.js';
 import { DataOf } from '../../core/http-schemas.js';
 import { SetupCodeBody, SetupCodeState, SetupCompletion, SetupSession } from './schemas.js';
-import type { ClientInfo, SetupService } from './setup-codes.js';
+import type { SetupService } from './setup-codes.js';
 
 const tags = ['console'];
 // The code is the credential, so these routes need no token.
 const open = { public: true };
-
-const clientOf = (request: FastifyRequest): ClientInfo => ({
-  userAgent: request.headers['user-agent'] ?? null,
-  clientIp: request.ip,
-  requestId: request.id,
-});
 
 /** The first-start setup link: check its code, then set the first admin's password and sign in. */
 export const consoleSetupRoutes: GatewayModule<{ setup: SetupService; cookieSecure: boolean }> = async (
@@ -36,7 +30,7 @@ export const consoleSetupRoutes: GatewayModule<{ setup: SetupService; cookieSecu
         response: { 200: DataOf(SetupCodeState) },
       },
     },
-    async (request) => ({ data: await setup.inspect(request.body.code, clientOf(request)) }),
+    async (request) => ({ data: await setup.inspect(request.body.code, clientInfoOf(request)) }),
   );
 
   app.post(
@@ -58,7 +52,7 @@ export const consoleSetupRoutes: GatewayModule<{ setup: SetupService; cookieSecu
       const { session, email } = await setup.complete(
         request.body.code,
         request.body.password,
-        clientOf(request),
+        clientInfoOf(request),
       );
       setSessionCookie(reply, session, cookieSecure);
       return { data: { email, csrfToken: csrfTokenFor(session.token), expiresAt: session.expiresAt! } };

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App, GatewayModule } from '../../core/app.js';
 import { AppError, notFound } from '../../core/errors.js';
+import { requestWithoutQuery } from '../../core/query-free-log.js';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../core/security-headers.js';
 import type { ConsoleBundle, ConsoleFile } from './bundle.js';
 
@@ -47,15 +48,6 @@ function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConsoleFil
   return reply.header('content-encoding', 'gzip').send(file.gzipped);
 }
 
-function withoutQuery(request: FastifyRequest) {
-  return {
-    method: request.method,
-    url: request.url.split('?', 1)[0],
-    host: request.host,
-    remoteAddress: request.ip,
-  };
-}
-
 const consoleNotBuilt = () =>
   new AppError('NOT_FOUND', {
     reason: 'CONSOLE_NOT_BUILT',
@@ -92,7 +84,7 @@ export const consoleStaticRoutes: GatewayModule<{ bundle: ConsoleBundle }> = asy
       schema: { hide: true },
       // A page's query is the console's business and may hold a secret (the first-start setup
       // link's code): request log lines name the path only.
-      logSerializers: { req: withoutQuery },
+      logSerializers: { req: requestWithoutQuery },
     },
     async (request, reply) => {
       const page = await bundle.page();

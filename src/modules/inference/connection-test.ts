@@ -2,12 +2,12 @@ import { eq } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { unprocessable } from '../../core/errors.js';
+import { outboundFailure } from '../../core/outbound-errors.js';
 import { inferenceConnections } from '../../db/schema/index.js';
 import { findConnection } from './connection-rows.js';
 import { credentialHeaders } from './connection-secrets.js';
 import { joinUrl, listModels } from './models-client.js';
 import type { ProviderCatalog } from './provider-catalog.js';
-import { outboundFailure } from './provider-errors.js';
 import type { ConnectionTestResult } from './schemas.js';
 import type { TokenRefresher } from './token-refresh.js';
 

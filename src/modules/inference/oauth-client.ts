@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import type { EgressGuard } from '../../core/egress-guard.js';
 import { unprocessable } from '../../core/errors.js';
+import { oauthFetchThrough } from '../../core/oauth-fetch.js';
 import type { CatalogEntry, OAuthSettings } from './schemas.js';
 
 /** Tokens from a token endpoint, as the gateway keeps them. */
@@ -79,14 +80,7 @@ export class ProviderOAuthClient {
     this.client = { client_id: settings.clientId };
     this.options = {
       [oauth.allowInsecureRequests]: true,
-      [oauth.customFetch]: (async (url: string, init: oauth.CustomFetchOptions<'POST', URLSearchParams>) =>
-        egress.fetch(url, {
-          method: init.method,
-          headers: init.headers as unknown as Record<string, string>,
-          body: init.body?.toString(),
-          timeoutMs: REQUEST_TIMEOUT_MS,
-          maxRedirects: 0,
-        })) as unknown as typeof fetch,
+      [oauth.customFetch]: oauthFetchThrough(egress, REQUEST_TIMEOUT_MS),
     };
   }
 

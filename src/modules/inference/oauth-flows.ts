@@ -1,5 +1,6 @@
 import type { Deps } from '../../core/deps.js';
 import { invalidField, unprocessable } from '../../core/errors.js';
+import { isProtocolViolation, outboundFailure } from '../../core/outbound-errors.js';
 import type { inferenceOauthSessions } from '../../db/schema/index.js';
 import { SEALED_IN } from './connection-secrets.js';
 import { parseCallback } from './oauth-callback.js';
@@ -11,7 +12,6 @@ import {
   randomState,
   type TokenSet,
 } from './oauth-client.js';
-import { isProtocolViolation, outboundFailure } from './provider-errors.js';
 import type { CatalogEntry } from './schemas.js';
 
 type SessionRow = typeof inferenceOauthSessions.$inferSelect;

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
-import { DataOf, IdParams, PageOf } from '../../core/http-schemas.js';
+import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import {
   Group,
+  GroupChange,
   GroupScopes,
   NewGroup,
   NewUser,
@@ -116,6 +117,40 @@ export const userRoutes: GatewayModule<{ users: UserService }> = async (app, { u
     }),
   );
 
+  app.delete(
+    '/users/:id',
+    {
+      config: access,
+      schema: {
+        tags,
+        summary: 'Delete a user; their sessions and API tokens stop working at once',
+        description:
+          'The audit trail keeps their history under the email they had. You cannot delete yourself (400).',
+        params: IdParams,
+        response: { 200: Success },
+      },
+    },
+    async (request) => {
+      await users.deleteUser(request.actor, request.params.id);
+      return { success: true };
+    },
+  );
+
+  app.delete(
+    '/users/:id/totp',
+    {
+      config: access,
+      schema: {
+        tags,
+        summary: "Reset a user's two-factor enrolment (a lost authenticator)",
+        description: '409 `TOTP_NOT_ENABLED` when the user has none.',
+        params: IdParams,
+        response: { 200: DataOf(User) },
+      },
+    },
+    async (request) => ({ data: await users.resetTotp(request.actor, request.params.id) }),
+  );
+
   app.get(
     '/groups',
     {
@@ -133,6 +168,41 @@ export const userRoutes: GatewayModule<{ users: UserService }> = async (app, { u
     },
     async (request, reply) =>
       reply.status(201).send({ data: await users.createGroup(request.actor, request.body) }),
+  );
+
+  app.patch(
+    '/groups/:id',
+    {
+      config: access,
+      schema: {
+        tags,
+        summary: 'Rename a group, or require a second factor (TOTP) of its members',
+        description: 'Duplicate name → 409 `GROUP_NAME_TAKEN`.',
+        params: IdParams,
+        body: GroupChange,
+        response: { 200: DataOf(Group) },
+      },
+    },
+    async (request) => ({ data: await users.updateGroup(request.actor, request.params.id, request.body) }),
+  );
+
+  app.delete(
+    '/groups/:id',
+    {
+      config: access,
+      schema: {
+        tags,
+        summary: 'Delete a group',
+        description:
+          '409 `GROUP_HAS_MEMBERS` while users are in it, `GROUP_IN_USE` while an identity provider maps to it.',
+        params: IdParams,
+        response: { 200: Success },
+      },
+    },
+    async (request) => {
+      await users.deleteGroup(request.actor, request.params.id);
+      return { success: true };
+    },
   );
 
   app.patch(

@@ -13,6 +13,7 @@ export const User = Type.Object({
   scopes: Type.Array(Type.String()),
   disabled: Type.Boolean(),
   hasPassword: Type.Boolean(),
+  totpEnabled: Type.Boolean({ description: 'Two-factor sign-in (TOTP) is on' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -21,6 +22,7 @@ export const Group = Type.Object({
   id: Uuid(),
   name: Type.String(),
   scopes: Type.Array(Type.String()),
+  requireMfa: Type.Boolean({ description: 'Members must sign in with a second factor (TOTP)' }),
   userCount: Type.Integer(),
   createdAt: Timestamp,
 });
@@ -54,9 +56,19 @@ export const UserPassword = Type.Object({ password: Password });
 
 export const NewGroup = Type.Object({ name: Name, scopes: Scopes });
 export const GroupScopes = Type.Object({ scopes: Scopes });
+export const GroupChange = Type.Object(
+  {
+    name: Type.Optional(Name),
+    requireMfa: Type.Optional(
+      Type.Boolean({ description: 'Members without TOTP must enrol at their next password login' }),
+    ),
+  },
+  { minProperties: 1 },
+);
 
 export type User = Static<typeof User>;
 export type Group = Static<typeof Group>;
 export type UserListQuery = Static<typeof UserListQuery>;
 export type NewUser = Static<typeof NewUser>;
 export type NewGroup = Static<typeof NewGroup>;
+export type GroupChange = Static<typeof GroupChange>;

@@ -1,18 +1,20 @@
 import { and, count, eq, or, type SQL, sql } from 'drizzle-orm';
-import type { AuditActor } from '../../core/actor.js';
+import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditAction } from '../../core/audit-actions.js';
 import { hashPassword } from '../../core/auth/passwords.js';
 import { SCOPE_PATTERN } from '../../core/auth/scopes.js';
-import { conflictOnDuplicate } from '../../core/db-errors.js';
+import { conflictOnDuplicate, isForeignKeyViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
-import { invalidField, notFound, validationError } from '../../core/errors.js';
+import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx } from '../../db/client.js';
-import { groups, users } from '../../db/schema/index.js';
-import type { Group, NewGroup, NewUser, User, UserListQuery } from './schemas.js';
+import { groups, identityProviders, users } from '../../db/schema/index.js';
+import { revokeSessions } from '../auth/service.js';
+import { removeTotp } from '../auth/totp.js';
+import type { Group, GroupChange, NewGroup, NewUser, User, UserListQuery } from './schemas.js';
 
 const userColumns = {
   id: users.id,
@@ -23,9 +25,23 @@ const userColumns = {
   scopes: groups.scopes,
   disabled: users.disabled,
   hasPassword: sql<boolean>`${users.passwordHash} is not null`,
+  totpEnabled: sql<boolean>`exists (select 1 from user_totp where user_totp.user_id = users.id
+    and user_totp.enabled_at is not null)`,
   createdAt: users.createdAt,
   updatedAt: users.updatedAt,
 };
+
+const groupColumns = {
+  id: groups.id,
+  name: groups.name,
+  scopes: groups.scopes,
+  requireMfa: groups.requireMfa,
+  createdAt: groups.createdAt,
+  userCount: sql<number>`(select count(*)::int from users where users.group_id = groups.id)`,
+};
+
+/** An admin acting on their own account through a request (the CLI acts as the system). */
+const isSelf = (actor: AuditActor, userId: string) => 'tokenId' in actor && actor.userId === userId;
 
 function validateScopes(scopes: string[], path: string[] = ['scopes']): string[] {
   const issues = scopes.flatMap((scope, index) =>
@@ -124,7 +140,7 @@ export class UserService {
   }
 
   async setDisabled(actor: AuditActor, id: string, disabled: boolean): Promise<User> {
-    if (disabled && 'tokenId' in actor && actor.userId === id) {
+    if (disabled && isSelf(actor, id)) {
       throw invalidField(['id'], 'you cannot disable your own account');
     }
     return this.changeUser(
@@ -136,27 +152,66 @@ export class UserService {
     );
   }
 
+  /** Sets a password and signs the user's browsers out (the admin's own current session survives). */
   async setPassword(actor: AuditActor, id: string, password: string): Promise<User> {
-    return this.changeUser(
-      actor,
-      id,
-      'users.user.password_set',
-      { passwordHash: await hashPassword(password) },
-      {},
-    );
+    const passwordHash = await hashPassword(password);
+    const user = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ passwordHash, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning({ id: users.id });
+      if (!row) throw notFound({ userId: id });
+      const revoked = await revokeSessions(tx, id, (actor as Partial<Actor>).tokenId);
+      await this.deps.audit.record(tx, actor, {
+        action: 'users.user.password_set',
+        targetType: 'user',
+        targetId: id,
+        metadata: { sessionsRevoked: revoked },
+      });
+      return this.getUser(id, tx);
+    });
+    this.deps.principals.invalidate();
+    return user;
+  }
+
+  /**
+   * Deletes an account: its sessions and API tokens go with it at once. The audit trail keeps its
+   * history, each event naming the email the user had when it happened.
+   */
+  async deleteUser(actor: AuditActor, id: string): Promise<void> {
+    if (isSelf(actor, id)) throw invalidField(['id'], 'you cannot delete your own account');
+    await this.deps.db.transaction(async (tx) => {
+      const { email, name, groupName } = await this.getUser(id, tx);
+      await tx.delete(users).where(eq(users.id, id));
+      await this.deps.audit.record(tx, actor, {
+        action: 'users.user.deleted',
+        targetType: 'user',
+        targetId: id,
+        metadata: { email, name, groupName },
+      });
+    });
+    this.deps.principals.invalidate();
+  }
+
+  /** Removes a user's TOTP enrolment (a lost phone); their next password login asks for none, or a new one. */
+  async resetTotp(actor: AuditActor, id: string): Promise<User> {
+    return this.deps.db.transaction(async (tx) => {
+      const { email } = await this.getUser(id, tx);
+      if (!(await removeTotp(tx, id)))
+        throw conflict('TOTP_NOT_ENABLED', { explanation: 'this user has no two-factor enrolment' });
+      await this.deps.audit.record(tx, actor, {
+        action: 'users.user.totp_reset',
+        targetType: 'user',
+        targetId: id,
+        metadata: { email },
+      });
+      return this.getUser(id, tx);
+    });
   }
 
   async listGroups(): Promise<Group[]> {
-    return this.deps.db
-      .select({
-        id: groups.id,
-        name: groups.name,
-        scopes: groups.scopes,
-        createdAt: groups.createdAt,
-        userCount: sql<number>`(select count(*)::int from users where users.group_id = groups.id)`,
-      })
-      .from(groups)
-      .orderBy(groups.name);
+    return this.deps.db.select(groupColumns).from(groups).orderBy(groups.name);
   }
 
   async createGroup(actor: AuditActor, input: NewGroup): Promise<Group> {
@@ -189,11 +244,83 @@ export class UserService {
         targetId: id,
         metadata: { scopes },
       });
-      const [members] = await tx.select({ userCount: count() }).from(users).where(eq(users.groupId, id));
-      return { ...row, userCount: members!.userCount };
+      return this.getGroup(id, tx);
     });
     this.deps.principals.invalidate();
     return group;
+  }
+
+  /** Renames a group and/or sets whether its members need a second factor; each change is audited. */
+  async updateGroup(actor: AuditActor, id: string, change: GroupChange): Promise<Group> {
+    const name = change.name === undefined ? undefined : trimmedName(change.name);
+    const group = await this.deps.db.transaction(async (tx) => {
+      const before = await this.getGroup(id, tx);
+      const record = (action: AuditAction, metadata: Record<string, unknown>) =>
+        this.deps.audit.record(tx, actor, { action, targetType: 'group', targetId: id, metadata });
+      if (name !== undefined && name !== before.name) {
+        await conflictOnDuplicate(
+          tx.update(groups).set({ name }).where(eq(groups.id, id)),
+          'GROUP_NAME_TAKEN',
+          {
+            name,
+          },
+        );
+        await record('users.group.renamed', { from: before.name, to: name });
+      }
+      if (change.requireMfa !== undefined && change.requireMfa !== before.requireMfa) {
+        await tx.update(groups).set({ requireMfa: change.requireMfa }).where(eq(groups.id, id));
+        await record('users.group.mfa_requirement_changed', {
+          name: name ?? before.name,
+          requireMfa: change.requireMfa,
+        });
+      }
+      return this.getGroup(id, tx);
+    });
+    this.deps.principals.invalidate();
+    return group;
+  }
+
+  /** Deletes a group nobody is in and no identity provider maps to; 409 otherwise. */
+  async deleteGroup(actor: AuditActor, id: string): Promise<void> {
+    const deletion = this.deps.db.transaction(async (tx) => {
+      const group = await this.getGroup(id, tx);
+      if (group.userCount > 0)
+        throw conflict('GROUP_HAS_MEMBERS', {
+          members: group.userCount,
+          explanation: 'move its members to another group first',
+        });
+      const mappedBy = await tx
+        .select({ name: identityProviders.name })
+        .from(identityProviders)
+        .where(
+          or(
+            eq(identityProviders.defaultGroupId, id),
+            sql`${identityProviders.groupMap} @> ${JSON.stringify([{ groupId: id }])}::jsonb`,
+          ),
+        );
+      if (mappedBy.length > 0)
+        throw conflict('GROUP_IN_USE', {
+          identityProviders: mappedBy.map((provider) => provider.name),
+          explanation: 'identity providers put people in this group; change their group mapping first',
+        });
+      await tx.delete(groups).where(eq(groups.id, id));
+      await this.deps.audit.record(tx, actor, {
+        action: 'users.group.deleted',
+        targetType: 'group',
+        targetId: id,
+        metadata: { name: group.name, scopes: group.scopes },
+      });
+    });
+    // A member added while the group was being deleted: the foreign key refuses the delete.
+    await deletion.catch((error: unknown) => {
+      throw isForeignKeyViolation(error) ? conflict('GROUP_HAS_MEMBERS') : error;
+    });
+  }
+
+  private async getGroup(id: string, db: DbOrTx): Promise<Group> {
+    const [row] = await db.select(groupColumns).from(groups).where(eq(groups.id, id));
+    if (!row) throw notFound({ groupId: id });
+    return row;
   }
 
   private async findGroup(db: DbOrTx, ref: string, path: string[]) {

@@ -90,8 +90,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Log in with email and password; starts a browser session
-         * @description Answers the session token (usable as Bearer) and sets it as an HttpOnly cookie. Cookie-authenticated changes must send `csrfToken` in the `X-CSRF-Token` header.
+         * Log in with email and password; starts a browser session or asks for the second step
+         * @description Answers the session token (usable as Bearer) and sets it as an HttpOnly cookie. Cookie-authenticated changes must send `csrfToken` in the `X-CSRF-Token` header. An account with two-factor sign-in answers `{mfaRequired: true, challengeToken}` instead, and one whose group requires it but has none `{mfaEnrollmentRequired: true, challengeToken}`: no session until `POST /auth/login/totp`.
          */
         post: {
             parameters: {
@@ -129,6 +129,139 @@ export interface paths {
                                     groupName: string;
                                     scopes: string[];
                                 };
+                                /** @description Only when this login completed a required TOTP enrolment: shown once */
+                                recoveryCodes?: string[];
+                            } | {
+                                /** @enum {boolean} */
+                                mfaRequired: true;
+                                /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
+                                challengeToken: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                            } | {
+                                /** @enum {boolean} */
+                                mfaEnrollmentRequired: true;
+                                /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
+                                challengeToken: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a login with the code of the authenticator or a recovery code
+         * @description Send `code` (6 digits) or `recoveryCode` with the `challengeToken` of `POST /auth/login`. A code is accepted once; a recovery code is used up. During a required enrolment the first code turns two-factor sign-in on and the answer carries the ten recovery codes, shown once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        challengeToken: string;
+                        /** @description The 6-digit code of the authenticator */
+                        code?: string;
+                        recoveryCode?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                token: string;
+                                csrfToken: string;
+                                /** Format: date-time */
+                                expiresAt: string;
+                                user: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    email: string;
+                                    name: string;
+                                    groupName: string;
+                                    scopes: string[];
+                                };
+                                /** @description Only when this login completed a required TOTP enrolment: shown once */
+                                recoveryCodes?: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/login/totp/enrol": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start the enrolment a login must make first (group requires two-factor sign-in)
+         * @description For a `mfaEnrollmentRequired` challenge: a new secret and its `otpauth://` URI to show as a QR code; the first code, sent to `POST /auth/login/totp`, turns it on and completes the login.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        challengeToken: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Base32; shown during enrolment only */
+                                secret: string;
+                                /** @description The `otpauth://totp/…` URI to show as a QR code */
+                                otpauthUrl: string;
                             };
                         };
                     };
@@ -254,6 +387,8 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
+                                /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
+                                prefix: string | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 lastUsedAt: string | null;
@@ -316,6 +451,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change my password; my other browser sessions are revoked
+         * @description A wrong `currentPassword` is a 400 on that field and counts as a failed login. 422 `PASSWORD_NOT_SET` for an account without a password (single sign-on).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        currentPassword: string;
+                        newPassword: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Other sessions revoked */
+                            revoked: number;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/tokens": {
         parameters: {
             query?: never;
@@ -323,7 +507,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's API tokens (never their secrets) */
+        /** The caller's API tokens (never their secrets), with prefix and last use */
         get: {
             parameters: {
                 query?: never;
@@ -344,18 +528,25 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
+                                /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
+                                prefix: string | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 lastUsedAt: string | null;
                                 expiresAt: string | null;
                             }[];
+                            /** @description Longest lifetime a new token may have (`INFRAGATE_TOKEN_MAX_DAYS`); null: no limit */
+                            maxLifetimeDays: number | null;
                         };
                     };
                 };
             };
         };
         put?: never;
-        /** Create an API token for the caller; the secret is shown once */
+        /**
+         * Create an API token for the caller; the secret is shown once
+         * @description With `INFRAGATE_TOKEN_MAX_DAYS` set, `expiresInDays` may not exceed it and defaults to it.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -383,6 +574,8 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 name: string;
+                                /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
+                                prefix: string | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 lastUsedAt: string | null;
@@ -440,6 +633,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's two-factor sign-in: on, waiting for its first code, recovery codes left */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                enabled: boolean;
+                                enabledAt: string | null;
+                                /** @description An enrolment was started and waits for its first code */
+                                pending: boolean;
+                                recoveryCodesLeft: number;
+                                /** @description The user's group requires a second factor */
+                                required: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Start enrolling an authenticator app (TOTP, SHA-1, 6 digits, 30 s)
+         * @description Answers the secret and its `otpauth://` URI (show it as a QR code); nothing changes at login until `POST /auth/me/totp/confirm` with a first code. Starting again replaces a secret still waiting; 409 `TOTP_ALREADY_ENABLED` when it is on.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Base32; shown during enrolment only */
+                                secret: string;
+                                /** @description The `otpauth://totp/…` URI to show as a QR code */
+                                otpauthUrl: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Turn two-factor sign-in off, proven with a current `code` or the `password`
+         * @description A wrong proof counts as a failed login. 422 `TOTP_REQUIRED_BY_GROUP` while the group requires it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The 6-digit code of the authenticator */
+                        code?: string;
+                        password?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn two-factor sign-in on with a first code; answers ten recovery codes, shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The 6-digit code of the authenticator */
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description Ten one-time codes, shown once */
+                                recoveryCodes: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -484,6 +834,8 @@ export interface paths {
                                 scopes: string[];
                                 disabled: boolean;
                                 hasPassword: boolean;
+                                /** @description Two-factor sign-in (TOTP) is on */
+                                totpEnabled: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -539,6 +891,8 @@ export interface paths {
                                 scopes: string[];
                                 disabled: boolean;
                                 hasPassword: boolean;
+                                /** @description Two-factor sign-in (TOTP) is on */
+                                totpEnabled: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -592,6 +946,8 @@ export interface paths {
                                 scopes: string[];
                                 disabled: boolean;
                                 hasPassword: boolean;
+                                /** @description Two-factor sign-in (TOTP) is on */
+                                totpEnabled: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -604,7 +960,34 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a user; their sessions and API tokens stop working at once
+         * @description The audit trail keeps their history under the email they had. You cannot delete yourself (400).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -659,6 +1042,8 @@ export interface paths {
                                 scopes: string[];
                                 disabled: boolean;
                                 hasPassword: boolean;
+                                /** @description Two-factor sign-in (TOTP) is on */
+                                totpEnabled: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -721,6 +1106,8 @@ export interface paths {
                                 scopes: string[];
                                 disabled: boolean;
                                 hasPassword: boolean;
+                                /** @description Two-factor sign-in (TOTP) is on */
+                                totpEnabled: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -782,6 +1169,8 @@ export interface paths {
                                 scopes: string[];
                                 disabled: boolean;
                                 hasPassword: boolean;
+                                /** @description Two-factor sign-in (TOTP) is on */
+                                totpEnabled: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -838,6 +1227,8 @@ export interface paths {
                                 scopes: string[];
                                 disabled: boolean;
                                 hasPassword: boolean;
+                                /** @description Two-factor sign-in (TOTP) is on */
+                                totpEnabled: boolean;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -850,6 +1241,66 @@ export interface paths {
         };
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reset a user's two-factor enrolment (a lost authenticator)
+         * @description 409 `TOTP_NOT_ENABLED` when the user has none.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                name: string;
+                                /** Format: uuid */
+                                groupId: string;
+                                groupName: string;
+                                scopes: string[];
+                                disabled: boolean;
+                                hasPassword: boolean;
+                                /** @description Two-factor sign-in (TOTP) is on */
+                                totpEnabled: boolean;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -884,6 +1335,8 @@ export interface paths {
                                 id: string;
                                 name: string;
                                 scopes: string[];
+                                /** @description Members must sign in with a second factor (TOTP) */
+                                requireMfa: boolean;
                                 userCount: number;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -924,6 +1377,8 @@ export interface paths {
                                 id: string;
                                 name: string;
                                 scopes: string[];
+                                /** @description Members must sign in with a second factor (TOTP) */
+                                requireMfa: boolean;
                                 userCount: number;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -937,6 +1392,94 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a group
+         * @description 409 `GROUP_HAS_MEMBERS` while users are in it, `GROUP_IN_USE` while an identity provider maps to it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename a group, or require a second factor (TOTP) of its members
+         * @description Duplicate name → 409 `GROUP_NAME_TAKEN`.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description Members without TOTP must enrol at their next password login */
+                        requireMfa?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                scopes: string[];
+                                /** @description Members must sign in with a second factor (TOTP) */
+                                requireMfa: boolean;
+                                userCount: number;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/admin/groups/{id}/scopes": {
@@ -983,6 +1526,8 @@ export interface paths {
                                 id: string;
                                 name: string;
                                 scopes: string[];
+                                /** @description Members must sign in with a second factor (TOTP) */
+                                requireMfa: boolean;
                                 userCount: number;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -992,6 +1537,437 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/admin/identity-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the single sign-on providers (never their client secrets) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                    /** @description Case-insensitive substring of the name, matched literally */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                issuer: string;
+                                clientId: string;
+                                scopes: string[];
+                                groupsClaim: string | null;
+                                /** @description Provider group → gateway group name */
+                                groupMap: {
+                                    [key: string]: string;
+                                };
+                                autoCreateUsers: boolean;
+                                defaultGroup: string | null;
+                                allowedEmailDomains: string[];
+                                enabled: boolean;
+                                /** @description The one redirect URI to register at the provider */
+                                redirectUri: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an OpenID Connect provider
+         * @description The issuer must answer `/.well-known/openid-configuration` (through the egress guard; 422 `ISSUER_DISCOVERY_FAILED`, `EGRESS_DENIED` or `PROVIDER_UNREACHABLE` otherwise). The issuer is https, or http on loopback with `INFRAGATE_EGRESS=any`. Register `redirectUri` (answered) at the provider. Duplicate name → 409 `IDENTITY_PROVIDER_NAME_TAKEN`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description https URL whose `/.well-known/openid-configuration` describes the provider */
+                        issuer: string;
+                        clientId: string;
+                        /** @description Write-only; stored sealed */
+                        clientSecret: string;
+                        /** @description Requested scopes; `openid` is always added. Default: openid email profile */
+                        scopes?: string[];
+                        groupsClaim?: string;
+                        /** @description Provider group → gateway group. At every sign-in the first entry whose provider group the user's groups claim holds decides the gateway group (else `defaultGroup`) */
+                        groupMap?: {
+                            [key: string]: string;
+                        };
+                        /** @description Create an account at the first sign-in of an unknown email */
+                        autoCreateUsers?: boolean;
+                        /** @description a gateway group, by name or id */
+                        defaultGroup?: string;
+                        /** @description Only emails under these domains may sign in (e.g. example.com); empty: any */
+                        allowedEmailDomains?: string[];
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                issuer: string;
+                                clientId: string;
+                                scopes: string[];
+                                groupsClaim: string | null;
+                                /** @description Provider group → gateway group name */
+                                groupMap: {
+                                    [key: string]: string;
+                                };
+                                autoCreateUsers: boolean;
+                                defaultGroup: string | null;
+                                allowedEmailDomains: string[];
+                                enabled: boolean;
+                                /** @description The one redirect URI to register at the provider */
+                                redirectUri: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/identity-providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a single sign-on provider */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                issuer: string;
+                                clientId: string;
+                                scopes: string[];
+                                groupsClaim: string | null;
+                                /** @description Provider group → gateway group name */
+                                groupMap: {
+                                    [key: string]: string;
+                                };
+                                autoCreateUsers: boolean;
+                                defaultGroup: string | null;
+                                allowedEmailDomains: string[];
+                                enabled: boolean;
+                                /** @description The one redirect URI to register at the provider */
+                                redirectUri: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a single sign-on provider (accounts it created stay) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a single sign-on provider (the fields sent; `clientSecret` replaces the secret)
+         * @description A new issuer is discovered again. `groupsClaim` or `defaultGroup` null clears it.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        /** @description https URL whose `/.well-known/openid-configuration` describes the provider */
+                        issuer?: string;
+                        clientId?: string;
+                        /** @description Write-only; stored sealed */
+                        clientSecret?: string;
+                        /** @description Requested scopes; `openid` is always added. Default: openid email profile */
+                        scopes?: string[];
+                        groupsClaim?: string | null;
+                        /** @description Provider group → gateway group. At every sign-in the first entry whose provider group the user's groups claim holds decides the gateway group (else `defaultGroup`) */
+                        groupMap?: {
+                            [key: string]: string;
+                        };
+                        /** @description Create an account at the first sign-in of an unknown email */
+                        autoCreateUsers?: boolean;
+                        defaultGroup?: string | null;
+                        /** @description Only emails under these domains may sign in (e.g. example.com); empty: any */
+                        allowedEmailDomains?: string[];
+                        enabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                issuer: string;
+                                clientId: string;
+                                scopes: string[];
+                                groupsClaim: string | null;
+                                /** @description Provider group → gateway group name */
+                                groupMap: {
+                                    [key: string]: string;
+                                };
+                                autoCreateUsers: boolean;
+                                defaultGroup: string | null;
+                                allowedEmailDomains: string[];
+                                enabled: boolean;
+                                /** @description The one redirect URI to register at the provider */
+                                redirectUri: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/auth/oidc/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The single sign-on providers to offer on the sign-in page (enabled ones) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/{providerId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in through a provider: redirects the browser there
+         * @description Answers 302 to the provider (state, nonce and a PKCE S256 challenge; valid 10 minutes, once) and sets the `infragate_oidc` binding cookie. `next` is the console path to land on afterwards. An unknown or disabled provider is 404; an unreachable one redirects to `/signin?sso=SSO_PROVIDER_UNREACHABLE`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Console path to land on after signing in (a path of this origin) */
+                    next?: string;
+                };
+                header?: never;
+                path: {
+                    providerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the provider sends the browser back; ends in a browser session like password login
+         * @description Checks state (and that this browser started the sign-in), nonce, PKCE, the ID token (signature, issuer, audience, expiry) and the email, then answers 303 to `next` with the session cookie. Any refusal answers 303 to `/signin?sso=<reason>` (e.g. `SSO_STATE_INVALID`, `SSO_TOKEN_INVALID`, `SSO_USER_DISABLED`, `SSO_EMAIL_NOT_ALLOWED`, `TOO_MANY_FAILED_LOGINS`) and counts as a failed login.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    code?: string;
+                    state?: string;
+                    iss?: string;
+                    error?: string;
+                    error_description?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/logging/schema-folders": {

@@ -1,11 +1,23 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { api, call, onSessionLost, setCsrfToken } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Answer, Body } from '../api/types';
 import type { SignInReason } from './return-path';
 
 export type CurrentUser = Answer<'/auth/me', 'get'>['data'];
+type LoginAnswer = Answer<'/auth/login/totp', 'post'>['data'];
+/** What a right password leads to when the account has (or must set up) a second factor. */
+export type SecondStepChallenge = Exclude<Answer<'/auth/login', 'post'>['data'], LoginAnswer>;
 
 interface Session {
   /** Undefined while the console asks the gateway who is signed in. */
@@ -15,7 +27,12 @@ interface Session {
   /** Set when the gateway could not be asked who is signed in (it is down or unreachable). */
   loadError: unknown;
   retry(): void;
-  signIn(credentials: Body<'/auth/login', 'post'>): Promise<void>;
+  /** Signs in, or answers the challenge of the second step (no session yet). */
+  signIn(credentials: Body<'/auth/login', 'post'>): Promise<SecondStepChallenge | undefined>;
+  /** Completes a login with a TOTP or recovery code; answers recovery codes after a required enrolment. */
+  completeSecondStep(proof: Body<'/auth/login/totp', 'post'>): Promise<string[] | undefined>;
+  /** Begins the session held back while the recovery codes of a required enrolment were shown. */
+  resumeAfterCodes(): void;
   /** After the first-start setup signed the browser in with a cookie. */
   adopt(): Promise<void>;
   signOut(): Promise<void>;
@@ -64,6 +81,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => onSessionLost(undefined);
   }, [end, queryClient]);
 
+  /** A completed login whose recovery codes are on screen; the session begins when they are put away. */
+  const pending = useRef<LoginAnswer | undefined>(undefined);
+  const begin = useCallback(
+    (data: LoginAnswer) => {
+      setCsrfToken(data.csrfToken);
+      setEnded(undefined);
+      queryClient.setQueryData(SESSION_KEY, { ...data.user, csrfToken: data.csrfToken });
+    },
+    [queryClient],
+  );
+
   const session = useMemo<Session>(
     () => ({
       user: current.data,
@@ -72,9 +100,23 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       retry: () => void current.refetch(),
       async signIn(credentials) {
         const { data } = await call(api.POST('/auth/login', { body: credentials }));
-        setCsrfToken(data.csrfToken);
-        setEnded(undefined);
-        queryClient.setQueryData(SESSION_KEY, { ...data.user, csrfToken: data.csrfToken });
+        if (!('token' in data)) return data;
+        begin(data);
+        return undefined;
+      },
+      async completeSecondStep(proof) {
+        const { data } = await call(api.POST('/auth/login/totp', { body: proof }));
+        // Recovery codes must be shown before the console moves on: the caller begins the session.
+        if (data.recoveryCodes) {
+          pending.current = data;
+          return data.recoveryCodes;
+        }
+        begin(data);
+        return undefined;
+      },
+      resumeAfterCodes() {
+        if (pending.current) begin(pending.current);
+        pending.current = undefined;
       },
       async adopt() {
         setEnded(undefined);
@@ -85,7 +127,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         end('signed-out');
       },
     }),
-    [current.data, current.error, current.refetch, ended, end, queryClient],
+    [current.data, current.error, current.refetch, ended, end, begin, queryClient],
   );
 
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;

@@ -1,4 +1,4 @@
-import { Button } from '@mantine/core';
+import { Button, Code } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
@@ -27,6 +27,7 @@ export function TokensSection() {
   };
   const columns: Column<ApiToken>[] = [
     { header: 'Name', cell: (token) => token.name },
+    { header: 'Starts with', cell: (token) => (token.prefix ? <Code>{token.prefix}…</Code> : '—') },
     { header: 'Created', cell: (token) => formatDateTime(token.createdAt) },
     { header: 'Last used', cell: (token) => formatDateTime(token.lastUsedAt) },
     { header: 'Expires', cell: (token) => (token.expiresAt ? formatDateTime(token.expiresAt) : 'Never') },

@@ -93,6 +93,42 @@ function DisabledToggle({ user, onChanged }: { user: User; onChanged: () => void
   );
 }
 
+/** A lost authenticator: the user signs in with the password alone until they enrol again. */
+function ResetTotpButton({ user, onChanged }: { user: User; onChanged: () => void }) {
+  const changed = useAfterChange();
+  return (
+    <ConfirmButton
+      variant="light"
+      label="Reset two-factor sign-in"
+      title={`Reset the two-factor sign-in of ${user.email}?`}
+      message="Their authenticator and recovery codes stop working; they sign in with their password and can enrol again."
+      confirmLabel="Reset"
+      onConfirm={async () => {
+        await call(api.DELETE('/api/admin/users/{id}/totp', path(user)));
+        await changed(`Reset the two-factor sign-in of ${user.email}.`);
+        onChanged();
+      }}
+    />
+  );
+}
+
+function DeleteUserButton({ user, onChanged }: { user: User; onChanged: () => void }) {
+  const changed = useAfterChange();
+  return (
+    <ConfirmButton
+      label="Delete user"
+      title={`Delete ${user.email}?`}
+      message="Their sessions and API tokens stop working at once. The audit trail keeps their history."
+      confirmLabel="Delete"
+      onConfirm={async () => {
+        await call(api.DELETE('/api/admin/users/{id}', path(user)));
+        await changed(`Deleted ${user.email}.`);
+        onChanged();
+      }}
+    />
+  );
+}
+
 /** Every change an administrator makes to one account, each saved on its own. */
 export function EditUserDialog({ user, onClose }: { user: User; onClose: () => void }) {
   return (
@@ -107,6 +143,10 @@ export function EditUserDialog({ user, onClose }: { user: User; onClose: () => v
             {user.disabled ? 'This account is disabled.' : 'This account can sign in.'}
           </Text>
           <DisabledToggle user={user} onChanged={onClose} />
+        </Group>
+        <Group justify="flex-end">
+          {user.totpEnabled && <ResetTotpButton user={user} onChanged={onClose} />}
+          <DeleteUserButton user={user} onChanged={onClose} />
         </Group>
       </Stack>
     </Modal>

@@ -1,15 +1,27 @@
 import { Badge, Button, Group as Row, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { api, call } from '../../api/client';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { type Column, DataTable } from '../../components/DataTable';
+import { notifySuccess } from '../../components/notify';
 import { QueryView } from '../../components/QueryView';
 import { GroupDialog } from './GroupDialog';
-import { type Group, useGroups } from './queries';
+import { ADMIN_KEY, type Group, useGroups } from './queries';
+import { RenameGroupDialog } from './RenameGroupDialog';
 
-/** The groups with their scopes and member counts; create one, edit its scopes. */
+/** The groups with their scopes and member counts; create one, edit its scopes, rename or delete it. */
 export function GroupsPanel() {
   const groups = useGroups();
   // `null`: creating a group; a group: editing its scopes.
   const [dialog, setDialog] = useState<Group | null | undefined>();
+  const [renaming, setRenaming] = useState<Group | undefined>();
+  const queryClient = useQueryClient();
+  const remove = async (group: Group) => {
+    await call(api.DELETE('/api/admin/groups/{id}', { params: { path: { id: group.id } } }));
+    notifySuccess(`Deleted the group ${group.name}.`);
+    await queryClient.invalidateQueries({ queryKey: ADMIN_KEY });
+  };
   const columns: Column<Group>[] = [
     { header: 'Group', cell: (group) => group.name },
     {
@@ -33,14 +45,33 @@ export function GroupsPanel() {
     {
       header: 'Actions',
       cell: (group) => (
-        <Button
-          size="xs"
-          variant="default"
-          aria-label={`Edit scopes of ${group.name}`}
-          onClick={() => setDialog(group)}
-        >
-          Edit scopes
-        </Button>
+        <Row gap={6}>
+          <Button
+            size="xs"
+            variant="default"
+            aria-label={`Edit scopes of ${group.name}`}
+            onClick={() => setDialog(group)}
+          >
+            Edit scopes
+          </Button>
+          <Button
+            size="xs"
+            variant="default"
+            aria-label={`Rename ${group.name}`}
+            onClick={() => setRenaming(group)}
+          >
+            Rename
+          </Button>
+          <ConfirmButton
+            size="xs"
+            label="Delete"
+            aria-label={`Delete group ${group.name}`}
+            title={`Delete the group ${group.name}?`}
+            message="Only a group without members can be deleted; move its members first."
+            confirmLabel="Delete"
+            onConfirm={() => remove(group)}
+          />
+        </Row>
       ),
     },
   ];
@@ -54,6 +85,7 @@ export function GroupsPanel() {
           <DataTable label="Groups" columns={columns} rows={data} rowKey={(group) => group.id} />
         )}
       </QueryView>
+      {renaming && <RenameGroupDialog group={renaming} onClose={() => setRenaming(undefined)} />}
       {dialog !== undefined && (
         <GroupDialog group={dialog ?? undefined} onClose={() => setDialog(undefined)} />
       )}

@@ -1,5 +1,5 @@
-import { findEgressDenial } from '../../core/egress-guard.js';
-import { AppError, unprocessable } from '../../core/errors.js';
+import { findEgressDenial } from './egress-guard.js';
+import { AppError, unprocessable } from './errors.js';
 
 /** Maps an outbound failure to a 422 that names what went wrong; OAuth server errors are handled by callers. */
 export function outboundFailure(error: unknown, what: string): AppError {
