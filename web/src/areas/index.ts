@@ -1,5 +1,6 @@
 import account from './account';
 import type { ConsoleArea } from './area';
+import audit from './audit';
 import certificates from './certificates';
 import logging from './logging';
 import overview from './overview';
@@ -11,4 +12,12 @@ import users from './users';
  * Databases, Logging, Audit, Certificates, Pages, Integrations, Inference, Nodes, Users, Account:
  * an area's line goes here, in its place, once its folder exists.
  */
-export const consoleAreas: readonly ConsoleArea[] = [overview, logging, certificates, pages, users, account];
+export const consoleAreas: readonly ConsoleArea[] = [
+  overview,
+  logging,
+  audit,
+  certificates,
+  pages,
+  users,
+  account,
+];
