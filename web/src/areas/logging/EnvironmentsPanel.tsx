@@ -1,17 +1,15 @@
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
-import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
-import { notifySuccess } from '../../components/notify';
 import { ServerList } from '../../components/ServerList';
 import { EnvironmentDialog } from './EnvironmentDialog';
 import { FolderedList, folderFilter, folderForNew } from './FolderedList';
 import { Draggable, type FolderChoice, moveInTree } from './FolderTree';
+import { ItemActions } from './ItemActions';
 import { MoveDialog, type MoveTarget } from './MoveDialog';
-import { ENVIRONMENTS_KEY, type Environment, LOGGING_KEY, useSchemaChoices } from './queries';
+import { ENVIRONMENTS_KEY, type Environment, useSchemaChoices } from './queries';
 
 const asMoveTarget = (environment: Environment): MoveTarget => ({
   what: 'item',
@@ -21,17 +19,11 @@ const asMoveTarget = (environment: Environment): MoveTarget => ({
 });
 
 function EnvironmentList({ folder }: { folder: FolderChoice }) {
-  const queryClient = useQueryClient();
   const schemas = useSchemaChoices();
   const [creating, setCreating] = useState(false);
   const [moving, setMoving] = useState<MoveTarget | undefined>();
   const schemaName = (id: string | null) =>
     id ? (schemas.data?.data.find((schema) => schema.id === id)?.name ?? 'A schema') : 'None';
-  const remove = async (environment: Environment) => {
-    await call(api.DELETE('/api/logging/environments/{id}', { params: { path: { id: environment.id } } }));
-    notifySuccess(`Deleted ${environment.name}.`);
-    await queryClient.invalidateQueries({ queryKey: LOGGING_KEY });
-  };
   const columns: Column<Environment>[] = [
     {
       header: 'Environment',
@@ -53,25 +45,14 @@ function EnvironmentList({ folder }: { folder: FolderChoice }) {
     {
       header: 'Actions',
       cell: (environment) => (
-        <Group gap={6}>
-          <Button
-            size="xs"
-            variant="default"
-            aria-label={`Move ${environment.name}`}
-            onClick={() => setMoving(asMoveTarget(environment))}
-          >
-            Move
-          </Button>
-          <ConfirmButton
-            size="xs"
-            label="Delete"
-            aria-label={`Delete ${environment.name}`}
-            title={`Delete ${environment.name}?`}
-            message="Its ingest tokens stop working at once and its records are dropped."
-            confirmLabel="Delete"
-            onConfirm={() => remove(environment)}
-          />
-        </Group>
+        <ItemActions
+          name={environment.name}
+          onMove={() => setMoving(asMoveTarget(environment))}
+          consequence="Its ingest tokens stop working at once and its records are dropped."
+          remove={() =>
+            call(api.DELETE('/api/logging/environments/{id}', { params: { path: { id: environment.id } } }))
+          }
+        />
       ),
     },
   ];

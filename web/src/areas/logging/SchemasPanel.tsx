@@ -1,15 +1,13 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
-import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
-import { notifySuccess } from '../../components/notify';
 import { ServerList } from '../../components/ServerList';
 import { FolderedList, folderFilter, folderForNew } from './FolderedList';
 import { Draggable, type FolderChoice, moveInTree } from './FolderTree';
+import { ItemActions } from './ItemActions';
 import { MoveDialog, type MoveTarget } from './MoveDialog';
-import { LOGGING_KEY, SCHEMAS_KEY, type Schema } from './queries';
+import { SCHEMAS_KEY, type Schema } from './queries';
 import { SchemaDialog } from './SchemaDialog';
 
 const asMoveTarget = (schema: Schema): MoveTarget => ({
@@ -20,15 +18,9 @@ const asMoveTarget = (schema: Schema): MoveTarget => ({
 });
 
 function SchemaList({ folder }: { folder: FolderChoice }) {
-  const queryClient = useQueryClient();
   // `null`: creating a schema; a schema: editing it.
   const [editing, setEditing] = useState<Schema | null | undefined>();
   const [moving, setMoving] = useState<MoveTarget | undefined>();
-  const remove = async (schema: Schema) => {
-    await call(api.DELETE('/api/logging/schemas/{id}', { params: { path: { id: schema.id } } }));
-    notifySuccess(`Deleted ${schema.name}.`);
-    await queryClient.invalidateQueries({ queryKey: LOGGING_KEY });
-  };
   const columns: Column<Schema>[] = [
     {
       header: 'Schema',
@@ -59,7 +51,14 @@ function SchemaList({ folder }: { folder: FolderChoice }) {
     {
       header: 'Actions',
       cell: (schema) => (
-        <Group gap={6}>
+        <ItemActions
+          name={schema.name}
+          onMove={() => setMoving(asMoveTarget(schema))}
+          consequence="Environments that use it refuse the deletion; detach it from them first."
+          remove={() =>
+            call(api.DELETE('/api/logging/schemas/{id}', { params: { path: { id: schema.id } } }))
+          }
+        >
           <Button
             size="xs"
             variant="default"
@@ -68,24 +67,7 @@ function SchemaList({ folder }: { folder: FolderChoice }) {
           >
             Edit
           </Button>
-          <Button
-            size="xs"
-            variant="default"
-            aria-label={`Move ${schema.name}`}
-            onClick={() => setMoving(asMoveTarget(schema))}
-          >
-            Move
-          </Button>
-          <ConfirmButton
-            size="xs"
-            label="Delete"
-            aria-label={`Delete ${schema.name}`}
-            title={`Delete ${schema.name}?`}
-            message="Environments that use it refuse the deletion; detach it from them first."
-            confirmLabel="Delete"
-            onConfirm={() => remove(schema)}
-          />
-        </Group>
+        </ItemActions>
       ),
     },
   ];
