@@ -1,6 +1,8 @@
 import account from './account';
 import type { ConsoleArea } from './area';
+import audit from './audit';
 import certificates from './certificates';
+import logging from './logging';
 import overview from './overview';
 import pages from './pages';
 import users from './users';
@@ -10,4 +12,12 @@ import users from './users';
  * Databases, Logging, Audit, Certificates, Pages, Integrations, Inference, Nodes, Users, Account:
  * an area's line goes here, in its place, once its folder exists.
  */
-export const consoleAreas: readonly ConsoleArea[] = [overview, certificates, pages, users, account];
+export const consoleAreas: readonly ConsoleArea[] = [
+  overview,
+  logging,
+  audit,
+  certificates,
+  pages,
+  users,
+  account,
+];

@@ -10,6 +10,15 @@ export type NewToken = {
   expiresInDays: number | string;
 };
 
+const DAY_MS = 86_400_000;
+
+/** `{expiresAt}` for APIs that take an expiry time: that many days from now, or nothing. */
+export function expiresAtOf({ expiresInDays }: NewToken): { expiresAt?: string } {
+  return typeof expiresInDays === 'number'
+    ? { expiresAt: new Date(Date.now() + expiresInDays * DAY_MS).toISOString() }
+    : {};
+}
+
 interface NewTokenDialogProps {
   opened: boolean;
   onClose: () => void;

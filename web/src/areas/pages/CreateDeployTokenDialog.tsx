@@ -1,9 +1,7 @@
 import { Code, Stack, Text } from '@mantine/core';
 import { api, call } from '../../api/client';
-import { NewTokenDialog } from '../../components/NewTokenDialog';
+import { expiresAtOf, NewTokenDialog } from '../../components/NewTokenDialog';
 import { PAGES_KEY, type Project } from './queries';
-
-const DAY_MS = 86_400_000;
 
 /** How CI deploys with the token (the CLI, or curl against this gateway). */
 function Usage({ project }: { project: Project }) {
@@ -41,16 +39,11 @@ export function CreateDeployTokenDialog({
         </Text>
       }
       usage={<Usage project={project} />}
-      create={async ({ name, expiresInDays }) => {
+      create={async (token) => {
         const { data } = await call(
           api.POST('/api/pages/{projectId}/deploy-tokens', {
             params: { path: { projectId: project.id } },
-            body: {
-              name,
-              ...(typeof expiresInDays === 'number'
-                ? { expiresAt: new Date(Date.now() + expiresInDays * DAY_MS).toISOString() }
-                : {}),
-            },
+            body: { name: token.name, ...expiresAtOf(token) },
           }),
         );
         return data.token;

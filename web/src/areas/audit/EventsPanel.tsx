@@ -1,0 +1,101 @@
+import { Badge, Code, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { api, call } from '../../api/client';
+import type { Column } from '../../components/DataTable';
+import { formatDateTime } from '../../components/format';
+import { ServerList } from '../../components/ServerList';
+import { EventFilterBar } from './EventFilterBar';
+import { type EventFilters, eventQuery, NO_EVENT_FILTERS } from './event-filters';
+import { type AuditEvent, EVENTS_KEY } from './queries';
+import { VerifyChain } from './VerifyChain';
+
+const COLUMNS: Column<AuditEvent>[] = [
+  {
+    header: 'When',
+    cell: (event) => (
+      <div>
+        <Text size="sm">{formatDateTime(event.occurredAt)}</Text>
+        <Text size="xs" c="dimmed">
+          #{event.seq}
+        </Text>
+      </div>
+    ),
+  },
+  { header: 'Actor', cell: (event) => event.actorEmail ?? event.actorId ?? 'The gateway' },
+  {
+    header: 'Action',
+    cell: (event) => (
+      <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+        <Text size="sm" ff="monospace">
+          {event.action}
+        </Text>
+        {Object.keys(event.metadata ?? {}).length > 0 && (
+          <details>
+            <summary>
+              <Text span size="xs">
+                Details
+              </Text>
+            </summary>
+            <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {JSON.stringify(event.metadata, null, 2)}
+            </Code>
+          </details>
+        )}
+      </div>
+    ),
+  },
+  {
+    header: 'Target',
+    cell: (event) => (
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {event.targetType ? `${event.targetType} ${event.targetId ?? ''}` : '—'}
+      </Text>
+    ),
+  },
+  {
+    header: 'Outcome',
+    cell: (event) => (
+      <Badge color={event.outcome === 'success' ? 'green' : 'red'} variant="light">
+        {event.outcome}
+      </Badge>
+    ),
+  },
+];
+
+/** The audit events, newest first, filtered; and the chain's verification. */
+export function EventsPanel() {
+  const [filters, setFilters] = useState<EventFilters>(NO_EVENT_FILTERS);
+  const [, setParams] = useSearchParams();
+  const filter = (next: EventFilters) => {
+    setFilters(next);
+    // A new filter starts on its first page.
+    setParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        params.delete('page');
+        return params;
+      },
+      { replace: true },
+    );
+  };
+  const query = eventQuery(filters);
+  return (
+    <Stack>
+      <VerifyChain />
+      <EventFilterBar filters={filters} onFilter={filter} />
+      <ServerList
+        label="Audit events"
+        queryKey={[...EVENTS_KEY, query]}
+        fetchPage={(page) => call(api.GET('/api/audit/events', { params: { query: { ...page, ...query } } }))}
+        columns={COLUMNS}
+        rowKey={(event) => event.id}
+        empty={{
+          title: 'No events match',
+          description:
+            'Every change made through the gateway is recorded here; widen the filters to see more.',
+        }}
+      />
+    </Stack>
+  );
+}

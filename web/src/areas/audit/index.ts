@@ -1,0 +1,12 @@
+import { lazy } from 'react';
+import type { ConsoleArea } from '../area';
+
+const audit: ConsoleArea = {
+  label: 'Audit',
+  path: '/audit',
+  anyOf: ['audit:view'],
+  description: 'the tamper-evident audit trail and its export to SIEMs',
+  page: lazy(() => import('./AuditPage')),
+};
+
+export default audit;
