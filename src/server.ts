@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { registerAccessAudit } from './core/access-audit.js';
 import type { App, RouteRecord } from './core/app.js';
 import { AuditRecorder } from './core/audit-recorder.js';
+import { AuditSequencer } from './core/audit-sequencer.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
 import { BackgroundJobs } from './core/background-jobs.js';
@@ -31,6 +32,12 @@ export interface ServerOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests read them back to prove secrets never appear). */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Close the database when the server closes, after the background jobs stopped and the modules
+   * wrote what they still hold (an onClose hook of the caller would run before those: hooks run
+   * in reverse order of registration).
+   */
+  closeDatabase?: boolean;
 }
 
 // Routes under these prefixes are served by documentation plugins and need no token.
@@ -88,11 +95,16 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const instanceId = crypto.randomUUID();
   const jobs = new BackgroundJobs(app.log, database.db, instanceId);
   const egress = new EgressGuard(config.egress);
+  const audit = new AuditRecorder();
+  closers.push(database.onCommit((tx) => audit.transactionCommitted(tx)));
+  const sequencer = new AuditSequencer({ db: database.db, audit, jobs, log: app.log });
+  closers.push(await sequencer.listen(database));
   const deps: Deps = {
     config,
     db: database.db,
     dbKind: database.kind,
-    audit: new AuditRecorder(),
+    audit,
+    sequencer,
     secrets: new SecretBox(options.masterKey),
     egress,
     jobs,
@@ -108,6 +120,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     await jobs.stop();
     for (const close of closers.reverse()) await close();
     await egress.close();
+    if (options.closeDatabase) await database.close();
   });
   const routeCatalog: RouteRecord[] = [];
   app.decorate('routeCatalog', routeCatalog);

@@ -132,8 +132,13 @@ export class SiemExporter {
       let nextFlushMs = Number.POSITIVE_INFINITY;
       for (const destination of destinations) {
         const cursor = Number(destination.cursor_seq);
+        // Only sequenced events have a seq, so only they are ever cut into deliveries.
         const events = await tx
-          .select({ seq: auditEvents.seq, id: auditEvents.id, occurredAt: auditEvents.occurredAt })
+          .select({
+            seq: sql<number>`${auditEvents.seq}`.mapWith(Number),
+            id: auditEvents.id,
+            occurredAt: auditEvents.occurredAt,
+          })
           .from(auditEvents)
           .where(sql`${auditEvents.seq} > ${cursor}`)
           .orderBy(asc(auditEvents.seq))
