@@ -82,7 +82,7 @@ export class BackgroundJobs {
   /** Whether this process holds the named job's lease (as far as it knows without asking). */
   holdsLease(name: string): boolean {
     const known = this.leases.get(name);
-    return known !== undefined && known.held && known.until > Date.now();
+    return known?.held === true && known.until > Date.now();
   }
 
   /**
