@@ -145,6 +145,12 @@ export class AuditSequencer {
 
   /** One batch in one transaction: all of it is sequenced, or (on any failure, or a kill) none. */
   async sequenceBatch(): Promise<number> {
+    // Most interval runs find nothing: one indexed read then, not a transaction and the lock.
+    const [waiting] = await queryRows<{ entry: string }>(
+      this.deps.db,
+      sql`select entry from audit_events where seq is null limit 1`,
+    );
+    if (!waiting) return 0;
     return this.deps.db.transaction(async (tx) => {
       await lockForTransaction(tx, 'auditChain');
       const pending = await tx

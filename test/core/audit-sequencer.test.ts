@@ -48,7 +48,10 @@ describe('the audit sequencer', () => {
 
   it('gives committed events consecutive seq numbers and chain hashes in the order they were recorded', async () => {
     await database.db.transaction((tx) =>
-      recorder.recordMany(tx, [1, 2, 3].map((n) => ({ actor: systemActor(), entry: entry(n) }))),
+      recorder.recordMany(
+        tx,
+        [1, 2, 3].map((n) => ({ actor: systemActor(), entry: entry(n) })),
+      ),
     );
     await recordInTurn(4, 2);
     expect(await sequencer.sequenceBatch()).toBe(5);
