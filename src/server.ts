@@ -5,6 +5,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
+import pino from 'pino';
 import type { Config } from './config.js';
 import { registerAccessAudit } from './core/access-audit.js';
 import type { App, RouteRecord } from './core/app.js';
@@ -18,6 +19,7 @@ import { EgressGuard } from './core/egress-guard.js';
 import { answerFrameworkError, registerErrorHandling } from './core/http-errors.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
+import { registerRequestLog } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
@@ -72,6 +74,14 @@ async function shareInvalidations(
 /** Builds the gateway without listening: tests use `inject()` or `listen({port: 0})`. */
 export async function buildServer(options: ServerOptions): Promise<App> {
   const { config, database } = options;
+  // Every request is logged at the default level, so stdout is buffered: written in blocks of 4 KiB
+  // or every 100 ms, whichever comes first, asynchronously. pino writes what is left synchronously
+  // when the process exits, and onClose below does on a clean shutdown: only a kill -9 can lose
+  // the last 100 ms of lines.
+  const stdout =
+    options.logger === false || options.logStream
+      ? undefined
+      : pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
   const app = Fastify({
     logger:
       options.logger === false
@@ -79,8 +89,10 @@ export async function buildServer(options: ServerOptions): Promise<App> {
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
-            ...(options.logStream ? { stream: options.logStream } : {}),
+            stream: options.logStream ?? stdout,
           },
+    // One line per request (registerRequestLog), not Fastify's two.
+    disableRequestLogging: true,
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
     trustProxy: false,
@@ -114,6 +126,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   };
   app.decorate('deps', deps);
   await shareInvalidations(database, principals, instanceId, closers);
+  registerRequestLog(app);
   registerAccessAudit(app, database.db, deps.audit);
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
@@ -121,6 +134,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     for (const close of closers.reverse()) await close();
     await egress.close();
     if (options.closeDatabase) await database.close();
+    stdout?.flushSync();
   });
   const routeCatalog: RouteRecord[] = [];
   app.decorate('routeCatalog', routeCatalog);
@@ -139,7 +153,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerSecurityHeaders(app, { https: config.cookieSecure });
   registerJsonBodyParser(app);
   registerInputGuard(app);
-  await app.register(fastifyCookie);
+  // No parsing hook on every request: authentication parses the cookie header when it needs it.
+  await app.register(fastifyCookie, { hook: false });
   registerAuthentication(app, principals);
   await app.register(fastifySwagger, {
     openapi: {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { type AuditOutcome, auditEvents } from '../db/schema/index.js';
+import type { AuditOutcome } from '../db/schema/index.js';
 import type { AuditActor } from './actor.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -94,7 +95,15 @@ export class AuditRecorder {
       clientIp: actor.clientIp,
       metadata: entry.metadata ?? {},
     }));
-    await tx.insert(auditEvents).values(rows);
+    // One parameter whatever the batch: building a 12-column insert through the query builder cost
+    // more CPU than anything else the audited request did.
+    await tx.execute(sql`insert into audit_events
+        (id, occurred_at, actor_id, actor_email, action, target_type, target_id, outcome, request_id,
+         client_ip, metadata)
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as e(
+        id uuid, "occurredAt" timestamptz, "actorId" uuid, "actorEmail" text, action text,
+        "targetType" text, "targetId" text, outcome text, "requestId" text, "clientIp" text,
+        metadata jsonb)`);
     this.uncommitted.add(tx);
     return rows.map((row) => row.id);
   }

@@ -18,13 +18,15 @@ interface Credential {
   viaCookie: boolean;
 }
 
-function readCredential(request: FastifyRequest): Credential | undefined {
+/** Cookies are parsed only here, and only without a bearer token (API calls never pay for it). */
+function readCredential(app: FastifyInstance, request: FastifyRequest): Credential | undefined {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return match ? { secret: match[1]!, viaCookie: false } : { secret: '', viaCookie: false };
   }
-  const cookie = request.cookies?.[SESSION_COOKIE];
+  const cookies = request.headers.cookie;
+  const cookie = cookies ? app.parseCookie(cookies)[SESSION_COOKIE] : undefined;
   return cookie ? { secret: cookie, viaCookie: true } : undefined;
 }
 
@@ -69,7 +71,7 @@ export function registerAuthentication(app: FastifyInstance, principals: Princip
     if (access.public) return;
     if (!knownRoute && !PROTECTED_PREFIXES.some((prefix) => request.url.startsWith(prefix))) return;
 
-    const credential = readCredential(request);
+    const credential = readCredential(app, request);
     if (!credential || !looksLikeTokenSecret(credential.secret)) throw unauthorized();
     const principal = await principals.resolve(credential.secret);
     if (!principal) throw unauthorized();
