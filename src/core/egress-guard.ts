@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, fetch, Headers, type RequestInit, type Response } from 'undici';
+import type { Agent, RequestInit, Response } from 'undici';
 import type { EgressPolicy } from '../config.js';
 
 export type AddressClass = 'public' | 'private' | 'loopback' | 'forbidden';
@@ -128,12 +128,19 @@ const CREDENTIAL_HEADERS = [
  * followed by hand so every hop is checked again.
  */
 export class EgressGuard {
-  private readonly agent: Agent;
+  /** The HTTP client (undici) is loaded and its connection pool made on the first outbound request. */
+  private client: Promise<{ undici: typeof import('undici'); agent: Agent }> | undefined;
 
-  constructor(readonly policy: EgressPolicy) {
-    this.agent = new Agent({
-      connect: { lookup: (hostname, options, callback) => this.lookup(hostname, options, callback) },
-    });
+  constructor(readonly policy: EgressPolicy) {}
+
+  private http() {
+    this.client ??= import('undici').then((undici) => ({
+      undici,
+      agent: new undici.Agent({
+        connect: { lookup: (hostname, options, callback) => this.lookup(hostname, options, callback) },
+      }),
+    }));
+    return this.client;
   }
 
   /** Why an address may not be reached under the policy, or undefined when it may. */
@@ -165,6 +172,8 @@ export class EgressGuard {
    */
   async fetch(url: string | URL, init: GuardedRequestInit = {}): Promise<Response> {
     const { timeoutMs = 10_000, maxRedirects = 5, credentialHeaders = [], ...rest } = init;
+    const { undici, agent } = await this.http();
+    const { fetch, Headers } = undici;
     const signal = AbortSignal.timeout(timeoutMs);
     let target = new URL(url);
     const origin = target.origin;
@@ -186,7 +195,7 @@ export class EgressGuard {
         method,
         headers,
         body,
-        dispatcher: this.agent,
+        dispatcher: agent,
         redirect: 'manual',
         signal,
       });
@@ -209,8 +218,8 @@ export class EgressGuard {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    if (this.client) await (await this.client).agent.close();
   }
 
   private lookup(

@@ -39,6 +39,15 @@ export interface DatabaseTarget {
   poolSize?: number;
 }
 
+/**
+ * The embedded PostgreSQL runs inside this process's WebAssembly memory, which only grows: its
+ * shared buffers (128 MB by default) were most of the gateway's resident memory. The gateway's
+ * working set is small; 16 MB of buffers keeps the hot pages, and the rest is read from the
+ * operating system's file cache. PGlite's own start parameters are kept (they are replaced, not
+ * merged, when some are given).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.url) {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
@@ -55,7 +64,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
   }
   if (target.pgliteDir) fs.mkdirSync(path.dirname(target.pgliteDir), { recursive: true });
-  const client = await PGlite.create(target.pgliteDir);
+  const client = await PGlite.create(target.pgliteDir, { startParams: PGLITE_START_PARAMS });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
