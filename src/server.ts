@@ -19,7 +19,7 @@ import { EgressGuard } from './core/egress-guard.js';
 import { answerFrameworkError, registerErrorHandling } from './core/http-errors.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
-import { registerRequestLog } from './core/request-log.js';
+import { OneLinePerRequest } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
@@ -91,8 +91,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
             stream: options.logStream ?? stdout,
           },
-    // One line per request (registerRequestLog), not Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
     trustProxy: false,
@@ -126,7 +125,6 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   };
   app.decorate('deps', deps);
   await shareInvalidations(database, principals, instanceId, closers);
-  registerRequestLog(app);
   registerAccessAudit(app, database.db, deps.audit);
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {

@@ -57,7 +57,9 @@ export class AuditSequencer {
 
   /** Hears of commits here and in other processes; answers the function that stops listening. */
   async listen(database: Database): Promise<() => Promise<void>> {
-    const stopCommits = this.deps.audit.onCommitted(() => this.announce());
+    // The embedded database belongs to this one process: nobody else to tell.
+    const shared = database.kind === 'postgres';
+    const stopCommits = this.deps.audit.onCommitted(() => this.announce(shared));
     const unsubscribe = await database.subscribe(COMMITTED_CHANNEL, () => this.wake());
     return async () => {
       this.stopped = true;
@@ -66,10 +68,14 @@ export class AuditSequencer {
     };
   }
 
-  /** Events committed: sequence them here when this process holds the lease, else tell the holder. */
-  private announce(): void {
-    if (this.deps.jobs.holdsLease(SEQUENCER_JOB)) this.wake();
-    else this.notifyOthers();
+  /**
+   * Events committed: sequence them here (a process without the lease finds that out from its
+   * cached lease, without a query), and unless this process is known to hold the lease, tell the
+   * others too.
+   */
+  private announce(shared: boolean): void {
+    this.wake();
+    if (shared && !this.deps.jobs.holdsLease(SEQUENCER_JOB)) this.notifyOthers();
   }
 
   /** One NOTIFY at a time; commits meanwhile are folded into one more. */
