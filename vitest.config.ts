@@ -16,9 +16,10 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        // web/src/**/*.test.ts: the console's logic that needs no browser (typed by web/tsconfig.json).
         test: {
           name: 'pglite',
-          include: ['test/**/*.test.ts'],
+          include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
           exclude: ['test/**/*.postgres.test.ts'],
           env: { TEST_DB: 'pglite' },
         },

@@ -188,7 +188,7 @@ async function measure(newDatabaseUrl: () => Promise<string | undefined>) {
         await database.db.transaction(async (tx) => {
           for (let i = 0; i < BATCH; i++) {
             await app.deps.audit.record(tx, systemActor(), {
-              action: 'bench.event.made',
+              action: 'audit.siem.test',
               targetType: 'bench',
               targetId: String(done + i),
               metadata: { index: done + i, note: 'a typical small change description' },

@@ -5,14 +5,27 @@ import type { Db } from './db/client.js';
 import { lockForTransaction } from './db/locks.js';
 import { users } from './db/schema/index.js';
 import { issueToken } from './modules/auth/tokens.js';
+import { createSetupCode } from './modules/console/setup-codes.js';
 
 export const FIRST_ADMIN_EMAIL = 'admin@localhost';
 
+export interface FirstAdmin {
+  /** Its API token, shown once. */
+  token: string;
+  /** The code of the console's one-time setup link, where the admin sets a password in the browser. */
+  setupCode: string;
+}
+
 /**
  * On the first start of an empty database, creates `admin@localhost` in `admins` and answers a
- * one-time API token for it; answers undefined when any user exists already.
+ * one-time API token and a one-time console setup code for it; answers undefined when any user
+ * exists already.
  */
-export async function bootstrapFirstAdmin(db: Db, audit: AuditRecorder): Promise<string | undefined> {
+export async function bootstrapFirstAdmin(
+  db: Db,
+  audit: AuditRecorder,
+  setupCodeTtlSeconds: number,
+): Promise<FirstAdmin | undefined> {
   return db.transaction(async (tx) => {
     // Several gateways starting together on one PostgreSQL must create one admin, not race.
     await lockForTransaction(tx, 'firstAdmin');
@@ -36,6 +49,7 @@ export async function bootstrapFirstAdmin(db: Db, audit: AuditRecorder): Promise
       targetId: admin!.id,
       metadata: { email: FIRST_ADMIN_EMAIL, groupName: 'admins', reason: 'first start' },
     });
-    return issued.token;
+    const setup = await createSetupCode(tx, admin!.id, setupCodeTtlSeconds);
+    return { token: issued.token, setupCode: setup.code };
   });
 }

@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
+import { isHostname } from './core/hostnames.js';
 import { catalogFileProblems } from './modules/inference/catalog.js';
 
 // loadConfig() throws it; callers catch it from here.
@@ -24,6 +28,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Whether the session cookie carries the Secure attribute (set it when served over HTTPS). */
   cookieSecure: boolean;
+  /** How long the first-start console setup link (`/setup?code=…`) stays valid. */
+  setupCodeTtlSeconds: number;
   /** Deadline of every call to a container engine (Docker Engine API), in milliseconds. */
   dockerTimeoutMs: number;
   /** Largest file accepted by a container-host volume file write, in bytes (413 past it). */
@@ -49,6 +55,10 @@ export interface Config {
   pages: PagesConfig;
   /** Audit export to SIEM destinations (src/modules/audit). */
   siem: SiemConfig;
+  /** Where people reach the console; links in notifications point here (no trailing slash). */
+  publicUrl: string;
+  /** Notifications: delivery worker and the periodic sweep (src/modules/notifications). */
+  notify: NotifyConfig;
   /** Chunk size suggested to upload clients (`chunkSize` of an upload session). */
   uploadChunkBytes: number;
   /** Largest chunk body one PUT may carry; past it the answer is 413. */
@@ -61,6 +71,33 @@ export interface Config {
   uploadSweepSeconds: number;
   /** How long a chunk writer holds a session; after a crash mid-chunk, the session is free again after this. */
   uploadLeaseSeconds: number;
+  /** HTTPS listener (`HTTPS_PORT`); unset means plain HTTP only. */
+  https: HttpsConfig;
+  /** ACME issuance and renewal of certificates. */
+  acme: AcmeConfig;
+}
+
+export interface HttpsConfig {
+  /** Port of the TLS listener on `host`; undefined means none is started. */
+  port: number | undefined;
+  /** Certificate (name or id) served when no stored certificate matches the SNI name, or none is sent. */
+  defaultCertificate: string | undefined;
+  /** Answer plain-HTTP requests with a redirect to HTTPS (except ACME HTTP-01 challenges). */
+  redirect: boolean;
+}
+
+export interface AcmeConfig {
+  /** Directory used when an order names none (Let's Encrypt production). */
+  directoryUrl: string;
+  /** PEM file of extra CAs trusted for ACME directories only (a private or test CA), besides the system roots. */
+  trustedCaFile: string | undefined;
+  /** How often the ACME worker looks for orders to advance and renewals due. */
+  intervalMs: number;
+  /** First retry delay after a failed order; doubles per failure up to retryMaxSeconds. */
+  retryBaseSeconds: number;
+  retryMaxSeconds: number;
+  /** Renew this many days before expiry (or at 2/3 of the lifetime, whichever comes first for short certificates). */
+  renewBeforeDays: number;
 }
 
 export interface KeyValueConfig {
@@ -85,6 +122,14 @@ export interface PagesConfig {
   maxFiles: number;
   /** Serve sites with `Content-Security-Policy: sandbox …` so their scripts cannot act as the gateway's origin. */
   sandbox: boolean;
+  /** Sites at `<slug>.<baseDomain>` and previews at `<deploymentId>.<slug>.<baseDomain>`; unset: only `/sites/`. */
+  baseDomain: string | undefined;
+  /** The scheme of the site and preview URLs the API answers for the base domain and custom domains. */
+  urlScheme: 'https' | 'http';
+  /** DNS servers (`ip` or `ip:port`) that custom-domain checks ask; empty: the system's resolvers. */
+  dnsServers: string[];
+  /** The port the HTTP ownership check of a custom domain connects to (80 unless a proxy maps another). */
+  verifyHttpPort: number;
 }
 
 export interface SiemConfig {
@@ -109,10 +154,31 @@ export interface SiemConfig {
   sendTimeoutMs: number;
 }
 
+export interface NotifyConfig {
+  /** How often time-based conditions (expiry) and reminders are evaluated. */
+  sweepSeconds: number;
+  /** How often the audit hash chain is verified in the background (audit.chain.broken). */
+  chainVerifySeconds: number;
+  /** How often the delivery worker looks for due notifications when nothing wakes it. */
+  pollIntervalMs: number;
+  /** Attempts before a delivery is `failed`. */
+  maxAttempts: number;
+  /** First retry delay; doubles per attempt (with jitter) up to retryMaxMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** How long a claimed delivery belongs to its worker before another may take it over. */
+  leaseSeconds: number;
+  /** Deliveries sent in parallel by one gateway process. */
+  concurrency: number;
+  /** Deadline of one send (HTTP request or SMTP session). */
+  sendTimeoutMs: number;
+}
+
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const EGRESS_POLICIES: readonly EgressPolicy[] = ['public', 'private', 'any'];
 
 const MiB = 1024 * 1024;
+const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory';
 const GiB = 1024 * MiB;
 
 type Env = Record<string, string | undefined>;
@@ -152,6 +218,32 @@ class EnvReader {
     return raw as T;
   }
 
+  /** A DNS host name, lowercased; unset stays undefined. */
+  hostname(name: string): string | undefined {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined || isHostname(raw)) return raw;
+    this.problems.push(`${name}=${raw} is invalid: expected a DNS name such as pages.example.com`);
+    return undefined;
+  }
+
+  /** Comma-separated IP addresses, each with an optional port (`10.0.0.53`, `127.0.0.1:5353`, `[::1]:53`). */
+  addressList(name: string): string[] {
+    const raw = this.optional(name);
+    if (raw === undefined) return [];
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const bad = entries.filter((entry) => {
+      const match =
+        /^(?:\[([^\]]+)\]|([^:]+))(?::(\d{1,5}))?$/.exec(entry) ?? /^([0-9a-fA-F:]+)$/.exec(entry);
+      const address = match?.[1] ?? match?.[2];
+      return !address || !net.isIP(address) || Number(match?.[3] ?? 53) > 65535;
+    });
+    if (bad.length === 0) return entries;
+    this.problems.push(
+      `${name}=${raw} is invalid: expected IP addresses with optional ports, comma-separated`,
+    );
+    return [];
+  }
+
   boolean(name: string, fallback: boolean): boolean {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
@@ -172,6 +264,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (masterKey !== undefined && decodeMasterKey(masterKey) === undefined) {
     read.problems.push('INFRAGATE_MASTER_KEY is invalid: expected 32 bytes as 64 hex characters or base64');
   }
+  const acmeDirectoryUrl = read.string('INFRAGATE_ACME_DIRECTORY_URL', LETS_ENCRYPT_DIRECTORY);
+  if (!acmeDirectoryUrl.startsWith('https://')) {
+    read.problems.push('INFRAGATE_ACME_DIRECTORY_URL is invalid: expected an https:// URL');
+  }
+  const httpsPortText = read.optional('HTTPS_PORT');
   const config: Config = {
     port: read.integer('PORT', 8080, 0, 65535),
     host: read.string('HOST', '127.0.0.1'),
@@ -183,12 +280,17 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: read.integer('INFRAGATE_BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     sessionTtlSeconds: read.integer('INFRAGATE_SESSION_TTL_SECONDS', 12 * 3600, 60, 365 * 24 * 3600),
     cookieSecure: read.boolean('INFRAGATE_COOKIE_SECURE', false),
+    setupCodeTtlSeconds: read.integer('INFRAGATE_SETUP_CODE_TTL_SECONDS', 3600, 60, 30 * 24 * 3600),
     pages: {
       retainDeployments: read.integer('INFRAGATE_PAGES_RETAIN_DEPLOYMENTS', 10, 1, 10_000),
       maxArchiveBytes: read.integer('INFRAGATE_PAGES_MAX_ARCHIVE_BYTES', 100 * MiB, 1024, 64 * GiB),
       maxSiteBytes: read.integer('INFRAGATE_PAGES_MAX_SITE_BYTES', 500 * MiB, 1024, 256 * GiB),
       maxFiles: read.integer('INFRAGATE_PAGES_MAX_FILES', 20_000, 1, 1_000_000),
       sandbox: read.boolean('INFRAGATE_PAGES_SANDBOX', true),
+      baseDomain: read.hostname('INFRAGATE_PAGES_BASE_DOMAIN'),
+      urlScheme: read.oneOf('INFRAGATE_PAGES_URL_SCHEME', ['https', 'http'] as const, 'https'),
+      dnsServers: read.addressList('INFRAGATE_PAGES_DNS_SERVERS'),
+      verifyHttpPort: read.integer('INFRAGATE_PAGES_VERIFY_HTTP_PORT', 80, 1, 65535),
     },
     dockerTimeoutMs: read.integer('INFRAGATE_DOCKER_TIMEOUT_MS', 10_000, 100, 600_000),
     volumeWriteLimitBytes: read.integer(
@@ -217,6 +319,19 @@ export function loadConfig(env: Env = process.env): Config {
     uploadTtlSeconds: read.integer('INFRAGATE_UPLOAD_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     uploadSweepSeconds: read.integer('INFRAGATE_UPLOAD_SWEEP_SECONDS', 60, 1, 24 * 3600),
     uploadLeaseSeconds: read.integer('INFRAGATE_UPLOAD_LEASE_SECONDS', 60, 1, 3600),
+    https: {
+      port: httpsPortText === undefined ? undefined : read.integer('HTTPS_PORT', 0, 0, 65535),
+      defaultCertificate: read.optional('INFRAGATE_TLS_DEFAULT_CERTIFICATE'),
+      redirect: read.boolean('INFRAGATE_HTTPS_REDIRECT', false),
+    },
+    acme: {
+      directoryUrl: acmeDirectoryUrl,
+      trustedCaFile: read.optional('INFRAGATE_ACME_CA_FILE'),
+      intervalMs: read.integer('INFRAGATE_ACME_INTERVAL_MS', 10_000, 50, 3_600_000),
+      retryBaseSeconds: read.integer('INFRAGATE_ACME_RETRY_BASE_SECONDS', 3600, 1, 7 * 86_400),
+      retryMaxSeconds: read.integer('INFRAGATE_ACME_RETRY_MAX_SECONDS', 86_400, 1, 30 * 86_400),
+      renewBeforeDays: read.integer('INFRAGATE_ACME_RENEW_BEFORE_DAYS', 30, 1, 365),
+    },
     siem: {
       batchSize: read.integer('INFRAGATE_SIEM_BATCH_SIZE', 500, 1, 10_000),
       flushIntervalMs: read.integer('INFRAGATE_SIEM_FLUSH_INTERVAL_MS', 1000, 0, 3_600_000),
@@ -229,7 +344,25 @@ export function loadConfig(env: Env = process.env): Config {
       circuitThreshold: read.integer('INFRAGATE_SIEM_CIRCUIT_THRESHOLD', 5, 1, 1000),
       sendTimeoutMs: read.integer('INFRAGATE_SIEM_TIMEOUT_MS', 10_000, 100, 120_000),
     },
+    publicUrl: '',
+    notify: {
+      sweepSeconds: read.integer('INFRAGATE_NOTIFY_SWEEP_SECONDS', 300, 1, 86_400),
+      chainVerifySeconds: read.integer('INFRAGATE_NOTIFY_CHAIN_VERIFY_SECONDS', 3600, 1, 7 * 86_400),
+      pollIntervalMs: read.integer('INFRAGATE_NOTIFY_POLL_INTERVAL_MS', 1000, 10, 60_000),
+      maxAttempts: read.integer('INFRAGATE_NOTIFY_MAX_ATTEMPTS', 10, 1, 100),
+      retryBaseMs: read.integer('INFRAGATE_NOTIFY_RETRY_BASE_MS', 10_000, 1, 3_600_000),
+      retryMaxMs: read.integer('INFRAGATE_NOTIFY_RETRY_MAX_MS', 3_600_000, 1, 24 * 3_600_000),
+      leaseSeconds: read.integer('INFRAGATE_NOTIFY_LEASE_SECONDS', 60, 1, 3600),
+      concurrency: read.integer('INFRAGATE_NOTIFY_CONCURRENCY', 4, 1, 64),
+      sendTimeoutMs: read.integer('INFRAGATE_NOTIFY_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
   };
+  config.publicUrl = publicUrl(read, config.host, config.port);
+  if (config.notify.sendTimeoutMs >= config.notify.leaseSeconds * 1000) {
+    read.problems.push(
+      `INFRAGATE_NOTIFY_TIMEOUT_MS=${config.notify.sendTimeoutMs} is invalid: expected less than INFRAGATE_NOTIFY_LEASE_SECONDS (${config.notify.leaseSeconds} s), or a slow send could be taken over and sent twice`,
+    );
+  }
   if (config.inferenceCatalogPath !== undefined) {
     config.inferenceCatalogPath = path.resolve(config.inferenceCatalogPath);
     read.problems.push(...catalogFileProblems(config.inferenceCatalogPath));
@@ -239,8 +372,34 @@ export function loadConfig(env: Env = process.env): Config {
       `INFRAGATE_UPLOAD_CHUNK_BYTES=${config.uploadChunkBytes} is invalid: expected at most INFRAGATE_UPLOAD_MAX_CHUNK_BYTES (${config.uploadMaxChunkBytes})`,
     );
   }
+  if (config.acme.trustedCaFile !== undefined) {
+    config.acme.trustedCaFile = path.resolve(config.acme.trustedCaFile);
+    if (!fs.existsSync(config.acme.trustedCaFile))
+      read.problems.push(`INFRAGATE_ACME_CA_FILE=${config.acme.trustedCaFile} is invalid: no such file`);
+  }
+  if (config.https.redirect && config.https.port === undefined) {
+    read.problems.push('INFRAGATE_HTTPS_REDIRECT=true is invalid without HTTPS_PORT');
+  }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/**
+ * `INFRAGATE_PUBLIC_URL`, else `http://<HOST>:<PORT>`; a wildcard listen address is no place to
+ * link to, so the machine's host name stands in for it.
+ */
+function publicUrl(read: EnvReader, host: string, port: number): string {
+  const configured = read.optional('INFRAGATE_PUBLIC_URL');
+  if (configured !== undefined) {
+    const url = URL.canParse(configured) ? new URL(configured) : undefined;
+    if (url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash)
+      return url.toString().replace(/\/+$/, '');
+    read.problems.push(
+      `INFRAGATE_PUBLIC_URL=${configured} is invalid: expected an http:// or https:// URL without query or fragment`,
+    );
+  }
+  const shown = host === '0.0.0.0' || host === '::' ? os.hostname() : host;
+  return `http://${shown.includes(':') ? `[${shown}]` : shown}:${port}`;
 }
 
 /** Accepts 64 hex characters or base64 of exactly 32 bytes. */

@@ -8,21 +8,24 @@ import Fastify from 'fastify';
 import pino from 'pino';
 import type { Config } from './config.js';
 import { registerAccessAudit } from './core/access-audit.js';
-import type { App, RouteRecord } from './core/app.js';
+import type { App, RouteAccess, RouteRecord } from './core/app.js';
 import { AuditRecorder } from './core/audit-recorder.js';
 import { AuditSequencer } from './core/audit-sequencer.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
 import { BackgroundJobs } from './core/background-jobs.js';
-import type { Deps, RouteAccess } from './core/deps.js';
+import type { Deps } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
 import { answerFrameworkError, registerErrorHandling } from './core/http-errors.js';
+import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
+import { NotificationOutbox } from './core/notifications.js';
 import { OneLinePerRequest } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
+import { registerWebSockets } from './core/websockets.js';
 import type { Database } from './db/client.js';
 import { modules } from './modules/index.js';
 
@@ -119,8 +122,10 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     secrets: new SecretBox(options.masterKey),
     egress,
     jobs,
+    notifications: new NotificationOutbox({ maxAttempts: config.notify.maxAttempts }),
     principals,
     log: app.log,
+    subscribe: database.subscribe,
     onClose: (hook) => closers.push(hook),
   };
   app.decorate('deps', deps);
@@ -149,10 +154,13 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerValidation(app);
   registerErrorHandling(app);
   registerSecurityHeaders(app, { https: config.cookieSecure });
+  registerHttpsPolicy(app, config.https);
   registerJsonBodyParser(app);
   registerInputGuard(app);
-  // No parsing hook on every request: authentication parses the cookie header when it needs it.
+  // No parsing hook on every request: `sessionCookie()` parses the cookie header when it is needed.
   await app.register(fastifyCookie, { hook: false });
+  // Before authentication: its onRequest marks upgrades, so a refused one (401/403) still closes its socket.
+  await registerWebSockets(app);
   registerAuthentication(app, principals);
   await app.register(fastifySwagger, {
     openapi: {

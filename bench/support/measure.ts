@@ -21,6 +21,8 @@ export interface LoadOptions {
   body?: string;
   /** Paths taken in turn, one per request (e.g. a different record each time); default: the URL's. */
   paths?: string[];
+  /** SNI name for https URLs (autocannon does not check the certificate). */
+  servername?: string;
 }
 
 /** Drives one URL with autocannon for a bounded time and summarises it. */
@@ -37,6 +39,7 @@ export async function load(label: string, options: LoadOptions): Promise<LoadRes
     ...(paths
       ? { requests: [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }] }
       : {}),
+    ...(options.servername ? { servername: options.servername } : {}),
   });
   return {
     label,

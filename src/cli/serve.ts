@@ -1,5 +1,7 @@
 import { bootstrapFirstAdmin, FIRST_ADMIN_EMAIL } from '../bootstrap.js';
 import type { Config } from '../config.js';
+import { type HttpsListener, listenHttps } from '../modules/certificates/tls/https-listener.js';
+import { SETUP_PAGE_PATH } from '../modules/console/setup-codes.js';
 import { buildServer } from '../server.js';
 import { openStorage } from '../storage.js';
 import { listenAdminSocket } from './admin-socket.js';
@@ -16,20 +18,34 @@ export async function serve(config: Config): Promise<void> {
   const closeSocket = await listenAdminSocket(config.dataDir, app.deps);
   app.addHook('preClose', async () => closeSocket());
 
-  const firstToken = await bootstrapFirstAdmin(app.deps.db, app.deps.audit);
+  let https: HttpsListener | undefined;
+  app.addHook('preClose', async () => https?.close());
+
+  const firstAdmin = await bootstrapFirstAdmin(app.deps.db, app.deps.audit, config.setupCodeTtlSeconds);
   const address = await app.listen({ port: config.port, host: config.host });
   const base = address.replace('0.0.0.0', '127.0.0.1');
   const lines = [
     `infragate listening on ${base} (database: ${storage.database.kind}${config.databaseUrl ? '' : ` in ${config.dataDir}/db`})`,
-    `API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
+    `Console: ${base}/   API docs: ${base}/docs   OpenAPI: ${base}/openapi.json`,
   ];
-  if (firstToken) {
+  if (config.https.port !== undefined) {
+    https = await listenHttps(app, storage.database, {
+      port: config.https.port,
+      host: config.host,
+      defaultCertificate: config.https.defaultCertificate,
+    });
+    lines.push(`HTTPS on port ${https.port}: certificate chosen per SNI name from the stored certificates`);
+  }
+  if (firstAdmin) {
+    const minutes = Math.round(config.setupCodeTtlSeconds / 60);
     lines.push(
       '',
       `First start: created ${FIRST_ADMIN_EMAIL} in group admins. Its API token is shown once:`,
-      `  ${firstToken}`,
-      `Try: curl -H "Authorization: Bearer ${firstToken}" ${base}/auth/me`,
-      `Set a password for browser login: infragate users list, then PUT /api/admin/users/{id}/password`,
+      `  ${firstAdmin.token}`,
+      `Try: curl -H "Authorization: Bearer ${firstAdmin.token}" ${base}/auth/me`,
+      `Use it from the CLI: infragate login --url ${base} --token-stdin`,
+      `Set its password in the browser (one-time link, valid for ${minutes} minutes):`,
+      `  ${base}${SETUP_PAGE_PATH}?code=${firstAdmin.setupCode}`,
       '',
     );
   }

@@ -1,3 +1,5 @@
+import type { TokenKind } from '../db/schema/index.js';
+
 /** Who is making a request, as services see it (they never see HTTP). */
 export interface Actor {
   userId: string;
@@ -5,9 +7,10 @@ export interface Actor {
   name: string;
   groupName: string;
   scopes: readonly string[];
-  /** The API token or browser session this request authenticated with. */
+  /** The API token, browser session or route credential (a pages deploy token) this request used. */
   tokenId: string;
-  tokenKind: 'api' | 'session';
+  /** `deploy`: a pages deploy token, accepted only by the routes that declare it (`config.credential`). */
+  tokenKind: TokenKind | 'deploy';
   requestId: string;
   clientIp: string;
 }

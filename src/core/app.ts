@@ -2,7 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
 import type { Actor } from './actor.js';
-import type { Deps, RouteAccess } from './deps.js';
+import type { RouteCredential } from './auth/route-credential.js';
+import type { AUTHENTICATED, RequiredScope } from './auth/scopes.js';
+import type { Deps } from './deps.js';
 
 /** The gateway's Fastify instance, typed through TypeBox schemas. */
 export type App = FastifyInstance<
@@ -16,6 +18,16 @@ export type App = FastifyInstance<
 /** One area of the gateway: a Fastify plugin (`modules/<area>/module.ts`), optionally with options. */
 export type GatewayModule<Options extends Record<string, unknown> = Record<never, never>> =
   FastifyPluginAsyncTypebox<Options>;
+
+/** Route-level access declaration: exactly one of these on every route. */
+export interface RouteAccess {
+  /** The scope the caller needs, or `authenticated` for any signed-in caller. */
+  scope?: RequiredScope | typeof AUTHENTICATED;
+  /** Reachable without a token (health, docs, login, public pages). */
+  public?: boolean;
+  /** A narrow credential this route also accepts (e.g. a pages deploy token), beside `scope`. */
+  credential?: RouteCredential;
+}
 
 /** Every registered route with its access declaration (tests check that none is left undeclared). */
 export interface RouteRecord {

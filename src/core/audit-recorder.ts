@@ -3,13 +3,14 @@ import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { AuditOutcome } from '../db/schema/index.js';
 import type { AuditActor } from './actor.js';
+import type { AuditAction } from './audit-actions.js';
 import { canonicalJson } from './canonical-json.js';
 
 export const GENESIS_HASH = '0'.repeat(64);
 
 export interface AuditEntry {
-  /** `<area>.<thing>.<verb>`, e.g. `logging.schema_folder.moved`. */
-  action: string;
+  /** `<area>.<thing>.<verb>`, e.g. `logging.schema_folder.moved`; one of `AUDIT_ACTIONS`. */
+  action: AuditAction;
   targetType?: string;
   targetId?: string | null;
   outcome?: AuditOutcome;

@@ -1,11 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Database, Db } from '../db/client.js';
 import type { AuditRecorder } from './audit-recorder.js';
 import type { AuditSequencer } from './audit-sequencer.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
 import type { BackgroundJobs } from './background-jobs.js';
 import type { EgressGuard } from './egress-guard.js';
+import type { NotificationOutbox } from './notifications.js';
 import type { SecretBox } from './secret-box.js';
 
 /** What services are built from. Routes pass `app.deps` to a module's service factory once. */
@@ -19,16 +20,15 @@ export interface Deps {
   secrets: SecretBox;
   egress: EgressGuard;
   jobs: BackgroundJobs;
+  /** The notification outbox: `emit(tx, event)` inside the transaction of the change that causes it. */
+  notifications: NotificationOutbox;
   principals: PrincipalResolver;
   log: FastifyBaseLogger;
+  /**
+   * LISTEN on a channel (PostgreSQL NOTIFY from any gateway process on the same database, or the
+   * embedded database's own notifications); answers the function that stops listening.
+   */
+  subscribe: Database['subscribe'];
   /** Closes things a module opened (pools, watchers) when the server closes. */
   onClose(hook: () => Promise<void> | void): void;
-}
-
-/** Route-level access declaration: exactly one of these on every route. */
-export interface RouteAccess {
-  /** The scope the caller needs, or `authenticated` for any signed-in caller. */
-  scope?: string;
-  /** Reachable without a token (health, docs, login, public pages). */
-  public?: boolean;
 }

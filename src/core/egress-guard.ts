@@ -130,8 +130,13 @@ const CREDENTIAL_HEADERS = [
 export class EgressGuard {
   /** The HTTP client (undici) is loaded and its connection pool made on the first outbound request. */
   private client: Promise<{ undici: typeof import('undici'); agent: Agent }> | undefined;
+  private ownHostGuard: EgressGuard | undefined;
 
-  constructor(readonly policy: EgressPolicy) {}
+  /** `ownHost`: the guard of work on the gateway's own host, which may also reach loopback. */
+  constructor(
+    readonly policy: EgressPolicy,
+    private readonly ownHost = false,
+  ) {}
 
   private http() {
     this.client ??= import('undici').then((undici) => ({
@@ -143,12 +148,25 @@ export class EgressGuard {
     return this.client;
   }
 
+  /**
+   * The guard for outbound work on behalf of a container engine on the gateway's own host (a node on a
+   * local unix socket): its published ports and a registry it pulls from listen on loopback, so loopback
+   * is allowed whatever the policy. Everything the policy refuses otherwise stays refused, and
+   * link-local and metadata addresses are refused as always.
+   */
+  forOwnHost(): EgressGuard {
+    if (this.ownHost) return this;
+    this.ownHostGuard ??= new EgressGuard(this.policy, true);
+    return this.ownHostGuard;
+  }
+
   /** Why an address may not be reached under the policy, or undefined when it may. */
   refusal(address: string): string | undefined {
     const kind = classifyAddress(address);
     if (kind === 'forbidden')
       return 'link-local, cloud metadata, multicast, documentation, reserved and unspecified addresses are always refused';
     if (ALLOWED[this.policy].includes(kind)) return undefined;
+    if (this.ownHost && kind === 'loopback') return undefined;
     return `${kind} addresses are not allowed by INFRAGATE_EGRESS=${this.policy}`;
   }
 
@@ -219,7 +237,7 @@ export class EgressGuard {
   }
 
   async close(): Promise<void> {
-    if (this.client) await (await this.client).agent.close();
+    await Promise.all([this.client?.then(({ agent }) => agent.close()), this.ownHostGuard?.close()]);
   }
 
   private lookup(

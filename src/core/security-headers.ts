@@ -5,6 +5,24 @@ import type { FastifyInstance } from 'fastify';
 const HTML_PREFIXES = ['/docs', '/sites/'];
 
 /**
+ * The web console's policy (its pages and assets set it themselves): scripts only from the gateway's
+ * own files, never inline; inline styles are allowed because the component library sets CSS
+ * variables and style attributes at run time; API calls only to the same origin.
+ */
+export const CONSOLE_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
  * Headers on every answer (and the request id, so a caller can quote it): no MIME sniffing, no
  * framing, no referrer, and for API answers a content security policy that forbids everything (JSON
  * never needs to load anything). HSTS when the deployment says it is served over HTTPS. No CORS
@@ -25,7 +43,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { https: 
     reply.headers(everywhere);
     reply.header('x-request-id', request.id);
     if (!HTML_PREFIXES.some((prefix) => request.url.startsWith(prefix))) {
-      reply.header('content-security-policy', apiPolicy);
+      if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', apiPolicy);
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     }
     done(null, payload);

@@ -1,11 +1,13 @@
 import type { GatewayModule } from '../core/app.js';
 import auditModule from './audit/module.js';
 import certificatesModule from './certificates/module.js';
-import containerhostRoutes from './containerhost/routes.js';
+import consoleModule from './console/module.js';
+import containerhostModule from './containerhost/module.js';
 import databasesModule from './databases/module.js';
 import inferenceModule from './inference/module.js';
 import loggingModule from './logging/module.js';
 import nodesModule from './nodes/module.js';
+import notificationsModule from './notifications/module.js';
 import pagesModule from './pages/module.js';
 import repohostModule from './repohost/module.js';
 import systemModule from './system/module.js';
@@ -17,7 +19,7 @@ export const modules: GatewayModule[] = [
   // Users and groups, with the auth area (login, sessions, tokens) sharing their service.
   usersModule,
   loggingModule,
-  containerhostRoutes,
+  containerhostModule,
   databasesModule,
   auditModule,
   certificatesModule,
@@ -25,4 +27,6 @@ export const modules: GatewayModule[] = [
   repohostModule,
   inferenceModule,
   nodesModule,
+  notificationsModule,
+  consoleModule,
 ];

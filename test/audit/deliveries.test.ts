@@ -129,6 +129,24 @@ describe('failures, retries and requeue', () => {
     expect(receiver.webhookEvents.map((event) => event.id)).toContain(failed!.firstEventId);
   });
 
+  it('clears the old lastError of a requeued delivery once it is delivered', async () => {
+    const receiver = await sink();
+    receiver.mode = 'fail';
+    const created = await createWebhook(gateway, receiver.webhookUrl, { maxAttempts: 1, batchSize: 1000 });
+    await makeEvents(gateway, 1, 'requeue-error');
+    const [failed] = await eventually(
+      () => deliveriesOf(created.id, 'failed').then((rows) => rows.length > 0 && rows),
+      'failed',
+    );
+    receiver.mode = 'ok';
+    await gateway.call('POST', `${DELIVERIES}/${failed!.id}/requeue`, { body: {} });
+    const delivered = await eventually(async () => {
+      const { data } = (await gateway.call('GET', `${DELIVERIES}/${failed!.id}`)).body;
+      return data.status === 'delivered' && data;
+    }, 'requeued delivery');
+    expect(delivered.lastError).toBeNull();
+  });
+
   it('answers 409 CONFLICT when the delivery is not failed', async () => {
     const receiver = await sink();
     const created = await createWebhook(gateway, receiver.webhookUrl);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localhostCertificate } from '../services/openssl-pki.js';
+import { localhostCertificate, openssl } from '../services/openssl-pki.js';
 import { listenOnLoopback } from '../services/peers.js';
 import { type RsyslogServer, rsyslogBinary, startRsyslog } from '../services/rsyslog.js';
 import { eventually } from '../support/eventually.js';
@@ -82,7 +82,7 @@ describe.skipIf(rsyslog.skipReason)(
   },
 );
 
-describe('syslog export over TLS', () => {
+describe.skipIf(!openssl.path)('syslog export over TLS', () => {
   it('sends octet-counted RFC 5424 messages over TLS, trusting the destination caPem', async () => {
     const certificate = localhostCertificate();
     const caPem = fs.readFileSync(certificate.ca, 'utf8');

@@ -62,7 +62,7 @@ describe('two gateway processes on one PostgreSQL', () => {
         await database.db.transaction(async (tx) => {
           for (let j = 0; j < 20; j++) {
             await recorder.record(tx, systemActor(), {
-              action: 'test.event.made',
+              action: 'audit.siem.test',
               targetType: 'test',
               targetId: String(i + j),
             });

@@ -142,7 +142,7 @@ describe('GET, PUT and DELETE /api/containerhost/folders', () => {
   });
 });
 
-describe('PUT /api/containerhost/folders/reorder-resources (endpoint 21)', () => {
+describe('PUT /api/containerhost/folders/reorder-resources', () => {
   it('upserts every item and answers success', async () => {
     const result = await gateway.call('PUT', REORDER, {
       body: {

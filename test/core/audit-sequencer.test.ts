@@ -29,7 +29,11 @@ afterAll(async () => {
   await database.close();
 });
 
-const entry = (n: number) => ({ action: 'test.event.made', targetType: 'test', targetId: String(n) });
+const entry = (n: number) => ({
+  action: 'audit.siem.test' as const,
+  targetType: 'test',
+  targetId: String(n),
+});
 
 async function recordInTurn(from: number, count: number): Promise<void> {
   for (let n = from; n < from + count; n++) {

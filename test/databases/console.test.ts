@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
+import { openssl } from '../services/openssl-pki.js';
 import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
 import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
@@ -460,7 +461,7 @@ describe.skipIf(!redis.path)('key-value console limits', () => {
   });
 });
 
-describe.skipIf(!redis.path)('key-value console over TLS', () => {
+describe.skipIf(!redis.path || !openssl.path)('key-value console over TLS', () => {
   let gateway: TestGateway;
   let server: RedisServer;
 

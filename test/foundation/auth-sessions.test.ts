@@ -30,7 +30,7 @@ describe('POST /auth/login', () => {
   it('starts a session answered as a token, a CSRF token and an HttpOnly cookie', async () => {
     const result = await login();
     expect(result.body.data.token).toMatch(/^igw_/);
-    expect(result.body.data.csrfToken).toMatch(/^igw_/);
+    expect(result.body.data.csrfToken).toMatch(/^igc_/);
     expect(result.body.data.user).toMatchObject({ email, groupName: 'admins' });
     expect(String(result.headers['set-cookie'])).toMatch(/infragate_session=igw_.*HttpOnly/);
   });
@@ -76,6 +76,21 @@ describe('session cookies', () => {
     const cookie = sessionCookie(await login());
     const result = await gateway.call('GET', '/auth/me', { token: null, headers: { cookie } });
     expect(result.body.data.email).toBe(email);
+  });
+
+  it('answer the session its CSRF token again on GET /auth/me (a reloaded console page)', async () => {
+    const session = await login();
+    const result = await gateway.call('GET', '/auth/me', {
+      token: null,
+      headers: { cookie: sessionCookie(session) },
+    });
+    expect(result.body.data.csrfToken).toBe(session.body.data.csrfToken);
+  });
+
+  it('never answer a CSRF token to a bearer token', async () => {
+    const session = await login();
+    const result = await gateway.call('GET', '/auth/me', { token: session.body.data.token });
+    expect(result.body.data).not.toHaveProperty('csrfToken');
   });
 
   it('refuse a cookie-authenticated change without the CSRF token', async () => {

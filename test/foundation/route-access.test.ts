@@ -8,8 +8,23 @@ const PUBLIC_ROUTES = [
   /^\/openapi\.json$/,
   /^\/docs/,
   /^\/auth\/login$/,
+  /^\/auth\/setup(\/check)?$/,
   /^\/sites\//,
+  // The web console's page for every deep link, and (through a Host constraint) the sites on their own hosts.
+  /^\/\*$/,
+  /^\/assets\/:name$/,
+  /^\/\.well-known\/acme-challenge\//,
+  /^\/\.well-known\/infragate-domain\//,
+  // Ingest takes its own write-only tokens (igl_…), which the ingest routes resolve themselves.
+  /^\/api\/logging\/ingest$/,
+  /^\/v1\/logs$/,
 ];
+
+/** The only routes that accept a pages deploy token (`config.credential`), besides API tokens. */
+const DEPLOY_TOKEN_ROUTES = new Set([
+  'POST /api/pages/:projectId/deployments',
+  'GET /api/pages/:projectId/deployments/:deploymentId',
+]);
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -49,6 +64,25 @@ describe('route access declarations', () => {
         route: `${route.method} ${route.url}`,
         status: 401,
         code: 'UNAUTHORIZED',
+      });
+    }
+  });
+
+  it('a pages deploy token gets 401 on every other non-public route', async () => {
+    const project = await gateway.call('POST', '/api/pages', {
+      body: { name: 'Access', slug: 'route-access' },
+    });
+    const issued = await gateway.call('POST', `/api/pages/${project.body.data.id}/deploy-tokens`, {
+      body: { name: 'ci' },
+    });
+    const token = issued.body.data.token as string;
+    for (const route of gateway.app.routeCatalog.filter(
+      (r) => !r.public && !DEPLOY_TOKEN_ROUTES.has(`${r.method} ${r.url}`),
+    )) {
+      const result = await gateway.call(route.method, concrete(route.url), { token, body: {} });
+      expect({ route: `${route.method} ${route.url}`, status: result.status }).toEqual({
+        route: `${route.method} ${route.url}`,
+        status: 401,
       });
     }
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasScope, scopeGrants } from '../../src/core/auth/scopes.js';
+import { hasScope, type RequiredScope, scopeGrants } from '../../src/core/auth/scopes.js';
 
 describe('scope matching', () => {
   it.each([
@@ -11,7 +11,7 @@ describe('scope matching', () => {
     ['logging:view', 'logging:view', true],
     ['databases:write', 'databases:read', false],
     ['pages:manage', 'logging:view', false],
-  ])('%s grants %s: %s', (granted, required, expected) => {
+  ] as [string, RequiredScope, boolean][])('%s grants %s: %s', (granted, required, expected) => {
     expect(scopeGrants(granted, required)).toBe(expected);
   });
 

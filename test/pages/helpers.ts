@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { loadConfig, type PagesConfig } from '../../src/config.js';
 import { queryRows } from '../../src/db/raw.js';
 import type { CallResult, TestGateway } from '../support/gateway.js';
 
@@ -65,4 +66,9 @@ export async function auditActions(gateway: TestGateway, targetId: string): Prom
     sql`select action from audit_events where target_id = ${targetId} order by seq`,
   );
   return rows.map((row) => row.action);
+}
+
+/** The pages configuration with a few settings changed (for `startTestGateway({pages})`). */
+export function pagesConfig(changes: Partial<PagesConfig>): PagesConfig {
+  return { ...loadConfig({}).pages, ...changes };
 }

@@ -188,6 +188,19 @@ describe(`POST ${URL}`, () => {
       expect(result.body.details.explanation).toContain('token rejected');
     });
 
+    it('redacts the token from values only: a token of `"` answers its 422, not a 500', async () => {
+      const result = await preview('"');
+      expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+      expect(result.body.details.reason).toBe('TOKEN_REJECTED');
+    });
+
+    it('redacts the token from values only: a token of `x` leaves the keys of the answer intact', async () => {
+      const result = await preview('x');
+      expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+      expect(Object.keys(result.body.details)).toContain('explanation');
+      expect(result.body.details.explanation).not.toContain('x');
+    });
+
     it('token rejected: a revoked and an expired token', async () => {
       expect((await preview(TOKENS.revoked)).body.details.reason).toBe('TOKEN_REJECTED');
       expect((await preview(TOKENS.expired)).body.details.reason).toBe('TOKEN_REJECTED');

@@ -49,11 +49,18 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-/** Config for tests: a temp data dir, loopback egress allowed, quiet logs. */
+/** Config for tests: a temp data dir, loopback egress allowed, quiet logs, no real ACME CA. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-test-'));
   return {
-    ...loadConfig({ INFRAGATE_DATA_DIR: dataDir, INFRAGATE_EGRESS: 'any', LOG_LEVEL: 'silent' }),
+    ...loadConfig({
+      INFRAGATE_DATA_DIR: dataDir,
+      INFRAGATE_EGRESS: 'any',
+      LOG_LEVEL: 'silent',
+      // An ACME order that names no directory must never reach Let's Encrypt from a test: port 1 is
+      // one fetch refuses to connect to, so such an order fails at once without leaving the machine.
+      INFRAGATE_ACME_DIRECTORY_URL: 'https://127.0.0.1:1/directory',
+    }),
     ...overrides,
   };
 }

@@ -1,13 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, forbidden, unauthorized } from '../errors.js';
 import type { PrincipalResolver } from './principal-resolver.js';
-import { hasScope } from './scopes.js';
+import { AUTHENTICATED, hasScope } from './scopes.js';
 import { hashTokenSecret, looksLikeTokenSecret, safeEqual } from './token-secrets.js';
 
 export const SESSION_COOKIE = 'infragate_session';
 const CSRF_HEADER = 'x-csrf-token';
-/** A route scope meaning "any signed-in caller" (e.g. the caller's own profile). */
-export const AUTHENTICATED = 'authenticated';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // Unknown paths under these prefixes still want a token first, so probing reveals nothing.
@@ -18,15 +16,22 @@ interface Credential {
   viaCookie: boolean;
 }
 
-/** Cookies are parsed only here, and only without a bearer token (API calls never pay for it). */
-function readCredential(app: FastifyInstance, request: FastifyRequest): Credential | undefined {
+/**
+ * The session cookie's value. Cookies are parsed only when asked (no parsing hook on every request,
+ * so API calls with a bearer token never pay for it): read it here, never from `request.cookies`.
+ */
+export function sessionCookie(request: FastifyRequest): string | undefined {
+  const cookies = request.headers.cookie;
+  return cookies ? request.server.parseCookie(cookies)[SESSION_COOKIE] : undefined;
+}
+
+function readCredential(request: FastifyRequest): Credential | undefined {
   const header = request.headers.authorization;
   if (header !== undefined) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return match ? { secret: match[1]!, viaCookie: false } : { secret: '', viaCookie: false };
   }
-  const cookies = request.headers.cookie;
-  const cookie = cookies ? app.parseCookie(cookies)[SESSION_COOKIE] : undefined;
+  const cookie = sessionCookie(request);
   return cookie ? { secret: cookie, viaCookie: true } : undefined;
 }
 
@@ -71,7 +76,21 @@ export function registerAuthentication(app: FastifyInstance, principals: Princip
     if (access.public) return;
     if (!knownRoute && !PROTECTED_PREFIXES.some((prefix) => request.url.startsWith(prefix))) return;
 
-    const credential = readCredential(app, request);
+    const credential = readCredential(request);
+    // A route's own narrow credential (never from a cookie); every other route refuses it below.
+    const routeCredential = access.credential;
+    if (
+      routeCredential &&
+      credential &&
+      !credential.viaCookie &&
+      routeCredential.recognises(credential.secret)
+    ) {
+      const actor = await routeCredential.authenticate(credential.secret, request);
+      if (!actor) throw unauthorized();
+      request.actor = actor;
+      await routeCredential.authorize(actor, request);
+      return;
+    }
     if (!credential || !looksLikeTokenSecret(credential.secret)) throw unauthorized();
     const principal = await principals.resolve(credential.secret);
     if (!principal) throw unauthorized();

@@ -1,12 +1,12 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
-import { authTokens, groups, users } from '../../db/schema/index.js';
+import { authTokens, groups, type TokenKind, users } from '../../db/schema/index.js';
 import { hashTokenSecret } from './token-secrets.js';
 
 export interface Principal {
   tokenId: string;
-  tokenKind: 'api' | 'session';
+  tokenKind: TokenKind;
   csrfHash: string | null;
   expiresAt: Date | null;
   userId: string;

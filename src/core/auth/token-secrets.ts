@@ -12,6 +12,16 @@ export function hashTokenSecret(secret: string): string {
   return crypto.createHash('sha256').update(secret).digest('hex');
 }
 
+/**
+ * The CSRF token of a browser session, derived from the session secret rather than drawn at random,
+ * so the console can ask for it again after a reload (`GET /auth/me` answers it to the cookie
+ * holder). Someone who cannot read the HttpOnly cookie cannot compute it, and the stored hashes of
+ * the two reveal nothing about each other.
+ */
+export function csrfTokenFor(sessionSecret: string): string {
+  return `igc_${crypto.createHmac('sha256', 'infragate csrf token').update(sessionSecret).digest('base64url')}`;
+}
+
 /** Cheap shape check before any lookup. */
 export function looksLikeTokenSecret(value: string): boolean {
   return /^igw_[A-Za-z0-9_-]{43}$/.test(value);

@@ -17,7 +17,7 @@ export const BODY_MATCH_MODES = ['includes', 'exact', 'starts_with', 'ends_with'
 export const HEALTH_STATUSES = ['online', 'degraded', 'offline', 'disabled'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
-/** A Docker Engine API endpoint; TLS material and SSH keys are sealed with the master key. */
+/** An engine node: a Docker Engine API endpoint; TLS material and SSH keys are sealed with the master key. */
 export const containerhostNodes = pgTable('containerhost_nodes', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull().unique(),
@@ -113,5 +113,24 @@ export const containerhostResourcePlacements = pgTable(
   (table) => [
     primaryKey({ columns: [table.nodeId, table.resourceType, table.resourceKey] }),
     index('containerhost_resource_placements_folder_idx').on(table.folderId),
+  ],
+);
+
+/** Registry credentials stored for one node, by registry host; the password is sealed, never answered. */
+export const containerhostRegistryCredentials = pgTable(
+  'containerhost_registry_credentials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    nodeId: uuid('node_id')
+      .notNull()
+      .references(() => containerhostNodes.id, { onDelete: 'cascade' }),
+    registry: text('registry').notNull(),
+    username: text('username').notNull(),
+    passwordSealed: text('password_sealed').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    unique('containerhost_registry_credentials_node_registry_key').on(table.nodeId, table.registry),
   ],
 );

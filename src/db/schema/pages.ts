@@ -7,8 +7,10 @@ import {
   pgTable,
   primaryKey,
   text,
+  timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sslCertificates } from './certificates.js';
 import { createdAt, updatedAt } from './columns.js';
 import { users } from './identity.js';
 
@@ -18,6 +20,10 @@ export type DeploymentStatus = (typeof DEPLOYMENT_STATUSES)[number];
 /** The archive formats a deployment may be uploaded as (detected from the bytes). */
 export const ARCHIVE_FORMATS = ['tar.gz', 'tar', 'zip'] as const;
 export type ArchiveFormat = (typeof ARCHIVE_FORMATS)[number];
+
+/** A custom domain's ownership check: not yet tried, proven, or tried and failed (`last_error` says why). */
+export const DOMAIN_STATUSES = ['pending', 'verified', 'failed'] as const;
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
 /** A static site: a unique slug and a pointer to the deployment served at `/sites/<slug>/`. */
 export const pagesProjects = pgTable('pages_projects', {
@@ -50,6 +56,10 @@ export const pagesDeployments = pgTable(
     pinned: boolean('pinned').notNull().default(false),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdByEmail: text('created_by_email'),
+    /** The deploy token that uploaded it (CI), if one did; that token may read this deployment. */
+    deployTokenId: uuid('deploy_token_id').references((): AnyPgColumn => pagesDeployTokens.id, {
+      onDelete: 'set null',
+    }),
     createdAt: createdAt(),
   },
   (table) => [index('pages_deployments_project_created_idx').on(table.projectId, table.createdAt)],
@@ -71,4 +81,53 @@ export const pagesDeploymentFiles = pgTable(
     primaryKey({ columns: [table.deploymentId, table.path] }),
     index('pages_deployment_files_sha256_idx').on(table.sha256),
   ],
+);
+
+/**
+ * A host name that serves a project's production deployment once its ownership is verified (a DNS
+ * TXT record or an HTTP token, both carrying `verification_token`). `certificate_id` names the
+ * stored certificate that serves it over HTTPS.
+ */
+export const pagesDomains = pgTable(
+  'pages_domains',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => pagesProjects.id, { onDelete: 'cascade' }),
+    hostname: text('hostname').notNull().unique(),
+    status: text('status', { enum: DOMAIN_STATUSES }).notNull().default('pending'),
+    verificationToken: text('verification_token').notNull().unique(),
+    lastError: text('last_error'),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    certificateId: uuid('certificate_id').references(() => sslCertificates.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('pages_domains_project_idx').on(table.projectId)],
+);
+
+/**
+ * Tokens (`igp_…`, only the SHA-256 kept) that may upload deployments of one project and read the
+ * deployments they uploaded; they act for the user who created them, while that user may.
+ */
+export const pagesDeployTokens = pgTable(
+  'pages_deploy_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => pagesProjects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdBy: uuid('created_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (table) => [index('pages_deploy_tokens_project_idx').on(table.projectId)],
 );

@@ -275,7 +275,12 @@ export class SiemExporter {
 
   private async settleSuccess(delivery: DeliveryRow, token: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      const settled = await settle(tx, delivery.id, token, { status: 'delivered', deliveredAt: new Date() });
+      const settled = await settle(tx, delivery.id, token, {
+        status: 'delivered',
+        deliveredAt: new Date(),
+        // A delivered batch has no error any more; an attempt before a requeue must not linger.
+        lastError: null,
+      });
       if (!settled) return;
       await tx
         .update(siemDestinations)

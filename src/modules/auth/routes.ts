@@ -1,12 +1,14 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
-import { AUTHENTICATED, SESSION_COOKIE } from '../../core/auth/authenticate.js';
+import { SESSION_COOKIE, sessionCookie } from '../../core/auth/authenticate.js';
+import { AUTHENTICATED } from '../../core/auth/scopes.js';
+import { setSessionCookie } from '../../core/auth/session-cookie.js';
 import { DataOf, IdParams, Success } from '../../core/http-schemas.js';
 import {
   Credentials,
-  CurrentUser,
   IssuedApiToken,
   LoginAnswer,
+  Me,
   NewApiToken,
   Session,
   TokenRecord,
@@ -40,13 +42,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
         clientIp: request.ip,
         requestId: request.id,
       });
-      reply.setCookie(SESSION_COOKIE, answer.token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: app.deps.config.cookieSecure,
-        path: '/',
-        expires: answer.expiresAt,
-      });
+      setSessionCookie(reply, answer, app.deps.config.cookieSecure);
       return { data: answer };
     },
   );
@@ -72,9 +68,13 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
     '/auth/me',
     {
       config: signedIn,
-      schema: { tags, summary: 'The authenticated user', response: { 200: DataOf(CurrentUser) } },
+      schema: { tags, summary: 'The authenticated user', response: { 200: DataOf(Me) } },
     },
-    async (request) => ({ data: auth.currentUser(request.actor) }),
+    async (request) => {
+      // The cookie's own session (not a bearer one) gets its CSRF token again, for a reloaded page.
+      const cookie = request.headers.authorization ? undefined : sessionCookie(request);
+      return { data: auth.currentUser(request.actor, cookie) };
+    },
   );
 
   app.get(

@@ -11,6 +11,17 @@ export const CurrentUser = Type.Object({
   scopes: Type.Array(Type.String()),
 });
 
+/** The caller as `GET /auth/me` answers it. */
+export const Me = Type.Object({
+  ...CurrentUser.properties,
+  csrfToken: Type.Optional(
+    Type.String({
+      description:
+        'Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page)',
+    }),
+  ),
+});
+
 export const TokenRecord = Type.Object({
   id: Uuid(),
   name: Type.String(),
@@ -47,6 +58,7 @@ export const NewApiToken = Type.Object({
 export const IssuedApiToken = Type.Object({ ...TokenRecord.properties, token: Type.String() });
 
 export type CurrentUser = Static<typeof CurrentUser>;
+export type Me = Static<typeof Me>;
 export type TokenRecord = Static<typeof TokenRecord>;
 export type Session = Static<typeof Session>;
 export type Credentials = Static<typeof Credentials>;

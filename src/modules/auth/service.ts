@@ -1,6 +1,8 @@
 import { and, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
+import type { AuditAction } from '../../core/audit-actions.js';
 import { verifyPassword } from '../../core/auth/passwords.js';
+import { csrfTokenFor } from '../../core/auth/token-secrets.js';
 import type { Deps } from '../../core/deps.js';
 import { AppError, notFound, unauthorized } from '../../core/errors.js';
 import { authTokens, type TokenKind, users } from '../../db/schema/index.js';
@@ -8,9 +10,9 @@ import type { UserService } from '../users/service.js';
 import { FAILED_LOGIN_ACTION, LoginThrottle } from './login-throttle.js';
 import type {
   Credentials,
-  CurrentUser,
   IssuedApiToken,
   LoginAnswer,
+  Me,
   NewApiToken,
   Session,
   TokenRecord,
@@ -57,7 +59,7 @@ export class AuthService {
       requestId: client.requestId,
       clientIp: client.clientIp,
     };
-    const recordRefusal = (action: string) =>
+    const recordRefusal = (action: AuditAction) =>
       this.deps.audit.recordAlone(this.deps.db, auditActor, {
         action,
         targetType: 'user',
@@ -105,9 +107,13 @@ export class AuthService {
   }
 
   /** The caller as the gateway knows it: who, in which group, with which scopes. */
-  currentUser(actor: Actor): CurrentUser {
+  /** The caller; a session signed in by cookie also gets its CSRF token back (derived from the secret). */
+  currentUser(actor: Actor, sessionCookie?: string): Me {
     const { userId, email, name, groupName, scopes } = actor;
-    return { id: userId, email, name, groupName, scopes: [...scopes] };
+    const me = { id: userId, email, name, groupName, scopes: [...scopes] };
+    return actor.tokenKind === 'session' && sessionCookie
+      ? { ...me, csrfToken: csrfTokenFor(sessionCookie) }
+      : me;
   }
 
   /** Ends the session or revokes the API token the caller is using. */
@@ -190,7 +196,7 @@ export class AuthService {
       .orderBy(desc(authTokens.createdAt));
   }
 
-  private async revoke(actor: Actor, tokenId: string, action: string): Promise<void> {
+  private async revoke(actor: Actor, tokenId: string, action: AuditAction): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       await tx.update(authTokens).set({ revokedAt: new Date() }).where(eq(authTokens.id, tokenId));
       await this.deps.audit.record(tx, actor, { action, targetType: 'token', targetId: tokenId });

@@ -1,6 +1,6 @@
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
-import { generateTokenSecret, hashTokenSecret } from '../../core/auth/token-secrets.js';
+import { csrfTokenFor, generateTokenSecret, hashTokenSecret } from '../../core/auth/token-secrets.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { authTokens, type TokenKind } from '../../db/schema/index.js';
 
@@ -28,7 +28,7 @@ export interface TokenRequest {
 /** Creates an API token or a browser session; only hashes reach the database. */
 export async function issueToken(db: DbOrTx, request: TokenRequest): Promise<IssuedToken> {
   const token = generateTokenSecret();
-  const csrfToken = request.kind === 'session' ? generateTokenSecret() : undefined;
+  const csrfToken = request.kind === 'session' ? csrfTokenFor(token) : undefined;
   const [row] = await db
     .insert(authTokens)
     .values({

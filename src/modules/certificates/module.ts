@@ -1,10 +1,39 @@
+import fs from 'node:fs';
 import type { GatewayModule } from '../../core/app.js';
+import { AcmeAccounts } from './acme/accounts.js';
+import { ChallengeStore } from './acme/challenges.js';
+import { DnsProviderService } from './acme/dns-providers.js';
+import { AcmeOrderService } from './acme/order-service.js';
+import { AcmeOrderer } from './acme/orderer.js';
+import { acmeRoutes } from './acme/routes.js';
+import { AcmeTransport } from './acme/transport.js';
+import { ACME_JOB, AcmeWorker } from './acme/worker.js';
 import { certificateRoutes } from './routes.js';
 import { CertificateService } from './service.js';
 
-/** Certificates: builds the service once and registers its routes. */
+/** Certificates: builds the services and the ACME worker once and registers the routes. */
 const certificatesModule: GatewayModule = async (app) => {
-  await app.register(certificateRoutes, { certificates: new CertificateService(app.deps) });
+  const { deps } = app;
+  const { trustedCaFile } = deps.config.acme;
+  const transport = new AcmeTransport(
+    deps.egress,
+    trustedCaFile ? fs.readFileSync(trustedCaFile, 'utf8') : undefined,
+  );
+  deps.onClose(() => transport.close());
+  const certificates = new CertificateService(deps);
+  const accounts = new AcmeAccounts(deps.db, deps.secrets, transport);
+  const challenges = new ChallengeStore(deps.db);
+  const providers = new DnsProviderService(deps);
+  const orderer = new AcmeOrderer(deps.db, deps.secrets, accounts, challenges);
+  const worker = new AcmeWorker(deps, orderer, challenges, providers);
+  deps.jobs.register({ name: ACME_JOB, intervalMs: deps.config.acme.intervalMs, run: () => worker.run() });
+
+  await app.register(certificateRoutes, { certificates });
+  await app.register(acmeRoutes, {
+    orders: new AcmeOrderService(deps, certificates, accounts),
+    providers,
+    challenges,
+  });
 };
 
 export default certificatesModule;

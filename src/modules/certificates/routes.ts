@@ -10,8 +10,8 @@ import {
 } from './schemas.js';
 import type { CertificateService } from './service.js';
 
-const view = { scope: 'certificates:view' };
-const manage = { scope: 'certificates:manage' };
+const view = { scope: 'certificates:view' } as const;
+const manage = { scope: 'certificates:manage' } as const;
 const tags = ['certificates'];
 
 /** SSL certificates uploaded with their private key (`certificates:view` / `certificates:manage`). */

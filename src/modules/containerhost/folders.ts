@@ -5,27 +5,28 @@ import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { fetchPage, type Page } from '../../core/pagination.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
   containerhostFolders,
   containerhostNodes,
   containerhostResourcePlacements,
-  type ResourceType,
 } from '../../db/schema/index.js';
+import type {
+  Folder,
+  FolderChanges,
+  FolderCreation,
+  FolderListQuery,
+  ResourceReorder,
+} from './schemas/folders.js';
 
 type FolderRow = typeof containerhostFolders.$inferSelect;
 
-export interface ReorderInput {
-  resourceType: ResourceType;
-  items: { nodeId: string; resourceKey: string; sortOrder: number; folderId?: string | null | undefined }[];
-}
-
 /** Folders grouping resources of one type, and the sort order of resources on each node. */
 export class FolderService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit'>) {}
 
-  async list(filter: PageRequest & { resourceType?: ResourceType | undefined }) {
+  async list(filter: FolderListQuery): Promise<Page<Folder>> {
     const where = filter.resourceType
       ? eq(containerhostFolders.resourceType, filter.resourceType)
       : undefined;
@@ -45,16 +46,13 @@ export class FolderService {
     );
   }
 
-  async get(id: string, db: DbOrTx = this.deps.db) {
+  async get(id: string, db: DbOrTx = this.deps.db): Promise<Folder> {
     const [row] = await db.select().from(containerhostFolders).where(eq(containerhostFolders.id, id));
     if (!row) throw notFound({ folderId: id });
     return (await this.withResources(db, [row]))[0]!;
   }
 
-  async create(
-    actor: AuditActor,
-    input: { name: string; resourceType: ResourceType; sortOrder?: number | undefined },
-  ) {
+  async create(actor: AuditActor, input: FolderCreation): Promise<Folder> {
     const name = trimmedName(input.name);
     return this.deps.db.transaction(async (tx) => {
       const [row] = (await conflictOnDuplicate(
@@ -75,11 +73,7 @@ export class FolderService {
     });
   }
 
-  async update(
-    actor: AuditActor,
-    id: string,
-    input: { name?: string | undefined; sortOrder?: number | undefined },
-  ) {
+  async update(actor: AuditActor, id: string, input: FolderChanges): Promise<Folder> {
     const values: Partial<FolderRow> = { updatedAt: new Date() };
     if (input.name !== undefined) values.name = trimmedName(input.name);
     if (input.sortOrder !== undefined) values.sortOrder = input.sortOrder;
@@ -120,7 +114,7 @@ export class FolderService {
    * Upserts every item's sortOrder (and folder, when given) in one transaction; an unknown node or
    * folder fails the whole request before anything is written.
    */
-  async reorder(actor: AuditActor, input: ReorderInput): Promise<void> {
+  async reorder(actor: AuditActor, input: ResourceReorder): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const nodeIds = [...new Set(input.items.map((item) => item.nodeId))];
       const found = await tx
@@ -186,7 +180,7 @@ export class FolderService {
     });
   }
 
-  private async withResources(db: DbOrTx, rows: FolderRow[]) {
+  private async withResources(db: DbOrTx, rows: FolderRow[]): Promise<Folder[]> {
     if (rows.length === 0) return [];
     const placements = await db
       .select()

@@ -1,81 +1,24 @@
 import { and, asc, count, desc, eq, inArray, lte, notInArray, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
-import { findEgressDenial } from '../../core/egress-guard.js';
-import { AppError, invalidField, notFound, unprocessable } from '../../core/errors.js';
-import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { AppError, invalidField, notFound } from '../../core/errors.js';
+import { fetchPage, type Page, type PageRequest } from '../../core/pagination.js';
+import { containerhostHealthChecks, containerhostHealthResults } from '../../db/schema/index.js';
+import type { EngineNodeService } from './engine-nodes.js';
+import { probeContainer, unmeasuredResult } from './health-probe.js';
 import {
-  type BODY_MATCH_MODES,
-  containerhostHealthChecks,
-  containerhostHealthResults,
-  type HEALTH_SCHEMES,
-  type HEALTH_STATUSES,
-} from '../../db/schema/index.js';
-import { type Engine, publishedHost } from './docker.js';
-import type { NodeService } from './nodes.js';
+  HEALTH_CHECK_DEFAULTS,
+  type HealthCheckConfig,
+  type HealthCheckInput,
+  type HealthResult,
+  type SavedHealthCheck,
+  type SavedHealthResult,
+} from './schemas/health-checks.js';
 
-export interface HealthCheckConfig {
-  enabled: boolean;
-  scheme: (typeof HEALTH_SCHEMES)[number];
-  hostPort: number | null;
-  containerPort: number | null;
-  path: string;
-  statusMin: number;
-  statusMax: number;
-  expectedBody: string | null;
-  bodyMatchMode: (typeof BODY_MATCH_MODES)[number];
-  intervalSeconds: number;
-  timeoutSeconds: number;
-  slowThreshold: number;
-}
-
-export type HealthCheckInput = Partial<HealthCheckConfig>;
-
-export interface HealthResult {
-  ok: boolean;
-  status: (typeof HEALTH_STATUSES)[number];
-  httpStatus: number | null;
-  responseMs: number | null;
-  slow: boolean;
-  bodyMatched: boolean | null;
-  url: string | null;
-  error?: string;
-  checkedAt: Date;
-}
-
-export const HEALTH_CHECK_DEFAULTS: HealthCheckConfig = {
-  enabled: true,
-  scheme: 'http',
-  hostPort: null,
-  containerPort: null,
-  path: '/',
-  statusMin: 200,
-  statusMax: 399,
-  expectedBody: null,
-  bodyMatchMode: 'includes',
-  intervalSeconds: 30,
-  timeoutSeconds: 5,
-  slowThreshold: 1000,
-};
-
-/** How much of a response body is read for matching. */
-const BODY_READ_LIMIT = 1024 * 1024;
+/** The background job that runs due saved checks (registered by module.ts). */
 export const HEALTH_JOB = 'containerhost.health-checks';
 /** How many due checks the background job probes at once. */
 const JOB_CONCURRENCY = 4;
-
-function bodyMatches(body: string, expected: string, mode: HealthCheckConfig['bodyMatchMode']): boolean {
-  switch (mode) {
-    case 'exact':
-      return body === expected || body.trim() === expected.trim();
-    case 'starts_with':
-      return body.startsWith(expected);
-    case 'ends_with':
-      return body.endsWith(expected) || body.trimEnd().endsWith(expected);
-    default:
-      return body.includes(expected);
-  }
-}
 
 function configOf(row: typeof containerhostHealthChecks.$inferSelect): HealthCheckConfig {
   return {
@@ -101,83 +44,30 @@ function checkRange(config: HealthCheckConfig): HealthCheckConfig {
   return config;
 }
 
-async function readLimited(response: Response | import('undici').Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-    if (size >= BODY_READ_LIMIT) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function describeFailure(error: unknown, timeoutSeconds: number): string {
-  const denial = findEgressDenial(error);
-  if (denial) return denial.message;
-  for (let current = error; current instanceof Error; current = current.cause) {
-    if (current.name === 'TimeoutError' || current.name === 'AbortError')
-      return `timed out after ${timeoutSeconds} s`;
-    const code = (current as NodeJS.ErrnoException).code;
-    if (code === 'ECONNREFUSED') return 'connection refused';
-    if (code === 'ECONNRESET') return 'connection reset';
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
-      return `timed out after ${timeoutSeconds} s`;
-    if (code && !(current.cause instanceof Error)) return `${code}: ${current.message}`;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A result with nothing measured: the check is disabled, or the probe got no answer (offline, and why). */
-function unmeasuredResult(status: 'disabled' | 'offline', url: string | null, error?: string): HealthResult {
-  return {
-    ok: false,
-    status,
-    httpStatus: null,
-    responseMs: null,
-    slow: false,
-    bodyMatched: null,
-    url,
-    ...(error === undefined ? {} : { error }),
-    checkedAt: new Date(),
-  };
-}
-
 /** Saved health checks per container name, one-off tests, and the background runner. */
 export class HealthCheckService {
   constructor(
-    private readonly deps: Deps,
-    private readonly nodes: NodeService,
+    private readonly deps: Pick<Deps, 'db' | 'audit' | 'egress' | 'config'> & {
+      engineNodes: EngineNodeService;
+    },
   ) {}
 
-  registerJob(): void {
-    // Due checks are claimed with SKIP LOCKED, so every gateway instance may run the job.
-    this.deps.jobs.register({
-      name: HEALTH_JOB,
-      intervalMs: 5_000,
-      everyInstance: true,
-      run: () => this.runDue(),
-    });
-  }
-
-  async getSaved(nodeId: string, containerName: string) {
-    await this.nodes.row(nodeId);
+  async getSaved(nodeId: string, containerName: string): Promise<SavedHealthCheck> {
+    await this.deps.engineNodes.row(nodeId);
     const row = await this.savedRow(nodeId, containerName);
     if (!row) throw notFound({ nodeId, containerName, reason: 'NO_HEALTH_CHECK' });
     return this.view(row);
   }
 
-  async save(actor: AuditActor, nodeId: string, containerName: string, input: HealthCheckInput) {
+  async save(
+    actor: AuditActor,
+    nodeId: string,
+    containerName: string,
+    input: HealthCheckInput,
+  ): Promise<SavedHealthCheck> {
     const config = checkRange({ ...HEALTH_CHECK_DEFAULTS, ...input });
     return this.deps.db.transaction(async (tx) => {
-      await this.nodes.row(nodeId, tx);
+      await this.deps.engineNodes.row(nodeId, tx);
       const values = { ...config, nodeId, containerName, nextRunAt: new Date(), updatedAt: new Date() };
       const [row] = await tx
         .insert(containerhostHealthChecks)
@@ -199,7 +89,7 @@ export class HealthCheckService {
 
   async remove(actor: AuditActor, nodeId: string, containerName: string) {
     await this.deps.db.transaction(async (tx) => {
-      await this.nodes.row(nodeId, tx);
+      await this.deps.engineNodes.row(nodeId, tx);
       const [row] = await tx
         .delete(containerhostHealthChecks)
         .where(
@@ -219,8 +109,8 @@ export class HealthCheckService {
     });
   }
 
-  async results(nodeId: string, containerName: string, page: PageRequest) {
-    await this.nodes.row(nodeId);
+  async results(nodeId: string, containerName: string, page: PageRequest): Promise<Page<SavedHealthResult>> {
+    await this.deps.engineNodes.row(nodeId);
     const check = await this.savedRow(nodeId, containerName);
     if (!check) throw notFound({ nodeId, containerName, reason: 'NO_HEALTH_CHECK' });
     const where = eq(containerhostHealthResults.checkId, check.id);
@@ -243,70 +133,10 @@ export class HealthCheckService {
   async test(nodeId: string, containerName: string, input: HealthCheckInput): Promise<HealthResult> {
     // The body alone is checked first, so a bad request is a 400 before any lookup can 404.
     checkRange({ ...HEALTH_CHECK_DEFAULTS, ...input });
-    const { engine } = await this.nodes.engine(nodeId);
+    const { engine } = await this.deps.engineNodes.engine(nodeId);
     const saved = await this.savedRow(nodeId, containerName);
     const config = checkRange({ ...HEALTH_CHECK_DEFAULTS, ...(saved ? configOf(saved) : {}), ...input });
-    return this.probe(engine, containerName, config);
-  }
-
-  /** Resolves the target URL, then performs one HTTP(S) request with the configured timeout. */
-  async probe(engine: Engine, containerName: string, config: HealthCheckConfig): Promise<HealthResult> {
-    const container = await engine.call({ containerName }, (docker) =>
-      docker.getContainer(containerName).inspect(),
-    );
-    const nodeHost = publishedHost(engine.endpoint);
-    if (!config.enabled) {
-      let url: string | null = null;
-      try {
-        url = this.targetUrl(nodeHost, container, config);
-      } catch {
-        // A disabled check is reported as disabled even when it has no target yet.
-      }
-      return unmeasuredResult('disabled', url);
-    }
-    const url = this.targetUrl(nodeHost, container, config);
-    if (!container.State?.Running)
-      return unmeasuredResult('offline', url, `container is ${container.State?.Status ?? 'not running'}`);
-    const started = performance.now();
-    try {
-      const response = await this.deps.egress.fetch(url, {
-        method: 'GET',
-        timeoutMs: config.timeoutSeconds * 1000,
-        maxRedirects: 0,
-        headers: { 'user-agent': 'infragate-health-check' },
-      });
-      let body = '';
-      if (config.expectedBody === null) await response.body?.cancel();
-      else body = await readLimited(response);
-      const responseMs = Math.round(performance.now() - started);
-      const bodyMatched =
-        config.expectedBody === null ? null : bodyMatches(body, config.expectedBody, config.bodyMatchMode);
-      const statusOk = response.status >= config.statusMin && response.status <= config.statusMax;
-      const ok = statusOk && bodyMatched !== false;
-      const slow = responseMs > config.slowThreshold;
-      const error = !statusOk
-        ? `HTTP ${response.status} is outside ${config.statusMin}-${config.statusMax}`
-        : bodyMatched === false
-          ? `response body does not match (${config.bodyMatchMode})`
-          : undefined;
-      return {
-        ok,
-        status: ok ? (slow ? 'degraded' : 'online') : 'offline',
-        httpStatus: response.status,
-        responseMs,
-        slow,
-        bodyMatched,
-        url,
-        ...(error ? { error } : {}),
-        checkedAt: new Date(),
-      };
-    } catch (error) {
-      const responseMs = Math.round(performance.now() - started);
-      return {
-        ...unmeasuredResult('offline', url, describeFailure(error, config.timeoutSeconds)),
-        responseMs,
-      };
-    }
+    return probeContainer(this.deps.egress, engine, containerName, config);
   }
 
   /**
@@ -341,8 +171,8 @@ export class HealthCheckService {
   private async runSaved(check: typeof containerhostHealthChecks.$inferSelect): Promise<void> {
     let result: HealthResult;
     try {
-      const { engine } = await this.nodes.engine(check.nodeId);
-      result = await this.probe(engine, check.containerName, configOf(check));
+      const { engine } = await this.deps.engineNodes.engine(check.nodeId);
+      result = await probeContainer(this.deps.egress, engine, check.containerName, configOf(check));
     } catch (error) {
       const explanation =
         error instanceof AppError
@@ -376,37 +206,6 @@ export class HealthCheckService {
     });
   }
 
-  private targetUrl(
-    nodeHost: string,
-    container: import('dockerode').ContainerInspectInfo,
-    config: HealthCheckConfig,
-  ): string {
-    const hostFor = (host: string) => (host.includes(':') ? `[${host}]` : host);
-    if (config.hostPort !== null)
-      return `${config.scheme}://${hostFor(nodeHost)}:${config.hostPort}${config.path}`;
-    if (config.containerPort !== null) {
-      const ip = Object.values(container.NetworkSettings?.Networks ?? {})
-        .map((n) => n.IPAddress)
-        .find(Boolean);
-      if (!ip)
-        throw unprocessable(
-          'NO_CONTAINER_ADDRESS',
-          'the container has no IP address on any network; give hostPort to probe a published port instead',
-        );
-      return `${config.scheme}://${hostFor(ip)}:${config.containerPort}${config.path}`;
-    }
-    const published = Object.entries(container.NetworkSettings?.Ports ?? {})
-      .filter(([key]) => key.endsWith('/tcp'))
-      .flatMap(([, bindings]) => bindings ?? [])
-      .find((binding) => binding.HostPort);
-    if (!published)
-      throw unprocessable(
-        'NO_TARGET_PORT',
-        'give hostPort or containerPort: the container publishes no TCP port to probe',
-      );
-    return `${config.scheme}://${hostFor(nodeHost)}:${published.HostPort}${config.path}`;
-  }
-
   private async savedRow(nodeId: string, containerName: string) {
     const [row] = await this.deps.db
       .select()
@@ -420,7 +219,7 @@ export class HealthCheckService {
     return row;
   }
 
-  private view(row: typeof containerhostHealthChecks.$inferSelect) {
+  private view(row: typeof containerhostHealthChecks.$inferSelect): SavedHealthCheck {
     return {
       id: row.id,
       nodeId: row.nodeId,
@@ -433,7 +232,7 @@ export class HealthCheckService {
   }
 }
 
-function resultView(row: typeof containerhostHealthResults.$inferSelect): HealthResult & { id: string } {
+function resultView(row: typeof containerhostHealthResults.$inferSelect): SavedHealthResult {
   return {
     id: row.id,
     ok: row.ok,

@@ -1,3 +1,5 @@
+import type { RequiredScope } from '../../core/auth/scopes.js';
+
 /**
  * What a console command is allowed to be, decided from the server's own `COMMAND INFO` entry:
  * its flags and ACL categories say whether it reads, writes or administers, or cannot answer a
@@ -21,10 +23,10 @@ export const COMMAND_CLASSES = ['read', 'write', 'admin'] as const;
 export type CommandClass = (typeof COMMAND_CLASSES)[number];
 
 export type Classification =
-  | { allowed: true; commandClass: CommandClass; scope: string }
+  | { allowed: true; commandClass: CommandClass; scope: RequiredScope }
   | { allowed: false; reason: string; explanation: string };
 
-const CLASS_SCOPE: Record<CommandClass, string> = {
+const CLASS_SCOPE: Record<CommandClass, RequiredScope> = {
   read: 'databases:read',
   write: 'databases:write',
   admin: 'databases:admin',

@@ -48,8 +48,8 @@ export class FolderTree {
   private readonly folders: FolderTable;
   private readonly items: ItemTable;
   private readonly folderTable: ReturnType<typeof sql.identifier>;
-  readonly folderType: string;
-  readonly itemType: string;
+  readonly folderType: `${TreeSpec['kind']}_folder`;
+  readonly itemType: TreeSpec['kind'];
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'audit'>,

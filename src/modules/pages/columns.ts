@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { pagesDeploymentFiles, pagesDeployments, pagesProjects } from '../../db/schema/index.js';
 
 /**
- * A deployment as the API answers it (`Deployment`); select it from deployments joined with their
- * project, which says whether it is production.
+ * A deployment as the API answers it (`Deployment`, once `SiteUrls.deployment()` adds its URL);
+ * select it from deployments joined with their project, which says whether it is production.
  */
 export const deploymentColumns = {
   id: pagesDeployments.id,
@@ -17,7 +17,9 @@ export const deploymentColumns = {
   archiveBytes: pagesDeployments.archiveBytes,
   archiveSha256: pagesDeployments.archiveSha256,
   createdBy: pagesDeployments.createdByEmail,
+  deployTokenId: pagesDeployments.deployTokenId,
   createdAt: pagesDeployments.createdAt,
+  projectSlug: pagesProjects.slug,
 };
 
 /** The columns of a deployment's file as the API (`DeploymentFile`) and the site server see them. */

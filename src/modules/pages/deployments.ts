@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
@@ -23,7 +24,9 @@ import { deploymentColumns, fileColumns } from './columns.js';
 import { lockProject, requireProject, setProduction } from './project-rows.js';
 import type { RetentionService } from './retention.js';
 import type { Deployment, DeploymentListQuery, DeploymentUploadQuery } from './schemas.js';
-import type { SiteInvalidation } from './site-server.js';
+import type { SiteInvalidation } from './site-lookup.js';
+import { validateSiteRules } from './site-rules/site-rules.js';
+import type { SiteUrls } from './site-urls.js';
 
 /** File rows per insert statement. */
 const INSERT_BATCH = 1000;
@@ -33,6 +36,8 @@ export interface DeploymentUpload extends DeploymentUploadQuery {
   body: Readable;
   /** The declared length of the archive, when the client sent one. */
   contentLength?: number | undefined;
+  /** The deploy token that sends it (CI), which may then read this deployment. */
+  deployTokenId?: string | null;
 }
 
 interface ReceivedArchive {
@@ -41,6 +46,7 @@ interface ReceivedArchive {
   archiveBytes: number;
   archiveSha256: string;
   promote: boolean;
+  deployTokenId: string | null;
 }
 
 /** Deployments of a project: archive uploads, the production pointer, pins and deletion. */
@@ -52,6 +58,7 @@ export class DeploymentService {
   private readonly gc: BlobCollector;
   private readonly retention: RetentionService;
   private readonly sites: SiteInvalidation;
+  private readonly urls: SiteUrls;
 
   constructor(
     deps: Pick<Deps, 'db' | 'audit' | 'config'> & {
@@ -59,6 +66,7 @@ export class DeploymentService {
       gc: BlobCollector;
       retention: RetentionService;
       sites: SiteInvalidation;
+      urls: SiteUrls;
     },
   ) {
     this.db = deps.db;
@@ -68,6 +76,7 @@ export class DeploymentService {
     this.gc = deps.gc;
     this.retention = deps.retention;
     this.sites = deps.sites;
+    this.urls = deps.urls;
   }
 
   async list(projectId: string, filter: DeploymentListQuery) {
@@ -77,15 +86,17 @@ export class DeploymentService {
     const where = and(...conditions);
     return fetchPage(
       filter,
-      ({ limit, offset }) =>
-        this.db
+      async ({ limit, offset }) => {
+        const rows = await this.db
           .select(deploymentColumns)
           .from(pagesDeployments)
           .innerJoin(pagesProjects, eq(pagesProjects.id, pagesDeployments.projectId))
           .where(where)
           .orderBy(desc(pagesDeployments.createdAt), desc(pagesDeployments.id))
           .limit(limit)
-          .offset(offset),
+          .offset(offset);
+        return rows.map((row) => this.urls.deployment(row));
+      },
       this.db.select({ value: count() }).from(pagesDeployments).where(where),
     );
   }
@@ -101,7 +112,7 @@ export class DeploymentService {
       await requireProject(db, projectId);
       throw notFound({ projectId, deploymentId });
     }
-    return row;
+    return this.urls.deployment(row);
   }
 
   async listFiles(projectId: string, deploymentId: string, request: PageRequest) {
@@ -147,12 +158,16 @@ export class DeploymentService {
       });
       if (files.length === 0)
         throw validationError([{ path: [], message: 'the archive holds no files' }], 400);
+      await validateSiteRules(new Map(files.map((file) => [file.path, file])), (sha256) =>
+        fs.promises.readFile(staging.fileFor(sha256)),
+      );
       const deployment = await this.commit(actor, projectId, staging, {
         files,
         format,
         archiveBytes: archive.sizeBytes,
         archiveSha256: archive.sha256,
         promote: upload.promote ?? true,
+        deployTokenId: upload.deployTokenId ?? null,
       });
       // Retention may remove this very deployment at once when concurrent uploads outnumber the
       // retained count; the answer describes it as committed.
@@ -180,7 +195,7 @@ export class DeploymentService {
       }
       return { deployment: await this.get(projectId, deploymentId, tx), slug: project.slug };
     });
-    this.sites.forgetSlug(slug);
+    this.sites.forgetSite(projectId, slug);
     return deployment;
   }
 
@@ -229,6 +244,7 @@ export class DeploymentService {
       });
       return files.map((file) => file.sha256);
     });
+    this.sites.forgetDeployment(deploymentId);
     await this.gc.collect(blobs);
   }
 
@@ -255,6 +271,7 @@ export class DeploymentService {
           archiveSha256: input.archiveSha256,
           createdBy: actor.userId,
           createdByEmail: actor.email,
+          deployTokenId: input.deployTokenId,
         })
         .returning({ id: pagesDeployments.id });
       const deploymentId = deployment!.id;
@@ -283,6 +300,7 @@ export class DeploymentService {
           archiveFormat: input.format,
           archiveSha256: input.archiveSha256,
           promoted: input.promote,
+          ...(input.deployTokenId ? { deployTokenId: input.deployTokenId } : {}),
           ...(input.promote ? { previousProductionDeploymentId: project.production } : {}),
         },
       });
@@ -294,7 +312,7 @@ export class DeploymentService {
       );
       return { slug: project.slug, deployment: await this.get(projectId, deploymentId, tx) };
     });
-    this.sites.forgetSlug(committed.slug);
+    this.sites.forgetSite(projectId, committed.slug);
     return committed.deployment;
   }
 }

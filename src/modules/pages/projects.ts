@@ -13,7 +13,8 @@ import type { BlobCollector } from './blob-gc.js';
 import { deploymentColumns } from './columns.js';
 import { lockProject } from './project-rows.js';
 import type { NewProject, Project, ProjectChanges, ProjectListQuery } from './schemas.js';
-import type { SiteInvalidation } from './site-server.js';
+import type { SiteInvalidation } from './site-lookup.js';
+import type { SiteUrls } from './site-urls.js';
 
 /** Static site projects: a name, the slug they are served under and the SPA fallback switch. */
 export class ProjectService {
@@ -21,12 +22,16 @@ export class ProjectService {
   private readonly audit: AuditRecorder;
   private readonly gc: BlobCollector;
   private readonly sites: SiteInvalidation;
+  private readonly urls: SiteUrls;
 
-  constructor(deps: Pick<Deps, 'db' | 'audit'> & { gc: BlobCollector; sites: SiteInvalidation }) {
+  constructor(
+    deps: Pick<Deps, 'db' | 'audit'> & { gc: BlobCollector; sites: SiteInvalidation; urls: SiteUrls },
+  ) {
     this.db = deps.db;
     this.audit = deps.audit;
     this.gc = deps.gc;
     this.sites = deps.sites;
+    this.urls = deps.urls;
   }
 
   async list(filter: ProjectListQuery) {
@@ -114,8 +119,8 @@ export class ProjectService {
       });
       return { project: await this.get(id, tx), oldSlug: before.slug };
     });
-    this.sites.forgetSlug(oldSlug);
-    this.sites.forgetSlug(project.slug);
+    this.sites.forgetSite(id, oldSlug);
+    this.sites.forgetSite(id, project.slug);
     return project;
   }
 
@@ -143,7 +148,7 @@ export class ProjectService {
       });
       return { slug: project.slug, blobs: files.map((file) => file.sha256) };
     });
-    this.sites.forgetSlug(slug);
+    this.sites.forgetSite(id, slug);
     await this.gc.collect(blobs);
   }
 
@@ -170,7 +175,7 @@ export class ProjectService {
       .innerJoin(pagesProjects, eq(pagesProjects.id, pagesDeployments.projectId))
       .where(inArray(pagesDeployments.projectId, ids))
       .orderBy(pagesDeployments.projectId, desc(pagesDeployments.createdAt), desc(pagesDeployments.id));
-    const latestByProject = new Map(latest.map((row) => [row.projectId, row]));
+    const latestByProject = new Map(latest.map((row) => [row.projectId, this.urls.deployment(row)]));
     const byId = new Map(
       projects.map((project) => [
         project.id,
@@ -178,7 +183,7 @@ export class ProjectService {
           ...project,
           deploymentCount: Number(project.deploymentCount),
           lastDeployment: latestByProject.get(project.id) ?? null,
-          url: `/sites/${project.slug}/`,
+          url: this.urls.project(project.slug),
         },
       ]),
     );

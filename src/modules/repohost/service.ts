@@ -41,17 +41,19 @@ function checkBaseUrl(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** The token cut out of every string value of `value` (keys and structure untouched). */
+function redactToken(value: unknown, token: string): unknown {
+  if (typeof value === 'string') return value.split(token).join('[redacted]');
+  if (Array.isArray(value)) return value.map((item) => redactToken(item, token));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactToken(item, token)]));
+  return value;
+}
+
 /** Host-supplied text never carries the token back out, whatever the host did with it. */
 function scrub(error: unknown, token: string): unknown {
   if (!(error instanceof AppError) || token.length === 0) return error;
-  const text = JSON.stringify(error.details ?? null);
-  if (!text.includes(token)) return error;
-  return new AppError(
-    error.code,
-    JSON.parse(text.split(token).join('[redacted]')),
-    error.message,
-    error.statusCode,
-  );
+  return new AppError(error.code, redactToken(error.details ?? null, token), error.message, error.statusCode);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { and, count, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
+import type { AuditAction } from '../../core/audit-actions.js';
 import { hashPassword } from '../../core/auth/passwords.js';
 import { SCOPE_PATTERN } from '../../core/auth/scopes.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
@@ -211,7 +212,7 @@ export class UserService {
   private async changeUser(
     actor: AuditActor,
     id: string,
-    action: string,
+    action: AuditAction,
     values: Partial<typeof users.$inferInsert>,
     metadata: Record<string, unknown>,
   ): Promise<User> {
@@ -224,7 +225,7 @@ export class UserService {
   private updateUser(
     actor: AuditActor,
     id: string,
-    action: string,
+    action: AuditAction,
     values: Partial<typeof users.$inferInsert>,
     metadata: Record<string, unknown>,
   ): Promise<User> {

@@ -2,6 +2,8 @@ import { Readable } from 'node:stream';
 import type { GatewayModule } from '../../../core/app.js';
 import { validationError } from '../../../core/errors.js';
 import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
+import { deployTokenCredential } from '../deploy-token-credential.js';
+import type { DeployTokenService } from '../deploy-tokens.js';
 import type { DeploymentService } from '../deployments.js';
 import {
   Deployment,
@@ -27,11 +29,15 @@ const view = { scope: 'pages:view' } as const;
 const manage = { scope: 'pages:manage' } as const;
 const tags = ['pages'];
 
-/** A project's deployments under `/api/pages/:projectId/deployments` (`pages:view` / `pages:manage`). */
-export const deploymentRoutes: GatewayModule<{ deployments: DeploymentService }> = async (
-  app,
-  { deployments },
-) => {
+/**
+ * A project's deployments under `/api/pages/:projectId/deployments` (`pages:view` / `pages:manage`).
+ * The upload also accepts the project's deploy token, and reading one deployment accepts the deploy
+ * token that uploaded it (so CI can wait for it); no other route does.
+ */
+export const deploymentRoutes: GatewayModule<{
+  deployments: DeploymentService;
+  tokens: DeployTokenService;
+}> = async (app, { deployments, tokens }) => {
   // Archives arrive as raw bodies and are streamed to disk by the service (these parsers exist only
   // inside this plugin, so no other route accepts them).
   app.addContentTypeParser(ARCHIVE_CONTENT_TYPES, (_request, payload, done) => done(null, payload));
@@ -39,13 +45,14 @@ export const deploymentRoutes: GatewayModule<{ deployments: DeploymentService }>
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, credential: deployTokenCredential(tokens, 'upload') },
       schema: {
         tags,
         summary: 'Upload a deployment (.tar.gz, .tar or .zip as the raw request body)',
         description:
           'Send the archive as the body with Content-Type application/gzip, application/x-gzip, application/x-tar, ' +
-          'application/zip or application/octet-stream. The format is detected from the bytes.',
+          'application/zip or application/octet-stream. The format is detected from the bytes. ' +
+          'A deploy token of this project (igp_…) may upload too.',
         params: ProjectParams,
         querystring: DeploymentUploadQuery,
         response: { 201: DataOf(Deployment) },
@@ -69,6 +76,7 @@ export const deploymentRoutes: GatewayModule<{ deployments: DeploymentService }>
         ...request.query,
         body,
         contentLength: Number.isFinite(declared) ? declared : undefined,
+        deployTokenId: request.actor.tokenKind === 'deploy' ? request.actor.tokenId : null,
       });
       return reply.status(201).send({ data: deployment });
     },
@@ -92,10 +100,10 @@ export const deploymentRoutes: GatewayModule<{ deployments: DeploymentService }>
   app.get(
     '/:deploymentId',
     {
-      config: view,
+      config: { ...view, credential: deployTokenCredential(tokens, 'read-own-deployment') },
       schema: {
         tags,
-        summary: 'Get a deployment',
+        summary: 'Get a deployment (also with the deploy token that uploaded it)',
         params: DeploymentParams,
         response: { 200: DataOf(Deployment) },
       },

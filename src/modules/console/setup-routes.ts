@@ -1,0 +1,67 @@
+import type { FastifyRequest } from 'fastify';
+import type { GatewayModule } from '../../core/app.js';
+import { setSessionCookie } from '../../core/auth/session-cookie.js';
+import { csrfTokenFor } from '../../core/auth/token-secrets.js';
+import { DataOf } from '../../core/http-schemas.js';
+import { SetupCodeBody, SetupCodeState, SetupCompletion, SetupSession } from './schemas.js';
+import type { ClientInfo, SetupService } from './setup-codes.js';
+
+const tags = ['console'];
+// The code is the credential, so these routes need no token.
+const open = { public: true };
+
+const clientOf = (request: FastifyRequest): ClientInfo => ({
+  userAgent: request.headers['user-agent'] ?? null,
+  clientIp: request.ip,
+  requestId: request.id,
+});
+
+/** The first-start setup link: check its code, then set the first admin's password and sign in. */
+export const consoleSetupRoutes: GatewayModule<{ setup: SetupService; cookieSecure: boolean }> = async (
+  app,
+  { setup, cookieSecure },
+) => {
+  app.post(
+    '/auth/setup/check',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary: 'Check a first-start setup code before asking for a password',
+        description:
+          'Answers the account the link belongs to; a code that is unknown, used, expired or whose account ' +
+          'has a password already is refused with 422 and `details.reason`.',
+        security: [],
+        body: SetupCodeBody,
+        response: { 200: DataOf(SetupCodeState) },
+      },
+    },
+    async (request) => ({ data: await setup.inspect(request.body.code, clientOf(request)) }),
+  );
+
+  app.post(
+    '/auth/setup',
+    {
+      config: open,
+      schema: {
+        tags,
+        summary: "Set the first admin's password with the one-time setup code, and sign in",
+        description:
+          'The code works once, until it expires (`INFRAGATE_SETUP_CODE_TTL_SECONDS`), and only while the ' +
+          'account has no password. Starts a browser session like `POST /auth/login` (HttpOnly cookie).',
+        security: [],
+        body: SetupCompletion,
+        response: { 200: DataOf(SetupSession) },
+      },
+    },
+    async (request, reply) => {
+      const { session, email } = await setup.complete(
+        request.body.code,
+        request.body.password,
+        clientOf(request),
+      );
+      setSessionCookie(reply, session, cookieSecure);
+      return { data: { email, csrfToken: csrfTokenFor(session.token), expiresAt: session.expiresAt! } };
+    },
+  );
+};

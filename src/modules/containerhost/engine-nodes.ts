@@ -1,0 +1,272 @@
+import { asc, count, eq, or } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
+import type { AuditActor } from '../../core/actor.js';
+import { conflictOnDuplicate } from '../../core/db-errors.js';
+import type { Deps } from '../../core/deps.js';
+import { notFound, type ValidationIssue, validationError } from '../../core/errors.js';
+import { isUuid } from '../../core/ids.js';
+import { trimmedName } from '../../core/names.js';
+import { fetchPage } from '../../core/pagination.js';
+import { containsText } from '../../core/text-filters.js';
+import type { DbOrTx } from '../../db/client.js';
+import { containerhostNodes } from '../../db/schema/index.js';
+import { connectEngine, type Endpoint, type Engine, parseEndpoint, translateEngineError } from './docker.js';
+import type {
+  EngineNode,
+  EngineNodeChanges,
+  EngineNodeRegistration,
+  EngineNodeWithEngine,
+} from './schemas/engine-nodes.js';
+import type { ListQuery } from './schemas/params.js';
+
+type EngineNodeRow = typeof containerhostNodes.$inferSelect;
+
+const SECRET_COLUMNS = {
+  tlsCa: { column: 'tlsCaSealed', context: 'containerhost_nodes.tls_ca' },
+  tlsCert: { column: 'tlsCertSealed', context: 'containerhost_nodes.tls_cert' },
+  tlsKey: { column: 'tlsKeySealed', context: 'containerhost_nodes.tls_key' },
+  sshPrivateKey: { column: 'sshKeySealed', context: 'containerhost_nodes.ssh_key' },
+} as const;
+
+/** Engine clients kept for reuse, one per node. */
+const ENGINE_CLIENTS = 500;
+
+const PEM = /-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/;
+
+function toView(row: EngineNodeRow): EngineNode {
+  const endpoint = parseEndpoint(row.endpoint);
+  return {
+    id: row.id,
+    name: row.name,
+    endpoint: row.endpoint,
+    transport: 'kind' in endpoint ? endpoint.kind : 'unix',
+    tls: { ca: row.tlsCaSealed !== null, cert: row.tlsCertSealed !== null, key: row.tlsKeySealed !== null },
+    hasSshKey: row.sshKeySealed !== null,
+    helperImage: row.helperImage,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** Docker Engine endpoints the gateway manages; the only place that opens engine connections. */
+export class EngineNodeService {
+  /**
+   * Engine clients by node, reused while the node is unchanged. Bounded: a node deleted by another
+   * gateway process is never deleted here, and an evicted client is rebuilt on its next use.
+   */
+  private readonly engines = new LRUCache<string, { updatedAt: number; engine: Engine }>({
+    max: ENGINE_CLIENTS,
+  });
+
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'egress' | 'config'>) {}
+
+  async list(request: ListQuery) {
+    const where = request.q
+      ? or(
+          containsText(containerhostNodes.name, request.q),
+          containsText(containerhostNodes.endpoint, request.q),
+        )
+      : undefined;
+    return fetchPage(
+      request,
+      ({ limit, offset }) =>
+        this.deps.db
+          .select()
+          .from(containerhostNodes)
+          .where(where)
+          .orderBy(asc(containerhostNodes.name))
+          .limit(limit)
+          .offset(offset),
+      this.deps.db.select({ value: count() }).from(containerhostNodes).where(where),
+      toView,
+    );
+  }
+
+  async row(nodeId: string, db: DbOrTx = this.deps.db): Promise<EngineNodeRow> {
+    if (!isUuid(nodeId)) throw notFound({ nodeId });
+    const [row] = await db.select().from(containerhostNodes).where(eq(containerhostNodes.id, nodeId));
+    if (!row) throw notFound({ nodeId });
+    return row;
+  }
+
+  async get(nodeId: string): Promise<EngineNodeWithEngine> {
+    const row = await this.row(nodeId);
+    const engine = await this.engineFor(row);
+    const version = await engine.call({ nodeId }, (docker) => docker.version());
+    return {
+      ...toView(row),
+      engine: {
+        reachable: true,
+        version: version.Version,
+        apiVersion: version.ApiVersion,
+        os: version.Os ?? null,
+        arch: version.Arch ?? null,
+        kernelVersion: version.KernelVersion ?? null,
+        components: (version.Components ?? []).map((c) => `${c.Name} ${c.Version}`),
+      },
+    };
+  }
+
+  /** The engine of a node, for the other services of this module. */
+  async engine(nodeId: string): Promise<{ node: EngineNodeRow; engine: Engine }> {
+    const node = await this.row(nodeId);
+    return { node, engine: await this.engineFor(node) };
+  }
+
+  async create(actor: AuditActor, input: EngineNodeRegistration): Promise<EngineNode> {
+    const values = this.checkedValues(input, undefined);
+    return this.deps.db.transaction(async (tx) => {
+      const [row] = (await conflictOnDuplicate(
+        tx
+          .insert(containerhostNodes)
+          .values(values as typeof containerhostNodes.$inferInsert)
+          .returning(),
+        'NODE_NAME_TAKEN',
+        { name: values.name },
+      )) as [EngineNodeRow];
+      await this.deps.audit.record(tx, actor, {
+        action: 'containerhost.node.created',
+        targetType: 'containerhost_node',
+        targetId: row.id,
+        metadata: { name: row.name, endpoint: row.endpoint, secretsSet: secretNames(input) },
+      });
+      return toView(row);
+    });
+  }
+
+  async update(actor: AuditActor, nodeId: string, input: EngineNodeChanges): Promise<EngineNode> {
+    return this.deps.db.transaction(async (tx) => {
+      const current = await this.row(nodeId, tx);
+      const values = this.checkedValues(input, current);
+      const [row] = (await conflictOnDuplicate(
+        tx
+          .update(containerhostNodes)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(containerhostNodes.id, nodeId))
+          .returning(),
+        'NODE_NAME_TAKEN',
+        { name: values.name },
+      )) as [EngineNodeRow];
+      const changed = Object.keys(input).filter((key) => !(key in SECRET_COLUMNS));
+      await this.deps.audit.record(tx, actor, {
+        action: 'containerhost.node.updated',
+        targetType: 'containerhost_node',
+        targetId: nodeId,
+        metadata: {
+          name: row.name,
+          endpoint: row.endpoint,
+          changed,
+          secretsSet: secretNames(input),
+          secretsCleared: Object.keys(SECRET_COLUMNS).filter(
+            (key) => input[key as keyof typeof SECRET_COLUMNS] === null,
+          ),
+        },
+      });
+      return toView(row);
+    });
+  }
+
+  async remove(actor: AuditActor, nodeId: string): Promise<void> {
+    if (!isUuid(nodeId)) throw notFound({ nodeId });
+    await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .delete(containerhostNodes)
+        .where(eq(containerhostNodes.id, nodeId))
+        .returning({ name: containerhostNodes.name, endpoint: containerhostNodes.endpoint });
+      if (!row) throw notFound({ nodeId });
+      this.engines.delete(nodeId);
+      await this.deps.audit.record(tx, actor, {
+        action: 'containerhost.node.deleted',
+        targetType: 'containerhost_node',
+        targetId: nodeId,
+        metadata: row,
+      });
+    });
+  }
+
+  private async engineFor(row: EngineNodeRow): Promise<Engine> {
+    const cached = this.engines.get(row.id);
+    if (cached && cached.updatedAt === row.updatedAt.getTime()) {
+      // A reused client is checked again on every use: DNS may have moved the host since.
+      await this.checkEgress(cached.engine.endpoint);
+      return cached.engine;
+    }
+    const engine = await this.openEngine(row);
+    this.engines.set(row.id, { updatedAt: row.updatedAt.getTime(), engine });
+    return engine;
+  }
+
+  private async openEngine(row: EngineNodeRow): Promise<Engine> {
+    const endpoint = parseEndpoint(row.endpoint);
+    if ('error' in endpoint) throw validationError([{ path: ['endpoint'], message: endpoint.error }]);
+    const open = (sealed: string | null, context: string) =>
+      sealed === null ? undefined : this.deps.secrets.open(sealed, context);
+    const credentials = {
+      tlsCa: open(row.tlsCaSealed, SECRET_COLUMNS.tlsCa.context),
+      tlsCert: open(row.tlsCertSealed, SECRET_COLUMNS.tlsCert.context),
+      tlsKey: open(row.tlsKeySealed, SECRET_COLUMNS.tlsKey.context),
+      sshKey: open(row.sshKeySealed, SECRET_COLUMNS.sshPrivateKey.context),
+    };
+    await this.checkEgress(endpoint);
+    return connectEngine(endpoint, credentials, this.deps.config.dockerTimeoutMs);
+  }
+
+  /** Remote hosts must pass the egress policy before the gateway talks to them; local sockets need not. */
+  private async checkEgress(endpoint: Endpoint): Promise<void> {
+    if (endpoint.kind === 'unix') return;
+    await this.deps.egress.resolve(endpoint.host).catch((error: unknown) => {
+      throw translateEngineError(error, {});
+    });
+  }
+
+  /** Validates the merged node and answers the columns to write (secrets sealed). */
+  private checkedValues(
+    input: EngineNodeChanges,
+    current: EngineNodeRow | undefined,
+  ): Partial<EngineNodeRow> {
+    const issues: ValidationIssue[] = [];
+    const values: Partial<EngineNodeRow> = {};
+    if (input.name !== undefined) values.name = trimmedName(input.name);
+    const endpointText = input.endpoint?.trim() ?? current?.endpoint ?? '';
+    const endpoint = parseEndpoint(endpointText);
+    if ('error' in endpoint) issues.push({ path: ['endpoint'], message: endpoint.error });
+    if (input.endpoint !== undefined) values.endpoint = endpointText;
+    if (input.helperImage !== undefined) values.helperImage = input.helperImage?.trim() || null;
+
+    const has = (key: keyof typeof SECRET_COLUMNS) => {
+      const given = input[key];
+      if (given === null) return false;
+      if (given !== undefined) return true;
+      return current ? current[SECRET_COLUMNS[key].column] !== null : false;
+    };
+    for (const key of Object.keys(SECRET_COLUMNS) as (keyof typeof SECRET_COLUMNS)[]) {
+      const given = input[key];
+      if (given === undefined) continue;
+      if (given === null) {
+        values[SECRET_COLUMNS[key].column] = null;
+        continue;
+      }
+      if (!PEM.test(given)) issues.push({ path: [key], message: 'must be PEM text' });
+      values[SECRET_COLUMNS[key].column] = this.deps.secrets.seal(given, SECRET_COLUMNS[key].context);
+    }
+    const kind = 'kind' in endpoint ? endpoint.kind : undefined;
+    if (kind && kind !== 'tcp')
+      for (const key of ['tlsCa', 'tlsCert', 'tlsKey'] as const)
+        if (has(key)) issues.push({ path: [key], message: 'TLS material applies to tcp:// endpoints only' });
+    if (kind && kind !== 'ssh' && has('sshPrivateKey'))
+      issues.push({ path: ['sshPrivateKey'], message: 'an SSH key applies to ssh:// endpoints only' });
+    if (kind === 'tcp' && has('tlsCert') !== has('tlsKey'))
+      issues.push({
+        path: [has('tlsCert') ? 'tlsKey' : 'tlsCert'],
+        message: 'tlsCert and tlsKey go together',
+      });
+    if (issues.length > 0) throw validationError(issues);
+    return values;
+  }
+}
+
+function secretNames(input: EngineNodeChanges): string[] {
+  return Object.keys(SECRET_COLUMNS).filter(
+    (key) => typeof input[key as keyof typeof SECRET_COLUMNS] === 'string',
+  );
+}

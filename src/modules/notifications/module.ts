@@ -1,0 +1,29 @@
+import type { GatewayModule } from '../../core/app.js';
+import { channelRoutes } from './channel-routes.js';
+import { ChannelSender } from './channel-sender.js';
+import { ChannelService } from './channels.js';
+import { DeliveryService } from './deliveries.js';
+import { deliveryRoutes } from './delivery-routes.js';
+import { NotificationEventService } from './events.js';
+import { ruleRoutes } from './rule-routes.js';
+import { RuleService } from './rules.js';
+import { NotificationSweep } from './sweep.js';
+import { DeliveryWorker } from './worker.js';
+
+/** Notifications: builds the services once, registers the delivery worker and the sweeps, and the routes. */
+const notificationsModule: GatewayModule = async (app) => {
+  const { deps } = app;
+  const sender = new ChannelSender(deps);
+  const worker = new DeliveryWorker(deps, sender);
+  worker.register();
+  new NotificationSweep(deps).register();
+  app.addHook('preClose', async () => worker.stop());
+  await app.register(channelRoutes, { channels: new ChannelService(deps, sender) });
+  await app.register(ruleRoutes, { rules: new RuleService(deps) });
+  await app.register(deliveryRoutes, {
+    deliveries: new DeliveryService(deps, () => worker.wake()),
+    events: new NotificationEventService(deps),
+  });
+};
+
+export default notificationsModule;

@@ -1,0 +1,277 @@
+import { type Static, Type } from 'typebox';
+import {
+  Name,
+  Nullable,
+  NullableTimestamp,
+  SearchText,
+  StringEnum,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
+import { NOTIFICATION_MODES } from '../../core/notification-events.js';
+import { PaginationQueryFields } from '../../core/pagination.js';
+import {
+  NOTIFICATION_ATTEMPT_OUTCOMES,
+  NOTIFICATION_CHANNEL_KINDS,
+  NOTIFICATION_DELIVERY_STATUSES,
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_FILTER_KEYS,
+} from '../../db/schema/index.js';
+
+/** The shapes of the notifications area: route schemas, and through `Static` the service's types. */
+
+const STARTTLS_MODES = ['required', 'opportunistic', 'off'] as const;
+
+const Url = (description: string) => Type.String({ format: 'uri', maxLength: 2048, description });
+const Email = Type.String({ format: 'email', maxLength: 320 });
+const CaPem = Type.String({ maxLength: 65_536, description: 'CA certificate(s) to trust for TLS, PEM' });
+const Headers = Type.Record(Type.String(), Type.String({ maxLength: 4096, pattern: '^[^\\r\\n]*$' }), {
+  maxProperties: 20,
+  description: 'webhook: custom request headers; the values are write-only',
+});
+const Secret = Type.String({
+  minLength: 16,
+  maxLength: 1024,
+  description: 'webhook: HMAC-SHA256 signing key (write-only)',
+});
+
+const SmtpCommon = {
+  port: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 65535, description: 'default 465 if secure, else 587' }),
+  ),
+  secure: Type.Optional(Type.Boolean({ description: 'TLS from the first byte (port 465)' })),
+  starttls: Type.Optional(
+    StringEnum(
+      STARTTLS_MODES,
+      'Without secure: require the STARTTLS upgrade (default), use it when offered, or never',
+    ),
+  ),
+};
+
+export const SmtpSettings = Type.Object({
+  host: Type.String({ minLength: 1, maxLength: 253 }),
+  ...SmtpCommon,
+  username: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
+  password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'write-only' })),
+  caPem: Type.Optional(CaPem),
+});
+
+export const SmtpChanges = Type.Object({
+  host: Type.Optional(Type.String({ minLength: 1, maxLength: 253 })),
+  ...SmtpCommon,
+  username: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 320 }))),
+  password: Type.Optional(
+    Nullable(Type.String({ minLength: 1, maxLength: 1024, description: 'write-only' })),
+  ),
+  caPem: Type.Optional(Nullable(CaPem)),
+});
+
+const ChannelFields = {
+  enabled: Type.Optional(Type.Boolean()),
+  url: Type.Optional(Url('webhook: where events are posted; slack: the incoming-webhook URL (write-only)')),
+  from: Type.Optional(Email),
+  to: Type.Optional(Type.Array(Email, { minItems: 1, maxItems: 20, uniqueItems: true })),
+};
+
+export const ChannelCreate = Type.Object({
+  name: Name,
+  kind: StringEnum(NOTIFICATION_CHANNEL_KINDS),
+  ...ChannelFields,
+  secret: Type.Optional(Secret),
+  headers: Type.Optional(Headers),
+  smtp: Type.Optional(SmtpSettings),
+});
+
+export const ChannelUpdate = Type.Object({
+  name: Type.Optional(Name),
+  ...ChannelFields,
+  secret: Type.Optional(Nullable(Secret)),
+  headers: Type.Optional(Nullable(Headers)),
+  smtp: Type.Optional(SmtpChanges),
+});
+
+export const Channel = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  kind: StringEnum(NOTIFICATION_CHANNEL_KINDS),
+  enabled: Type.Boolean(),
+  url: Nullable(
+    Type.String({ description: 'webhook only: the Slack URL is a credential and is never shown' }),
+  ),
+  urlOrigin: Nullable(Type.String({ description: 'webhook and slack: scheme, host and port of the URL' })),
+  hasSecret: Type.Boolean({ description: 'webhook: requests are signed' }),
+  headerNames: Type.Array(Type.String()),
+  smtp: Nullable(
+    Type.Object({
+      host: Type.String(),
+      port: Type.Integer(),
+      secure: Type.Boolean(),
+      starttls: StringEnum(STARTTLS_MODES),
+      username: Nullable(Type.String()),
+      hasPassword: Type.Boolean(),
+      hasCaPem: Type.Boolean(),
+    }),
+  ),
+  from: Nullable(Type.String()),
+  to: Type.Array(Type.String()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const ChannelListQuery = Type.Object({
+  ...PaginationQueryFields,
+  kind: Type.Optional(StringEnum(NOTIFICATION_CHANNEL_KINDS)),
+  q: SearchText(),
+});
+
+export const ChannelTestResult = Type.Object({
+  ok: Type.Boolean(),
+  error: Type.Optional(Type.String({ description: 'Why the send failed, when it did' })),
+});
+
+const Filters = Type.Object(
+  {
+    nodeId: Type.Optional(Uuid('containerhost node')),
+    containerName: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    destinationId: Type.Optional(Uuid('SIEM destination')),
+    certificateId: Type.Optional(Uuid('SSL certificate')),
+    connectorId: Type.Optional(Uuid('repository-host connector')),
+  },
+  {
+    description: `Only events about these resources; which keys apply depends on the event (${NOTIFICATION_FILTER_KEYS.join(', ')})`,
+  },
+);
+
+const WithinDays = Type.Array(Type.Integer({ minimum: 1, maximum: 365 }), {
+  minItems: 1,
+  maxItems: 10,
+  uniqueItems: true,
+  description:
+    'Deadline events: notify once as each threshold (days before expiry) is crossed; default 30, 14, 7, 1',
+});
+const RenotifyMinutes = Type.Integer({
+  minimum: 1,
+  maximum: 43_200,
+  description: 'Condition events: remind every this many minutes while the condition lasts',
+});
+const ChannelIds = Type.Array(Uuid(), { minItems: 1, maxItems: 20, uniqueItems: true });
+
+export const RuleCreate = Type.Object({
+  name: Name,
+  event: StringEnum(NOTIFICATION_EVENTS),
+  channelIds: ChannelIds,
+  enabled: Type.Optional(Type.Boolean()),
+  filters: Type.Optional(Filters),
+  withinDays: Type.Optional(WithinDays),
+  renotifyMinutes: Type.Optional(RenotifyMinutes),
+});
+
+export const RuleUpdate = Type.Object({
+  name: Type.Optional(Name),
+  event: Type.Optional(StringEnum(NOTIFICATION_EVENTS)),
+  channelIds: Type.Optional(ChannelIds),
+  enabled: Type.Optional(Type.Boolean()),
+  filters: Type.Optional(Nullable(Filters)),
+  withinDays: Type.Optional(Nullable(WithinDays)),
+  renotifyMinutes: Type.Optional(Nullable(RenotifyMinutes)),
+});
+
+export const Rule = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  event: StringEnum(NOTIFICATION_EVENTS),
+  enabled: Type.Boolean(),
+  channelIds: Type.Array(Uuid()),
+  filters: Filters,
+  withinDays: Nullable(
+    Type.Array(Type.Integer(), { description: 'In force for deadline events, else null' }),
+  ),
+  renotifyMinutes: Nullable(Type.Integer()),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+
+export const RuleListQuery = Type.Object({
+  ...PaginationQueryFields,
+  event: Type.Optional(StringEnum(NOTIFICATION_EVENTS)),
+  q: SearchText(),
+});
+
+const Resource = Type.Object({ type: Type.String(), id: Type.String(), name: Type.String() });
+
+export const Delivery = Type.Object({
+  id: Uuid(),
+  channelId: Uuid(),
+  ruleId: Nullable(Uuid()),
+  event: StringEnum(NOTIFICATION_EVENTS),
+  eventId: Type.String({ description: 'Identity of the event; one delivery per event and channel' }),
+  summary: Type.String({ description: 'The title of the message' }),
+  resource: Resource,
+  status: StringEnum(NOTIFICATION_DELIVERY_STATUSES),
+  attempts: Type.Integer(),
+  maxAttempts: Type.Integer(),
+  lastError: Nullable(Type.String()),
+  lastAttemptAt: NullableTimestamp,
+  nextAttemptAt: NullableTimestamp,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  deliveredAt: NullableTimestamp,
+});
+
+export const Attempt = Type.Object({
+  attempt: Type.Integer(),
+  outcome: StringEnum(NOTIFICATION_ATTEMPT_OUTCOMES),
+  startedAt: Timestamp,
+  finishedAt: NullableTimestamp,
+  httpStatus: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+});
+
+export const DeliveryDetail = Type.Object({
+  ...Delivery.properties,
+  payload: Type.Record(Type.String(), Type.Unknown(), { description: 'The event as webhooks receive it' }),
+  attemptLog: Type.Array(Attempt),
+});
+
+export const DeliveryListQuery = Type.Object({
+  ...PaginationQueryFields,
+  status: Type.Optional(StringEnum(NOTIFICATION_DELIVERY_STATUSES)),
+  channelId: Type.Optional(Uuid()),
+  ruleId: Type.Optional(Uuid()),
+  event: Type.Optional(StringEnum(NOTIFICATION_EVENTS)),
+});
+
+export const EventKind = Type.Object({
+  kind: StringEnum(NOTIFICATION_EVENTS),
+  mode: StringEnum(NOTIFICATION_MODES),
+  description: Type.String(),
+  filters: Type.Array(Type.String()),
+  okStates: Type.Array(Type.String()),
+  defaultWithinDays: Nullable(Type.Array(Type.Integer())),
+});
+
+export const Alert = Type.Object({
+  event: StringEnum(NOTIFICATION_EVENTS),
+  resource: Resource,
+  state: Type.String(),
+  since: Timestamp,
+  summary: Type.String(),
+  details: Type.Record(Type.String(), Type.Unknown()),
+});
+
+export type Channel = Static<typeof Channel>;
+export type ChannelCreate = Static<typeof ChannelCreate>;
+export type ChannelUpdate = Static<typeof ChannelUpdate>;
+export type ChannelListQuery = Static<typeof ChannelListQuery>;
+export type ChannelTestResult = Static<typeof ChannelTestResult>;
+export type SmtpSettings = Static<typeof SmtpSettings>;
+export type SmtpChanges = Static<typeof SmtpChanges>;
+export type Rule = Static<typeof Rule>;
+export type RuleCreate = Static<typeof RuleCreate>;
+export type RuleUpdate = Static<typeof RuleUpdate>;
+export type RuleListQuery = Static<typeof RuleListQuery>;
+export type Delivery = Static<typeof Delivery>;
+export type DeliveryDetail = Static<typeof DeliveryDetail>;
+export type DeliveryListQuery = Static<typeof DeliveryListQuery>;
+export type EventKind = Static<typeof EventKind>;
+export type Alert = Static<typeof Alert>;

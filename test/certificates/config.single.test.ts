@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { type ConfigError, loadConfig } from '../../src/config.js';
+
+const problems = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    return (error as ConfigError).problems;
+  }
+};
+
+describe('HTTPS and ACME configuration', () => {
+  it("starts no TLS listener and orders from Let's Encrypt by default", () => {
+    const config = loadConfig({});
+    expect(config.https).toEqual({ port: undefined, defaultCertificate: undefined, redirect: false });
+    expect(config.acme.directoryUrl).toBe('https://acme-v02.api.letsencrypt.org/directory');
+    expect(config.acme.renewBeforeDays).toBe(30);
+  });
+
+  it('reads the HTTPS port, the default certificate and the redirect', () => {
+    const config = loadConfig({
+      HTTPS_PORT: '8443',
+      INFRAGATE_TLS_DEFAULT_CERTIFICATE: 'gateway',
+      INFRAGATE_HTTPS_REDIRECT: 'true',
+    });
+    expect(config.https).toEqual({ port: 8443, defaultCertificate: 'gateway', redirect: true });
+  });
+
+  it('reports every bad value at once', () => {
+    expect(
+      problems({
+        HTTPS_PORT: 'x',
+        INFRAGATE_ACME_DIRECTORY_URL: 'http://ca.example/directory',
+        INFRAGATE_ACME_CA_FILE: '/nonexistent/ca.pem',
+      }),
+    ).toEqual([
+      'INFRAGATE_ACME_DIRECTORY_URL is invalid: expected an https:// URL',
+      'HTTPS_PORT=x is invalid: expected an integer from 0 to 65535',
+      'INFRAGATE_ACME_CA_FILE=/nonexistent/ca.pem is invalid: no such file',
+    ]);
+  });
+
+  it('refuses the redirect without an HTTPS port', () => {
+    expect(problems({ INFRAGATE_HTTPS_REDIRECT: 'true' })).toEqual([
+      'INFRAGATE_HTTPS_REDIRECT=true is invalid without HTTPS_PORT',
+    ]);
+  });
+});

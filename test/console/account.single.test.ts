@@ -1,0 +1,114 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { users } from '../../src/db/schema/index.js';
+import { issueToken } from '../../src/modules/auth/tokens.js';
+import {
+  accessibilityViolations,
+  type ConsoleHarness,
+  type ConsoleUser,
+  describeInBrowser,
+  screenshot,
+  signIn,
+  startConsole,
+} from '../support/console.js';
+
+describeInBrowser('the Account page', () => {
+  let harness: ConsoleHarness;
+  beforeAll(async () => {
+    harness = await startConsole();
+  });
+  afterAll(() => harness?.close());
+
+  async function openAccount(user: ConsoleUser) {
+    const opened = await harness.open('/account');
+    await signIn(opened.page, user);
+    await opened.page.getByRole('heading', { name: 'My account' }).waitFor();
+    return opened;
+  }
+
+  /** The user's own view through the API, with a token made outside the browser. */
+  async function apiAs(user: ConsoleUser) {
+    const [row] = await harness.gateway.deps.db.select().from(users).where(eq(users.email, user.email));
+    const { token } = await issueToken(harness.gateway.deps.db, {
+      userId: row!.id,
+      kind: 'api',
+      name: 'outside the browser',
+      expiresAt: null,
+    });
+    return (path: string) => harness.gateway.call('GET', path, { token });
+  }
+
+  it('shows my profile, sessions and tokens, and passes the accessibility checks', async () => {
+    const user = await harness.createUser(['logging:view']);
+    const { page, problems } = await openAccount(user);
+    await page.getByText(user.email).first().waitFor();
+    await page.getByRole('table', { name: 'Sessions' }).getByText('This browser').waitFor();
+    await expect(page.getByText('logging:view').isVisible()).resolves.toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'account');
+    expect(problems).toEqual([]);
+  });
+
+  it('creates an API token, shows it once, and the token works against the API', async () => {
+    const user = await harness.createUser([]);
+    const { page } = await openAccount(user);
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create an API token' });
+    await dialog.getByLabel('Name').fill('ci-deploy');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByRole('dialog', { name: 'Your new API token' });
+    const token = (await shown.getByText(/^igw_/).textContent())!;
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'account-token-created');
+    const me = await harness.gateway.call('GET', '/auth/me', { token });
+    expect(me.body.data.email).toBe(user.email);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('table', { name: 'API tokens' }).getByText('ci-deploy').waitFor();
+    expect(await page.getByText(token).count()).toBe(0);
+  });
+
+  it("keeps making changes after a reload (the session's CSRF token is fetched again)", async () => {
+    const user = await harness.createUser([]);
+    const { page } = await openAccount(user);
+    await page.reload();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create an API token' });
+    await dialog.getByLabel('Name').fill('after-reload');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    await page.getByRole('dialog', { name: 'Your new API token' }).waitFor();
+    const get = await apiAs(user);
+    expect((await get('/auth/tokens')).body.data.map((token: { name: string }) => token.name)).toContain(
+      'after-reload',
+    );
+  });
+
+  it('revokes a token after confirming, and the token stops working', async () => {
+    const user = await harness.createUser([]);
+    const get = await apiAs(user);
+    const { page } = await openAccount(user);
+    await page.getByRole('button', { name: 'Revoke token outside the browser' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke the token outside the browser?' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await page.getByRole('table', { name: 'API tokens' }).waitFor({ state: 'detached' });
+    expect((await get('/auth/me')).status).toBe(401);
+  });
+
+  it('revokes my other sessions: the API then lists only this one', async () => {
+    const user = await harness.createUser([]);
+    const elsewhere = await openAccount(user);
+    const { page } = await openAccount(user);
+    const get = await apiAs(user);
+    expect((await get('/auth/me/sessions')).body.data).toHaveLength(2);
+    await page.getByRole('button', { name: 'Revoke other sessions' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke your other sessions?' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await page.getByText('Revoked 1 other session.').waitFor();
+    expect((await get('/auth/me/sessions')).body.data).toHaveLength(1);
+    await elsewhere.page.reload();
+    await elsewhere.page.waitForURL('**/signin**');
+  });
+});

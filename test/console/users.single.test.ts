@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  accessibilityViolations,
+  type ConsoleHarness,
+  type ConsoleUser,
+  describeInBrowser,
+  PHONE,
+  screenshot,
+  scrollsSideways,
+  signIn,
+  startConsole,
+} from '../support/console.js';
+
+describeInBrowser('the Users page', () => {
+  let harness: ConsoleHarness;
+  let admin: ConsoleUser;
+  beforeAll(async () => {
+    harness = await startConsole();
+    admin = await harness.createUser(['admin:users']);
+  });
+  afterAll(() => harness?.close());
+
+  async function openUsers(path = '/users', viewport?: { width: number; height: number }) {
+    const opened = await harness.open(path, viewport);
+    await signIn(opened.page, admin);
+    await opened.page.getByRole('heading', { name: 'Users and groups' }).waitFor();
+    return opened;
+  }
+
+  /** Opens the Users page and fills the "Create a user" dialog in the group admins (not submitted). */
+  async function fillNewUser(fields: { email: string; name: string; password: string }) {
+    const opened = await openUsers();
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Create user' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create a user' });
+    await dialog.getByLabel('Email').fill(fields.email);
+    await dialog.getByLabel('Name').fill(fields.name);
+    await dialog.getByRole('combobox', { name: 'Group' }).click();
+    await page.getByRole('option', { name: 'admins' }).click();
+    await dialog.getByLabel('Password', { exact: true }).fill(fields.password);
+    return { ...opened, dialog };
+  }
+
+  const findUser = async (email: string) =>
+    (await harness.gateway.call('GET', '/api/admin/users', { query: { q: email } })).body.data[0];
+
+  it('lists the users with a search box, and passes the accessibility checks', async () => {
+    const { page, problems } = await openUsers();
+    await page.getByRole('table', { name: 'Users' }).getByText(admin.email).waitFor();
+    await expect(page.getByRole('searchbox', { name: 'Search users' }).isVisible()).resolves.toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'users');
+    expect(problems).toEqual([]);
+  });
+
+  it('creates a user, which the API then lists in its group', async () => {
+    const { page, dialog } = await fillNewUser({
+      email: 'created@test',
+      name: 'Created In Browser',
+      password: 'a long password',
+    });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'users-create');
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await findUser('created@test')).toMatchObject({
+      name: 'Created In Browser',
+      groupName: 'admins',
+      hasPassword: true,
+    });
+  });
+
+  it('shows a refusal of the gateway next to the field it is about', async () => {
+    const { dialog } = await fillNewUser({ email: 'short-password@test', name: 'Short', password: 'short' });
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    const message = dialog.getByText('must NOT have fewer than 8 characters');
+    await message.waitFor();
+    const password = dialog.getByLabel('Password', { exact: true });
+    await expect(password.getAttribute('aria-describedby')).resolves.toContain(
+      await message.getAttribute('id'),
+    );
+    await expect(dialog.getByRole('alert').textContent()).resolves.toContain('Request validation failed');
+    expect(await findUser('short-password@test')).toBeUndefined();
+  });
+
+  it('finds users by the search box, on the server', async () => {
+    await harness.gateway.call('POST', '/api/admin/users', {
+      body: { email: 'needle@test', name: 'Needle', group: 'admins' },
+    });
+    const { page } = await openUsers();
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('needle');
+    await page.waitForURL('**/users?q=needle');
+    const table = page.getByRole('table', { name: 'Users' });
+    await table.getByText('needle@test').waitFor();
+    expect(await table.getByRole('row').count()).toBe(2);
+  });
+
+  it('disables a user after confirming, which the API then shows', async () => {
+    await harness.gateway.call('POST', '/api/admin/users', {
+      body: { email: 'to-disable@test', name: 'To Disable', group: 'admins' },
+    });
+    const { page } = await openUsers('/users?q=to-disable');
+    await page.getByRole('button', { name: 'Edit to-disable@test' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit to-disable@test' });
+    await dialog.getByRole('button', { name: 'Disable user' }).click();
+    const confirmation = page.getByRole('dialog', { name: 'Disable to-disable@test?' });
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await confirmation.getByRole('button', { name: 'Disable' }).click();
+    await confirmation.waitFor({ state: 'hidden' });
+    expect(await findUser('to-disable@test')).toMatchObject({ disabled: true });
+  });
+
+  it('creates a group with scopes, which the API then shows', async () => {
+    const { page } = await openUsers('/users/groups');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a group' });
+    await dialog.getByLabel('Name').fill('operators');
+    const scopes = dialog.getByRole('combobox', { name: 'Scopes' });
+    await scopes.fill('logging:view');
+    await scopes.press('Enter');
+    await scopes.fill('audit:*');
+    await scopes.press('Enter');
+    await scopes.press('Tab');
+    await dialog.getByRole('button', { name: 'Create group' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const groups = (await harness.gateway.call('GET', '/api/admin/groups')).body.data;
+    expect(groups.find((group: { name: string }) => group.name === 'operators')?.scopes).toEqual([
+      'logging:view',
+      'audit:*',
+    ]);
+    await page.getByRole('table', { name: 'Groups' }).getByText('operators').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'groups');
+  });
+
+  it('shows a refused scope next to the scopes field, naming the item', async () => {
+    const { page } = await openUsers('/users/groups');
+    await page.getByRole('button', { name: 'Edit scopes of operators' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Scopes of operators' });
+    const scopes = dialog.getByRole('combobox', { name: 'Scopes' });
+    await scopes.fill('Not A Scope');
+    await scopes.press('Enter');
+    await scopes.press('Tab');
+    await dialog.getByRole('button', { name: 'Save scopes' }).click();
+    await dialog.getByText('item 3: must be * or <area>:<permission>').waitFor();
+  });
+
+  it('fits a phone screen: the list does not scroll sideways', async () => {
+    const { page } = await openUsers('/users', PHONE);
+    await page.getByRole('table', { name: 'Users' }).getByText(admin.email).waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    await screenshot(page, 'users-phone');
+  });
+});

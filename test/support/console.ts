@@ -1,0 +1,135 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import axe from 'axe-core';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect } from 'vitest';
+import type { Config } from '../../src/config.js';
+import { chromiumBinary, launchChromium } from '../services/chromium.js';
+import { ensureConsoleBuilt } from './console-build.js';
+import { startTestGateway, type TestGateway } from './gateway.js';
+
+const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-results/console');
+
+/**
+ * A suite that drives the browser (and any other peer it names): skipped with the reason where one
+ * is missing, failing under CI=true.
+ */
+export function describeInBrowser(
+  title: string,
+  suite: () => void,
+  ...otherPeers: { path?: string; skipReason?: string }[]
+): void {
+  const missing = [chromiumBinary(), ...otherPeers].find((peer) => !peer.path);
+  describe.skipIf(missing !== undefined)(`${title}${missing ? ` (${missing.skipReason})` : ''}`, suite);
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+export interface ConsoleUser {
+  email: string;
+  password: string;
+  name: string;
+}
+
+export interface ConsolePage {
+  page: Page;
+  /** Scripts the content security policy refused and errors the page threw; a test expects none. */
+  problems: string[];
+}
+
+/** A real gateway on a free loopback port serving the built console, and one browser for the file. */
+export interface ConsoleHarness {
+  gateway: TestGateway;
+  baseUrl: string;
+  browser: Browser;
+  /** A new browser context (its own cookies) with a page at `path`. */
+  open(path?: string, viewport?: { width: number; height: number }): Promise<ConsolePage>;
+  /** A user with a password, in a new group holding exactly these scopes (made through the API). */
+  createUser(scopes: string[]): Promise<ConsoleUser>;
+  close(): Promise<void>;
+}
+
+export async function startConsole(overrides: Partial<Config> = {}): Promise<ConsoleHarness> {
+  await ensureConsoleBuilt();
+  const gateway = await startTestGateway(overrides);
+  const baseUrl = await gateway.listen();
+  const browser = await launchChromium();
+  return {
+    gateway,
+    baseUrl,
+    browser,
+    async open(target = '/', viewport = DESKTOP) {
+      const context = await browser.newContext({ baseURL: baseUrl, viewport });
+      // A missing element fails its step with a message, well before the test's own timeout.
+      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
+      });
+      await page.goto(target);
+      return { page, problems };
+    },
+    async createUser(scopes) {
+      const suffix = crypto.randomBytes(4).toString('hex');
+      const group = `group-${suffix}`;
+      const user = { email: `user-${suffix}@test`, password: `password-${suffix}`, name: `User ${suffix}` };
+      expect(
+        (await gateway.call('POST', '/api/admin/groups', { body: { name: group, scopes } })).status,
+      ).toBe(201);
+      const created = await gateway.call('POST', '/api/admin/users', { body: { ...user, group } });
+      expect(created.status).toBe(201);
+      return user;
+    },
+    async close() {
+      await browser.close();
+      await gateway.close();
+    },
+  };
+}
+
+/** Signs in through the form, as a person would. */
+export async function signIn(page: Page, user: { email: string; password: string }): Promise<void> {
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+// Functions passed to page.evaluate run in the browser; this project has no DOM types, so they
+// name what they use there.
+interface InPage {
+  axe: { run(options: axe.RunOptions): Promise<axe.AxeResults> };
+  document: { documentElement: { scrollWidth: number; clientWidth: number } };
+}
+
+/** The serious and critical accessibility violations axe-core finds on the page as it is now. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol, which the page's content security policy does not govern.
+  await page.evaluate(axe.source);
+  const results = await page.evaluate(() => {
+    return (globalThis as unknown as InPage).axe.run({ resultTypes: ['violations'] });
+  });
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+    );
+}
+
+/** Saves the page as test-results/console/<name>.png, for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Whether the page scrolls sideways (it must not, even on a phone). */
+export function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const { documentElement } = (globalThis as unknown as InPage).document;
+    return documentElement.scrollWidth > documentElement.clientWidth;
+  });
+}

@@ -1,0 +1,21 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { AccessRule } from '../../auth/access';
+
+/** One block of "what needs attention"; shown to users holding one of its scopes. */
+export interface OverviewSection extends AccessRule {
+  id: string;
+  Section: LazyExoticComponent<ComponentType>;
+  /** Takes the whole width (a table of several columns) instead of half of it. */
+  wide?: boolean;
+}
+
+/**
+ * The overview's sections, in the order shown. A new kind of attention (containers whose health
+ * check is degraded or offline comes with the health-check issue, `containerhost:view`) is one
+ * more entry here and one component in this folder.
+ */
+export const overviewSections: readonly OverviewSection[] = [
+  { id: 'siem', anyOf: ['audit:view'], Section: lazy(() => import('./SiemAttention')) },
+  { id: 'certificates', anyOf: ['certificates:view'], Section: lazy(() => import('./ExpiringCertificates')) },
+  { id: 'audit', anyOf: ['audit:view'], Section: lazy(() => import('./RecentAuditEvents')), wide: true },
+];

@@ -1,0 +1,10 @@
+import { Center, Loader } from '@mantine/core';
+
+/** While a page's chunk or first data loads. */
+export function PageLoader() {
+  return (
+    <Center py="xl">
+      <Loader aria-label="Loading" />
+    </Center>
+  );
+}

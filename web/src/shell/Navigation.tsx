@@ -1,0 +1,18 @@
+import { NavLink } from '@mantine/core';
+import { NavLink as RouterLink, useLocation } from 'react-router';
+import type { ConsoleArea } from '../areas/area';
+
+/** One link per area the signed-in user may open, in the registry's order. */
+export function Navigation({ areas, onNavigate }: { areas: readonly ConsoleArea[]; onNavigate: () => void }) {
+  const { pathname } = useLocation();
+  return areas.map((area) => (
+    <NavLink
+      key={area.path}
+      component={RouterLink}
+      to={area.path}
+      label={area.label}
+      active={pathname === area.path || pathname.startsWith(`${area.path}/`)}
+      onClick={onNavigate}
+    />
+  ));
+}
