@@ -1,10 +1,11 @@
 import { asc, desc, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Db } from '../db/client.js';
 import { lockForTransaction } from '../db/locks.js';
 import { queryRows } from '../db/raw.js';
 import { auditEvents } from '../db/schema/index.js';
-import { chainHash, GENESIS_HASH } from './audit-recorder.js';
-import type { Deps } from './deps.js';
+import { type AuditRecorder, chainHash, GENESIS_HASH } from './audit-recorder.js';
+import type { BackgroundJobs } from './background-jobs.js';
 
 /** The background job that gives committed audit events their place in the hash chain. */
 export const SEQUENCER_JOB = 'audit.sequencer';
@@ -46,7 +47,10 @@ export class AuditSequencer {
   private notifying = false;
   private notifyAgain = false;
 
-  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'jobs' | 'log'>) {
+  // Its own list, not Pick<Deps>: Deps names the sequencer, and the two would import each other.
+  constructor(
+    private readonly deps: { db: Db; audit: AuditRecorder; jobs: BackgroundJobs; log: FastifyBaseLogger },
+  ) {
     deps.jobs.register({
       name: SEQUENCER_JOB,
       intervalMs: INTERVAL_MS,
