@@ -124,6 +124,7 @@ async function main(): Promise<void> {
   const requests: LoadResult[] = labels.map((label) => ({
     label,
     requestsPerSecond: 0,
+    total: 0,
     p50Ms: 0,
     p99Ms: 0,
     errors: 0,

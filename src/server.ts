@@ -5,10 +5,12 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
+import pino from 'pino';
 import type { Config } from './config.js';
 import { registerAccessAudit } from './core/access-audit.js';
 import type { App, RouteAccess, RouteRecord } from './core/app.js';
 import { AuditRecorder } from './core/audit-recorder.js';
+import { AuditSequencer } from './core/audit-sequencer.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
 import { BackgroundJobs } from './core/background-jobs.js';
@@ -19,6 +21,7 @@ import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
 import { NotificationOutbox } from './core/notifications.js';
+import { OneLinePerRequest } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
@@ -34,6 +37,12 @@ export interface ServerOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests read them back to prove secrets never appear). */
   logStream?: NodeJS.WritableStream;
+  /**
+   * Close the database when the server closes, after the background jobs stopped and the modules
+   * wrote what they still hold (an onClose hook of the caller would run before those: hooks run
+   * in reverse order of registration).
+   */
+  closeDatabase?: boolean;
 }
 
 // Routes under these prefixes are served by documentation plugins and need no token.
@@ -68,6 +77,14 @@ async function shareInvalidations(
 /** Builds the gateway without listening: tests use `inject()` or `listen({port: 0})`. */
 export async function buildServer(options: ServerOptions): Promise<App> {
   const { config, database } = options;
+  // Every request is logged at the default level, so stdout is buffered: written in blocks of 4 KiB
+  // or every 100 ms, whichever comes first, asynchronously. pino writes what is left synchronously
+  // when the process exits, and onClose below does on a clean shutdown: only a kill -9 can lose
+  // the last 100 ms of lines.
+  const stdout =
+    options.logger === false || options.logStream
+      ? undefined
+      : pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
   const app = Fastify({
     logger:
       options.logger === false
@@ -75,8 +92,9 @@ export async function buildServer(options: ServerOptions): Promise<App> {
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
-            ...(options.logStream ? { stream: options.logStream } : {}),
+            stream: options.logStream ?? stdout,
           },
+    logController: new OneLinePerRequest(),
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
     trustProxy: false,
@@ -91,11 +109,16 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const instanceId = crypto.randomUUID();
   const jobs = new BackgroundJobs(app.log, database.db, instanceId);
   const egress = new EgressGuard(config.egress);
+  const audit = new AuditRecorder();
+  closers.push(database.onCommit((tx) => audit.transactionCommitted(tx)));
+  const sequencer = new AuditSequencer({ db: database.db, audit, jobs, log: app.log });
+  closers.push(await sequencer.listen(database));
   const deps: Deps = {
     config,
     db: database.db,
     dbKind: database.kind,
-    audit: new AuditRecorder(),
+    audit,
+    sequencer,
     secrets: new SecretBox(options.masterKey),
     egress,
     jobs,
@@ -113,6 +136,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     await jobs.stop();
     for (const close of closers.reverse()) await close();
     await egress.close();
+    if (options.closeDatabase) await database.close();
+    stdout?.flushSync();
   });
   const routeCatalog: RouteRecord[] = [];
   app.decorate('routeCatalog', routeCatalog);
@@ -132,7 +157,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerHttpsPolicy(app, config.https);
   registerJsonBodyParser(app);
   registerInputGuard(app);
-  await app.register(fastifyCookie);
+  // No parsing hook on every request: `sessionCookie()` parses the cookie header when it is needed.
+  await app.register(fastifyCookie, { hook: false });
   // Before authentication: its onRequest marks upgrades, so a refused one (401/403) still closes its socket.
   await registerWebSockets(app);
   registerAuthentication(app, principals);

@@ -4,6 +4,8 @@ import autocannon from 'autocannon';
 export interface LoadResult {
   label: string;
   requestsPerSecond: number;
+  /** Requests answered in the whole run. */
+  total: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -15,14 +17,18 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   connections?: number;
   durationSeconds?: number;
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
   body?: string;
+  /** Paths taken in turn, one per request (e.g. a different record each time); default: the URL's. */
+  paths?: string[];
   /** SNI name for https URLs (autocannon does not check the certificate). */
   servername?: string;
 }
 
 /** Drives one URL with autocannon for a bounded time and summarises it. */
 export async function load(label: string, options: LoadOptions): Promise<LoadResult> {
+  let next = 0;
+  const paths = options.paths;
   const result = await autocannon({
     url: options.url,
     headers: options.headers,
@@ -30,11 +36,15 @@ export async function load(label: string, options: LoadOptions): Promise<LoadRes
     body: options.body,
     connections: options.connections ?? 50,
     duration: options.durationSeconds ?? 10,
+    ...(paths
+      ? { requests: [{ setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }] }
+      : {}),
     ...(options.servername ? { servername: options.servername } : {}),
   });
   return {
     label,
     requestsPerSecond: Math.round(result.requests.average),
+    total: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors,

@@ -9,8 +9,12 @@ import { listenAdminSocket } from './admin-socket.js';
 /** `infragate serve`: migrate, create the first admin on an empty database, listen, shut down gracefully. */
 export async function serve(config: Config): Promise<void> {
   const storage = await openStorage(config);
-  const app = await buildServer({ config, database: storage.database, masterKey: storage.masterKey });
-  app.addHook('onClose', async () => storage.database.close());
+  const app = await buildServer({
+    config,
+    database: storage.database,
+    masterKey: storage.masterKey,
+    closeDatabase: true,
+  });
   const closeSocket = await listenAdminSocket(config.dataDir, app.deps);
   app.addHook('preClose', async () => closeSocket());
 

@@ -12,10 +12,20 @@ export interface JobSpec {
    * set this for work that each process must do for itself, or that shares safely (SKIP LOCKED).
    */
   everyInstance?: boolean;
+  /**
+   * How long a lease lasts without renewal, i.e. how soon another process takes over from a dead
+   * holder. By default it outlives a few missed runs, so a slow holder is not replaced.
+   */
+  leaseMs?: number;
 }
 
-/** A lease outlives a few missed runs, so a dead holder is replaced soon but a slow one is not. */
-const leaseMs = (job: JobSpec) => job.intervalMs * 3 + 10_000;
+const leaseMs = (job: JobSpec) => job.leaseMs ?? job.intervalMs * 3 + 10_000;
+
+/** What this process last learnt about a lease, trusted until `until` (its own clock). */
+interface KnownLease {
+  held: boolean;
+  until: number;
+}
 
 /**
  * Periodic background work (exports, health checks, sweeps). A job never overlaps itself; a failing
@@ -27,7 +37,9 @@ export class BackgroundJobs {
   private readonly jobs: JobSpec[] = [];
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Map<string, Promise<void>>();
+  private readonly leases = new Map<string, KnownLease>();
   private started = false;
+  private stopped = false;
 
   constructor(
     private readonly log: FastifyBaseLogger,
@@ -46,32 +58,55 @@ export class BackgroundJobs {
     for (const job of this.jobs) this.schedule(job);
   }
 
-  /** Runs a job now (if it is not already running here) and resolves when that run ends. */
+  /**
+   * Runs a job now (if it is not already running here) and resolves when that run ends; once the
+   * jobs were stopped (the server closes) nothing runs any more.
+   */
   runNow(name: string): Promise<void> {
     const job = this.jobs.find((candidate) => candidate.name === name);
     if (!job) return Promise.reject(new Error(`no background job named ${name}`));
+    if (this.stopped) return Promise.resolve();
     return this.runOnce(job);
   }
 
   async stop(): Promise<void> {
     this.started = false;
+    this.stopped = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     await Promise.allSettled(this.running.values());
+    this.leases.clear();
     await this.db.execute(sql`delete from job_leases where holder = ${this.instanceId}`).catch(() => {});
   }
 
-  /** Takes or renews the job's lease; false when another live process holds it. */
+  /** Whether this process holds the named job's lease (as far as it knows without asking). */
+  holdsLease(name: string): boolean {
+    const known = this.leases.get(name);
+    return known?.held === true && known.until > Date.now();
+  }
+
+  /**
+   * Takes or renews the job's lease; false when another live process holds it. A held lease is
+   * renewed once a third of it has passed, not on every run (a frequently woken job would otherwise
+   * write a row per run); a refusal is remembered for a quarter of the lease (at most a second).
+   * The local deadline counts from before the query, so it ends before the lease in the database.
+   */
   async acquireLease(job: JobSpec): Promise<boolean> {
+    const asked = Date.now();
+    const known = this.leases.get(job.name);
+    if (known && known.until > asked) return known.held;
+    const ms = leaseMs(job);
     const rows = await queryRows<{ holder: string }>(
       this.db,
       sql`insert into job_leases (name, holder, expires_at)
-          values (${job.name}, ${this.instanceId}, now() + ${`${leaseMs(job)} milliseconds`}::interval)
+          values (${job.name}, ${this.instanceId}, now() + ${`${ms} milliseconds`}::interval)
           on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
           where job_leases.holder = excluded.holder or job_leases.expires_at < now()
           returning holder`,
     );
-    return rows.length === 1;
+    const held = rows.length === 1;
+    this.leases.set(job.name, { held, until: asked + (held ? ms / 3 : Math.min(ms / 4, 1000)) });
+    return held;
   }
 
   private schedule(job: JobSpec): void {

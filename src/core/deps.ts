@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../db/client.js';
 import type { AuditRecorder } from './audit-recorder.js';
+import type { AuditSequencer } from './audit-sequencer.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
 import type { BackgroundJobs } from './background-jobs.js';
 import type { EgressGuard } from './egress-guard.js';
@@ -14,6 +15,8 @@ export interface Deps {
   db: Db;
   dbKind: 'pglite' | 'postgres';
   audit: AuditRecorder;
+  /** Gives committed audit events their seq and chain hashes (a background job). */
+  sequencer: AuditSequencer;
   secrets: SecretBox;
   egress: EgressGuard;
   jobs: BackgroundJobs;

@@ -1,6 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
-import { Agent, fetch, Headers, type RequestInit, type Response } from 'undici';
+import type { Agent, RequestInit, Response } from 'undici';
 import type { EgressPolicy } from '../config.js';
 
 export type AddressClass = 'public' | 'private' | 'loopback' | 'forbidden';
@@ -128,17 +128,24 @@ const CREDENTIAL_HEADERS = [
  * followed by hand so every hop is checked again.
  */
 export class EgressGuard {
-  private readonly agent: Agent;
+  /** The HTTP client (undici) is loaded and its connection pool made on the first outbound request. */
+  private client: Promise<{ undici: typeof import('undici'); agent: Agent }> | undefined;
   private ownHostGuard: EgressGuard | undefined;
 
   /** `ownHost`: the guard of work on the gateway's own host, which may also reach loopback. */
   constructor(
     readonly policy: EgressPolicy,
     private readonly ownHost = false,
-  ) {
-    this.agent = new Agent({
-      connect: { lookup: (hostname, options, callback) => this.lookup(hostname, options, callback) },
-    });
+  ) {}
+
+  private http() {
+    this.client ??= import('undici').then((undici) => ({
+      undici,
+      agent: new undici.Agent({
+        connect: { lookup: (hostname, options, callback) => this.lookup(hostname, options, callback) },
+      }),
+    }));
+    return this.client;
   }
 
   /**
@@ -183,6 +190,8 @@ export class EgressGuard {
    */
   async fetch(url: string | URL, init: GuardedRequestInit = {}): Promise<Response> {
     const { timeoutMs = 10_000, maxRedirects = 5, credentialHeaders = [], ...rest } = init;
+    const { undici, agent } = await this.http();
+    const { fetch, Headers } = undici;
     const signal = AbortSignal.timeout(timeoutMs);
     let target = new URL(url);
     const origin = target.origin;
@@ -204,7 +213,7 @@ export class EgressGuard {
         method,
         headers,
         body,
-        dispatcher: this.agent,
+        dispatcher: agent,
         redirect: 'manual',
         signal,
       });
@@ -228,7 +237,7 @@ export class EgressGuard {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.agent.close(), this.ownHostGuard?.close()]);
+    await Promise.all([this.client?.then(({ agent }) => agent.close()), this.ownHostGuard?.close()]);
   }
 
   private lookup(

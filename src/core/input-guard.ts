@@ -32,6 +32,15 @@ function prototypeKeys(record: Record<string, unknown>, path: (string | number)[
   return issues;
 }
 
+const NO_ISSUES: ValidationIssue[] = [];
+
+/** Most requests have no query string or path parameters: nothing to walk. */
+function isEmptyRecord(value: unknown): boolean {
+  if (!isPlainObject(value)) return false;
+  for (const _ in value) return false;
+  return true;
+}
+
 interface Pending {
   value: unknown;
   path: (string | number)[];
@@ -44,6 +53,7 @@ interface Pending {
  * and every prototype-poisoning key.
  */
 function inspect(input: unknown, location: string): ValidationIssue[] {
+  if (input === undefined || input === null || isEmptyRecord(input)) return NO_ISSUES;
   const issues: ValidationIssue[] = [];
   const pending: Pending[] = [{ value: input, path: [], depth: 0 }];
   for (let next = pending.pop(); next; next = pending.pop()) {
@@ -76,11 +86,10 @@ function inspect(input: unknown, location: string): ValidationIssue[] {
  */
 export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    const issues = [
-      ...inspect(request.params, 'path'),
-      ...inspect(request.query, 'query string'),
-      ...inspect(request.body, 'body'),
-    ];
-    done(issues.length > 0 ? validationError(issues) : undefined);
+    const inPath = inspect(request.params, 'path');
+    const inQuery = inspect(request.query, 'query string');
+    const inBody = inspect(request.body, 'body');
+    const found = inPath.length + inQuery.length + inBody.length;
+    done(found > 0 ? validationError([...inPath, ...inQuery, ...inBody]) : undefined);
   });
 }

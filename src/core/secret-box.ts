@@ -25,6 +25,14 @@ export class SecretBox {
       .join('.');
   }
 
+  /**
+   * A 32-byte key for one purpose (e.g. signing audit checkpoints), derived from the master key with
+   * HKDF-SHA256: stable for as long as the master key is, and telling nothing about it.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(crypto.hkdfSync('sha256', this.key, Buffer.alloc(0), `infragate:${purpose}`, 32));
+  }
+
   open(sealed: string, context: string): string {
     const [version, nonce, tag, body] = sealed.split('.');
     if (version !== VERSION || !nonce || !tag || body === undefined) throw new Error('not a sealed secret');

@@ -1,6 +1,6 @@
 import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from './auth/authenticate.js';
+import { sessionCookie } from './auth/authenticate.js';
 import { forbidden } from './errors.js';
 
 /** The largest message a WebSocket client may send (a terminal paste, a control message). */
@@ -13,7 +13,7 @@ const MAX_MESSAGE_BYTES = 1024 * 1024;
  * bearer-token upgrades (the CLI) need none.
  */
 function assertSameOriginUpgrade(request: FastifyRequest): void {
-  const viaCookie = request.headers.authorization === undefined && Boolean(request.cookies?.[SESSION_COOKIE]);
+  const viaCookie = request.headers.authorization === undefined && sessionCookie(request) !== undefined;
   if (!viaCookie) return;
   if (request.headers.origin !== `${request.protocol}://${request.host}`)
     throw forbidden({

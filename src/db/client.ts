@@ -22,6 +22,11 @@ export interface Database {
    * arrives here); answers the function that stops listening.
    */
   subscribe(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` after each top-level `db.transaction()` commits, with the transaction handle
+   * its callback was given (work to start once a change is visible to others, e.g. sequencing).
+   */
+  onCommit(listener: (tx: Tx) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -34,29 +39,64 @@ export interface DatabaseTarget {
   poolSize?: number;
 }
 
+/**
+ * The embedded PostgreSQL runs inside this process's WebAssembly memory, which only grows: its
+ * shared buffers (128 MB by default) were most of the gateway's resident memory. The gateway's
+ * working set is small; 16 MB of buffers keeps the hot pages, and the rest is read from the
+ * operating system's file cache. PGlite's own start parameters are kept (they are replaced, not
+ * merged, when some are given).
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.url) {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
     // An idle client that loses its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
     await pool.query('select 1');
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
     return {
-      db: drizzlePg(pool, { schema }) as unknown as Db,
+      db,
       kind: 'postgres',
       subscribe: (channel, onMessage) => listenPostgres(target.url!, channel, onMessage),
+      onCommit: announceCommits(db),
       close: () => pool.end(),
     };
   }
   if (target.pgliteDir) fs.mkdirSync(path.dirname(target.pgliteDir), { recursive: true });
-  const client = await PGlite.create(target.pgliteDir);
+  const client = await PGlite.create(target.pgliteDir, { startParams: PGLITE_START_PARAMS });
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
-    db: drizzlePglite(client, { schema }) as unknown as Db,
+    db,
     kind: 'pglite',
     subscribe: async (channel, onMessage) => {
       const unlisten = await client.listen(channel, onMessage);
       return unlisten;
     },
+    onCommit: announceCommits(db),
     close: () => client.close(),
+  };
+}
+
+/**
+ * Wraps `db.transaction` so that listeners hear of each commit (a rollback throws past them).
+ * Nested transactions are savepoints of their parent and are not announced on their own.
+ */
+function announceCommits(db: Db): Database['onCommit'] {
+  const listeners = new Set<(tx: Tx) => void>();
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (run: (tx: Tx) => Promise<unknown>, config?: Parameters<Db['transaction']>[1]) => {
+    let handle: Tx | undefined;
+    const result = await transaction((tx) => {
+      handle = tx;
+      return run(tx);
+    }, config);
+    for (const listener of listeners) listener(handle!);
+    return result;
+  }) as Db['transaction'];
+  return (listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   };
 }
 

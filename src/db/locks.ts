@@ -8,7 +8,7 @@ import type { DbOrTx } from './client.js';
 export const advisoryLocks = {
   /** Applying migrations (several gateways starting together apply them once). */
   migrations: 7_302_118_451,
-  /** Appending to the audit hash chain (one writer extends the head at a time). */
+  /** Extending the audit hash chain (taken by the sequencer only; writers of events take no lock). */
   auditChain: 7_302_118_452,
   /** Creating the first admin on an empty database. */
   firstAdmin: 7_302_118_453,

@@ -54,6 +54,12 @@ export function splitStatements(script: string): string[] {
  * Returns the names applied now.
  */
 export async function migrate(db: Db, migrations = readMigrations()): Promise<string[]> {
+  // The usual start finds every migration applied: one read, no transaction and no lock.
+  const applied = await queryRows<{ name: string }>(db, sql`select name from infragate_migrations`).then(
+    (rows) => new Set(rows.map((row) => row.name)),
+    () => new Set<string>(),
+  );
+  if (migrations.every((migration) => applied.has(migration.name))) return [];
   return db.transaction(async (tx) => {
     await lockForTransaction(tx, 'migrations');
     await tx.execute(sql`create table if not exists infragate_migrations (

@@ -3,7 +3,7 @@ import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
 import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { createWebhook, fastSiem, HEC_TOKEN, makeEvents, WEBHOOK_SECRET } from './helpers.js';
+import { createWebhook, fastSiem, HEC_TOKEN, makeEvents, sequenced, WEBHOOK_SECRET } from './helpers.js';
 
 const DELIVERIES = '/api/audit/siem/deliveries';
 const DESTINATIONS = '/api/audit/siem/destinations';
@@ -41,6 +41,7 @@ describe('export to a webhook', () => {
     const receiver = await sink();
     const created = await createWebhook(gateway, receiver.webhookUrl, { batchSize: 2 });
     await makeEvents(gateway, 4, 'hook');
+    await sequenced(gateway);
     const recorded = (
       await gateway.call('GET', '/api/audit/events', { query: { limit: 100 } })
     ).body.data.filter((event: { seq: number }) => event.seq > created.cursorSeq);

@@ -1,4 +1,5 @@
 import { loadConfig, type SiemConfig } from '../../src/config.js';
+import { eventually } from '../support/eventually.js';
 import type { TestGateway } from '../support/gateway.js';
 
 /** Export settings for tests: the worker polls often and retries quickly. */
@@ -42,4 +43,12 @@ export async function createWebhook(gateway: TestGateway, url: string, extra: Re
   });
   if (result.status !== 201) throw new Error(`destination create answered ${result.status}: ${result.text}`);
   return result.body.data as { id: string; name: string; cursorSeq: number };
+}
+
+/** Waits until the sequencer gave every committed event its seq and hashes; answers the chain report. */
+export async function sequenced(gateway: TestGateway) {
+  return eventually(async () => {
+    const report = (await gateway.call('GET', '/api/audit/verify')).body.data;
+    return report.unsequencedEvents === 0 ? report : undefined;
+  }, 'every audit event sequenced');
 }

@@ -6,7 +6,7 @@ import { listenOnLoopback } from '../services/peers.js';
 import { type RsyslogServer, rsyslogBinary, startRsyslog } from '../services/rsyslog.js';
 import { eventually } from '../support/eventually.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { fastSiem, makeEvents } from './helpers.js';
+import { fastSiem, makeEvents, sequenced } from './helpers.js';
 
 const rsyslog = rsyslogBinary();
 
@@ -37,6 +37,7 @@ describe.skipIf(rsyslog.skipReason)(
       });
       expect(created.status).toBe(201);
       await makeEvents(gateway, 5, 'syslog');
+      await sequenced(gateway);
       const events = (
         await gateway.call('GET', '/api/audit/events', { query: { limit: 100 } })
       ).body.data.filter((event: { seq: number }) => event.seq > created.body.data.cursorSeq);

@@ -111,6 +111,13 @@ describe('PATCH /api/admin/users/{id}/name', () => {
     expect(result.body.data).toMatchObject({ id: viewerId, name: 'Vera V.', groupName: 'viewers' });
   });
 
+  it("shows the new name in the renamed user's own GET /auth/me at once", async () => {
+    const token = await gateway.tokenWithScopes([]);
+    const me = (await gateway.call('GET', '/auth/me', { token })).body.data;
+    await gateway.call('PATCH', `/api/admin/users/${me.id}/name`, { body: { name: 'Renamed Now' } });
+    expect((await gateway.call('GET', '/auth/me', { token })).body.data.name).toBe('Renamed Now');
+  });
+
   it('records the rename in the audit trail', async () => {
     const events = await gateway.deps.db.query.auditEvents.findMany({
       where: (e, { eq }) => eq(e.action, 'users.user.renamed'),

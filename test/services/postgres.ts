@@ -24,9 +24,11 @@ export function postgresBinaries() {
 
 /**
  * Starts a throw-away PostgreSQL on a free loopback port. initdb refuses root, so the cluster is
- * created and run as the `postgres` user in a temp dir it owns.
+ * created and run as the `postgres` user in a temp dir it owns. Tests run it without fsync; a
+ * benchmark of writes asks for `durable` (fsync, synchronous commit and full page writes on, as
+ * deployed).
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
   const initdb = postgresBinaries().path;
   if (!initdb) throw new Error('initdb not found');
   const binDir = path.dirname(fs.realpathSync(initdb));
@@ -60,12 +62,9 @@ export async function startPostgres(): Promise<PostgresServer> {
     '127.0.0.1',
     '-k',
     root,
-    '-c',
-    'fsync=off',
-    '-c',
-    'synchronous_commit=off',
-    '-c',
-    'full_page_writes=off',
+    ...(options.durable
+      ? []
+      : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
     '-c',
     'max_connections=300',
   ]);

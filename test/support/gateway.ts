@@ -95,8 +95,8 @@ export async function startTestGateway(
     database,
     masterKey: crypto.randomBytes(32),
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+    closeDatabase: true,
   });
-  app.addHook('onClose', async () => database.close());
   await app.ready();
   const { db } = app.deps;
 

@@ -27,8 +27,9 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * Token → principal, with a short-lived cache so the hot path skips the database. Anything that can
- * make a cached answer wrong (revoke, disable, group change) calls `invalidate()`, which drops the
- * whole cache at once: those changes are rare and correctness beats hit rate there. `lastUsedAt` is
+ * make a cached answer grant too much (revoke, disable, group change) calls `invalidate()`, which drops
+ * the whole cache at once in every process: those changes are rare and correctness beats hit rate
+ * there. A rename only calls `forgetUser()`. `lastUsedAt` is
  * written at most once a minute per token, off the request path.
  */
 export class PrincipalResolver {
@@ -60,6 +61,18 @@ export class PrincipalResolver {
   /** Drops the local cache only; used when another process announced an invalidation. */
   invalidateLocal(): void {
     this.cache.clear();
+  }
+
+  /**
+   * Drops this process's cached principals of one user after a change that grants or revokes
+   * nothing (a new display name): this process answers the new value at once, others within the
+   * cache's TTL, and no other process is told (a NOTIFY is a commit of its own, serialised with
+   * every other NOTIFY, and would empty every cache).
+   */
+  forgetUser(userId: string): void {
+    for (const [tokenHash, entry] of this.cache.entries()) {
+      if (entry.principal?.userId === userId) this.cache.delete(tokenHash);
+    }
   }
 
   onInvalidate(listener: () => void): void {

@@ -45,7 +45,9 @@ type DestinationRow = typeof siemDestinations.$inferSelect;
 
 /** SIEM destinations: where audit events are exported, with credentials sealed and never shown. */
 export class DestinationService {
-  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'egress' | 'config'>) {}
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'audit' | 'sequencer' | 'secrets' | 'egress' | 'config'>,
+  ) {}
 
   async list(request: DestinationListQuery) {
     const conditions = [isNull(siemDestinations.deletedAt)];
@@ -84,6 +86,8 @@ export class DestinationService {
     await this.checkEgress(settings);
     const { siem } = this.deps.config;
     const secret = credentialOf(input.kind, input);
+    // "From now" means after every event committed so far, sequenced or not yet.
+    if (input.startFrom !== 'beginning') await this.deps.sequencer.settle();
     return this.deps.db.transaction(async (tx) => {
       const [head] = await tx
         .select({ seq: sql<number>`coalesce(max(${auditEvents.seq}), 0)`.mapWith(Number) })

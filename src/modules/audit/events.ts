@@ -1,16 +1,15 @@
-import { and, asc, count, desc, eq, gt, gte, lte, type SQL } from 'drizzle-orm';
-import { chainHash, GENESIS_HASH } from '../../core/audit-recorder.js';
+import { and, count, desc, eq, gte, lte, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, notFound } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { fetchPage } from '../../core/pagination.js';
 import { startsWithText } from '../../core/text-filters.js';
 import { auditEvents } from '../../db/schema/index.js';
-import type { AuditEvent, ChainBreak, ChainReport, EventListQuery } from './schemas.js';
+import type { AuditEvent, EventListQuery } from './schemas.js';
 
-type EventRow = typeof auditEvents.$inferSelect;
+export type EventRow = typeof auditEvents.$inferSelect;
 
-/** The wire and export form of a stored event. */
+/** The wire and export form of a stored event; `seq`, `prevHash` and `hash` are null until it is sequenced. */
 export function toAuditEvent(row: EventRow): AuditEvent {
   return {
     id: row.id,
@@ -30,12 +29,11 @@ export function toAuditEvent(row: EventRow): AuditEvent {
   };
 }
 
-const VERIFY_CHUNK = 5000;
-
-/** Reading and verifying the hash-chained audit trail (the recorder in src/core writes it). */
+/** Reading the audit trail (the recorder in src/core writes it, the sequencer chains it). */
 export class AuditEventService {
   constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
+  /** Newest recorded first, sequenced or not: an event is listed as soon as its change committed. */
   async list(filter: EventListQuery) {
     const conditions: SQL[] = [];
     if (filter.actor) {
@@ -68,7 +66,7 @@ export class AuditEventService {
           .select()
           .from(auditEvents)
           .where(where)
-          .orderBy(desc(auditEvents.seq))
+          .orderBy(desc(auditEvents.entry))
           .limit(limit)
           .offset(offset),
       this.deps.db.select({ value: count() }).from(auditEvents).where(where),
@@ -83,76 +81,4 @@ export class AuditEventService {
     if (!row) throw notFound({ eventId: id });
     return toAuditEvent(row);
   }
-
-  /** Walks the whole chain in seq order and reports the first link that does not hold. */
-  async verify(): Promise<ChainReport> {
-    let prevHash = GENESIS_HASH;
-    let expectedSeq = 1;
-    let checked = 0;
-    let head: EventRow | undefined;
-    for (;;) {
-      const rows = await this.deps.db
-        .select()
-        .from(auditEvents)
-        .where(gt(auditEvents.seq, expectedSeq - 1))
-        .orderBy(asc(auditEvents.seq))
-        .limit(VERIFY_CHUNK);
-      for (const row of rows) {
-        const broken = checkLink(row, expectedSeq, prevHash);
-        if (broken) return report(checked, head, broken);
-        prevHash = row.hash;
-        expectedSeq = row.seq + 1;
-        checked += 1;
-        head = row;
-      }
-      if (rows.length < VERIFY_CHUNK) return report(checked, head, null);
-    }
-  }
-}
-
-function checkLink(row: EventRow, expectedSeq: number, prevHash: string): ChainBreak | null {
-  if (row.seq !== expectedSeq) {
-    return {
-      seq: expectedSeq,
-      id: null,
-      reason: 'SEQ_GAP',
-      explanation: `event ${expectedSeq} is missing: the next stored event is ${row.seq}`,
-      expected: String(expectedSeq),
-      actual: String(row.seq),
-    };
-  }
-  if (row.prevHash !== prevHash) {
-    return {
-      seq: row.seq,
-      id: row.id,
-      reason: 'PREV_HASH_MISMATCH',
-      explanation: `event ${row.seq} does not link to the hash of event ${row.seq - 1}`,
-      expected: prevHash,
-      actual: row.prevHash,
-    };
-  }
-  const { prevHash: _prev, hash, ...fields } = row;
-  const recomputed = chainHash(prevHash, fields);
-  if (recomputed !== hash) {
-    return {
-      seq: row.seq,
-      id: row.id,
-      reason: 'HASH_MISMATCH',
-      explanation: `event ${row.seq} was changed after it was written: its content no longer gives its hash`,
-      expected: recomputed,
-      actual: hash,
-    };
-  }
-  return null;
-}
-
-function report(checked: number, head: EventRow | undefined, broken: ChainBreak | null): ChainReport {
-  return {
-    valid: broken === null,
-    checkedEvents: checked,
-    headSeq: head?.seq ?? null,
-    headHash: head?.hash ?? null,
-    firstBrokenLink: broken,
-    verifiedAt: new Date(),
-  };
 }

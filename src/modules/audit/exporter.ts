@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, asc, between, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, between, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Deps } from '../../core/deps.js';
 import type { Tx } from '../../db/client.js';
 import { queryRows } from '../../db/raw.js';
@@ -113,6 +113,14 @@ export class SiemExporter {
   /** Cuts events after each destination's cursor into delivery records; answers how many it made. */
   async batchNewEvents(): Promise<number> {
     const { db } = this.deps;
+    // Woken by every sequenced batch: without a destination behind the chain's head, one read.
+    const [behind] = await queryRows<{ id: string }>(
+      db,
+      sql`select id from siem_destinations
+          where deleted_at is null and cursor_seq < (select coalesce(max(seq), 0) from audit_events)
+          limit 1`,
+    );
+    if (!behind) return 0;
     return db.transaction(async (tx) => {
       const destinations = await queryRows<{
         id: string;
@@ -132,8 +140,13 @@ export class SiemExporter {
       let nextFlushMs = Number.POSITIVE_INFINITY;
       for (const destination of destinations) {
         const cursor = Number(destination.cursor_seq);
+        // Only sequenced events have a seq, so only they are ever cut into deliveries.
         const events = await tx
-          .select({ seq: auditEvents.seq, id: auditEvents.id, occurredAt: auditEvents.occurredAt })
+          .select({
+            seq: sql<number>`${auditEvents.seq}`.mapWith(Number),
+            id: auditEvents.id,
+            occurredAt: auditEvents.occurredAt,
+          })
           .from(auditEvents)
           .where(sql`${auditEvents.seq} > ${cursor}`)
           .orderBy(asc(auditEvents.seq))
@@ -187,19 +200,22 @@ export class SiemExporter {
   /** Claims due deliveries (up to the concurrency), sends them in parallel; answers how many it sent. */
   async deliverDue(): Promise<number> {
     const { db, config } = this.deps;
+    const dueDeliveries = (limit: number, lock: SQL) =>
+      sql`select d.id from siem_deliveries d
+          join siem_destinations s on s.id = d.destination_id
+          where ((d.status in ('queued', 'retrying') and d.next_attempt_at <= now())
+                 or (d.status = 'delivering' and d.lease_expires_at < now()))
+            and s.enabled and s.deleted_at is null
+            and (s.circuit_open_until is null or s.circuit_open_until <= now())
+          order by d.next_attempt_at, d.first_event_seq
+          limit ${limit} ${lock}`;
+    // Nothing due (the common case between batches): one read, no transaction.
+    if ((await queryRows(db, dueDeliveries(1, sql``))).length === 0) return 0;
     const token = crypto.randomUUID();
     const claimed = await db.transaction(async (tx) => {
       const due = await queryRows<{ id: string }>(
         tx,
-        sql`select d.id from siem_deliveries d
-            join siem_destinations s on s.id = d.destination_id
-            where ((d.status in ('queued', 'retrying') and d.next_attempt_at <= now())
-                   or (d.status = 'delivering' and d.lease_expires_at < now()))
-              and s.enabled and s.deleted_at is null
-              and (s.circuit_open_until is null or s.circuit_open_until <= now())
-            order by d.next_attempt_at, d.first_event_seq
-            limit ${config.siem.concurrency}
-            for update of d skip locked`,
+        dueDeliveries(config.siem.concurrency, sql`for update of d skip locked`),
       );
       if (due.length === 0) return [];
       return tx

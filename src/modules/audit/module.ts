@@ -1,4 +1,6 @@
 import type { GatewayModule } from '../../core/app.js';
+import { AuditChainService } from './chain.js';
+import { CheckpointSigner } from './checkpoint-signer.js';
 import { DeliveryService } from './deliveries.js';
 import { DestinationService } from './destinations.js';
 import { AuditEventService } from './events.js';
@@ -9,8 +11,8 @@ import { eventRoutes } from './routes/events.js';
 
 /**
  * The audit trail (read, verify) and its export to SIEM destinations: builds the services and the
- * export worker once, runs the worker as a background job (and at once whenever an event is
- * recorded), and registers the routes.
+ * export worker once, runs the worker as a background job (and at once whenever events are
+ * sequenced), and registers the routes.
  */
 const auditModule: GatewayModule = async (app) => {
   const { deps } = app;
@@ -20,12 +22,16 @@ const auditModule: GatewayModule = async (app) => {
     intervalMs: deps.config.siem.pollIntervalMs,
     run: () => exporter.runUntilIdle(),
   });
-  deps.audit.onRecorded(() => exporter.wake());
+  deps.audit.onSequenced(() => exporter.wake());
   // preClose, not deps.onClose: onClose hooks run once the jobs have stopped, and a wake arriving
   // before then would start a new run while the server closes.
   app.addHook('preClose', async () => exporter.stop());
 
-  await app.register(eventRoutes, { prefix: '/api/audit', events: new AuditEventService(deps) });
+  await app.register(eventRoutes, {
+    prefix: '/api/audit',
+    events: new AuditEventService(deps),
+    chain: new AuditChainService(deps, new CheckpointSigner(deps.secrets)),
+  });
   await app.register(destinationRoutes, {
     prefix: '/api/audit/siem/destinations',
     destinations: new DestinationService(deps),

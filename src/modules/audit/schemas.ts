@@ -16,10 +16,14 @@ export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 
 
 // Events
 
-/** An audit event as it is answered and exported; `id` is stable so receivers can deduplicate. */
+/**
+ * An audit event as it is answered and exported; `id` is stable so receivers can deduplicate. An event
+ * is listed as soon as its change committed; `seq`, `prevHash` and `hash` are null until the sequencer
+ * gave it its place in the chain (within milliseconds). Exported events are always sequenced.
+ */
 export const AuditEvent = Type.Object({
   id: Uuid(),
-  seq: Type.Integer(),
+  seq: Nullable(Type.Integer({ description: 'place in the hash chain; null until sequenced' })),
   occurredAt: TimestampText,
   actorId: Nullable(Type.String()),
   actorEmail: Nullable(Type.String()),
@@ -30,8 +34,8 @@ export const AuditEvent = Type.Object({
   requestId: Nullable(Type.String()),
   clientIp: Nullable(Type.String()),
   metadata: Type.Record(Type.String(), Type.Unknown()),
-  prevHash: Type.String(),
-  hash: Type.String(),
+  prevHash: Nullable(Type.String({ description: 'null until sequenced' })),
+  hash: Nullable(Type.String({ description: 'null until sequenced' })),
 });
 
 export const EventListQuery = Type.Object({
@@ -60,13 +64,36 @@ const ChainBreak = Type.Object({
   actual: Type.String(),
 });
 
+const HASH_PATTERN = '^[0-9a-fA-F]{64}$';
+
+export const VerifyQuery = Type.Object({
+  checkpointSeq: Type.Optional(
+    Type.Integer({ minimum: 1, description: 'seq of a checkpoint kept from earlier (with checkpointHash)' }),
+  ),
+  checkpointHash: Type.Optional(
+    Type.String({ pattern: HASH_PATTERN, description: 'hash of that checkpoint (with checkpointSeq)' }),
+  ),
+});
+
 export const ChainReport = Type.Object({
   valid: Type.Boolean(),
   checkedEvents: Type.Integer(),
   headSeq: Nullable(Type.Integer()),
   headHash: Nullable(Type.String()),
+  unsequencedEvents: Type.Integer({ description: 'committed events not yet given a place in the chain' }),
   firstBrokenLink: Nullable(ChainBreak),
   verifiedAt: Timestamp,
+});
+
+/** The chain's head, signed: kept outside the gateway, it later proves the log was not rewritten. */
+export const Checkpoint = Type.Object({
+  seq: Type.Integer({ description: 'head of the chain; 0 while it is empty' }),
+  hash: Type.String({ description: 'hash of the head event (64 zeros while the chain is empty)' }),
+  signedText: Type.String({ description: 'the exact text the signature covers' }),
+  algorithm: Type.Literal('Ed25519'),
+  keyId: Type.String({ description: 'first 16 hex digits of the SHA-256 of the public key (DER)' }),
+  publicKey: Type.String({ description: 'PEM (SPKI); derived from the master key' }),
+  signature: Type.String({ description: 'base64' }),
 });
 
 // SIEM destinations
@@ -207,7 +234,9 @@ export const RequeueParams = Type.Object({ id: Type.String({ minLength: 1 }) });
 export type AuditEvent = Static<typeof AuditEvent>;
 export type EventListQuery = Static<typeof EventListQuery>;
 export type ChainBreak = Static<typeof ChainBreak>;
+export type VerifyQuery = Static<typeof VerifyQuery>;
 export type ChainReport = Static<typeof ChainReport>;
+export type Checkpoint = Static<typeof Checkpoint>;
 export type Destination = Static<typeof Destination>;
 export type DestinationListQuery = Static<typeof DestinationListQuery>;
 export type NewDestination = Static<typeof NewDestination>;

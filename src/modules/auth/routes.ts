@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
-import { SESSION_COOKIE } from '../../core/auth/authenticate.js';
+import { SESSION_COOKIE, sessionCookie } from '../../core/auth/authenticate.js';
 import { clientInfoOf } from '../../core/auth/client-info.js';
 import { AUTHENTICATED } from '../../core/auth/scopes.js';
 import { DataOf, IdParams, Success } from '../../core/http-schemas.js';
@@ -37,7 +37,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
     },
     async (request) => {
       // The cookie's own session (not a bearer one) gets its CSRF token again, for a reloaded page.
-      const cookie = request.headers.authorization ? undefined : request.cookies[SESSION_COOKIE];
+      const cookie = request.headers.authorization ? undefined : sessionCookie(request);
       return { data: auth.currentUser(request.actor, cookie) };
     },
   );

@@ -21,40 +21,69 @@ export interface CommandRecord {
 
 interface Pending {
   record: CommandRecord;
-  resolve: () => void;
-  reject: (error: unknown) => void;
+  /** Set for a durable append: settled once the record committed. */
+  settle?: { resolve: () => void; reject: (error: unknown) => void };
 }
 
 const MAX_BATCH = 500;
 /** Rows an owner may gain past HISTORY_SIZE before old ones are deleted (deletes are batched). */
 const TRIM_SLACK = 25;
+/** A write-behind record is committed at most this long after its command was answered. */
+export const WRITE_BEHIND_MS = 200;
+/** Records waiting past this make callers wait for a write (backpressure; nothing is dropped). */
+const MAX_WAITING = 10_000;
 
 /**
- * Audit events and history rows of console commands. A command is answered only after its
- * audit event committed; commands arriving while a write is under way are committed together in
- * the next transaction (group commit), so concurrent callers share one round of writes.
+ * Audit events and history rows of console commands, written in batches (one transaction, one
+ * insert of events, one of history rows). A durable `append` is answered only after its record
+ * committed: commands arriving while a write is under way are committed together in the next one
+ * (group commit). `appendLater` (read-class commands) answers at once and the record is committed
+ * within WRITE_BEHIND_MS, with the next durable batch, or on shutdown (`flush`); a failed write is
+ * tried again, so only a process killed in that window loses such records.
  */
 export class CommandLog {
   private pending: Pending[] = [];
   private draining: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | undefined;
   /** Rows written per database/user since their history was last trimmed (this process). */
   private readonly sinceTrim = new Map<string, number>();
 
-  constructor(private readonly deps: Pick<Deps, 'db' | 'audit'>) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'log'>) {}
 
+  /** Queues the record and resolves once it committed. */
   append(record: CommandRecord): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ record, resolve, reject });
-      this.draining ??= new Promise<void>((done) => setImmediate(done)).then(() => this.drain());
+      this.pending.push({ record, settle: { resolve, reject } });
+      this.drainSoon();
     });
   }
 
-  /** Waits for everything appended so far to be written. */
+  /** Queues the record to be committed within WRITE_BEHIND_MS; waits only when too many are waiting. */
+  async appendLater(record: CommandRecord): Promise<void> {
+    this.pending.push({ record });
+    if (this.pending.length >= MAX_WAITING) {
+      this.drainSoon();
+      await this.draining;
+    } else {
+      this.timer ??= setTimeout(() => this.drainSoon(), WRITE_BEHIND_MS);
+    }
+  }
+
+  /** Writes everything appended so far (before a read of the history, and on shutdown). */
   async flush(): Promise<void> {
+    if (this.pending.length > 0) this.drainSoon();
     while (this.draining) await this.draining;
   }
 
+  private drainSoon(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.draining ??= new Promise<void>((done) => setImmediate(done)).then(() => this.drain());
+  }
+
+  /** The owner's newest rows, after writing what is still queued (a caller sees its own commands). */
   async history(databaseId: string, userId: string, limit: number): Promise<HistoryEntry[]> {
+    await this.flush();
     return this.deps.db
       .select({
         id: databaseCommandHistory.id,
@@ -79,9 +108,19 @@ export class CommandLog {
         const batch = this.pending.splice(0, MAX_BATCH);
         try {
           await this.write(batch.map((item) => item.record));
-          for (const item of batch) item.resolve();
+          for (const item of batch) item.settle?.resolve();
         } catch (error) {
-          for (const item of batch) item.reject(error);
+          for (const item of batch) item.settle?.reject(error);
+          const later = batch.filter((item) => !item.settle);
+          if (later.length > 0) {
+            this.deps.log.error(
+              { err: error, records: later.length },
+              'console audit write failed; retrying',
+            );
+            this.pending.unshift(...later);
+            this.timer ??= setTimeout(() => this.drainSoon(), WRITE_BEHIND_MS);
+            return;
+          }
         }
       }
     } finally {

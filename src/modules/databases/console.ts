@@ -37,7 +37,7 @@ export class KeyValueConsole {
   /**
    * Runs one console command. The caller's scope must cover the command's class as the server
    * itself describes it (COMMAND INFO); admin commands also need the database's allowDangerous.
-   * Every attempt that names a database is audited and kept in the caller's history.
+   * Every attempt that names a database is audited and kept in the caller's history (see `log`).
    */
   async runCommand(actor: Actor, id: string, line: string): Promise<CommandResult> {
     const parsed = parseCommandLine(line);
@@ -108,7 +108,7 @@ export class KeyValueConsole {
       record.keyCount = (await keyCountPromise) ?? null;
       const converted = convertReply(reply, this.deps.config.keyvalue.maxReplyBytes);
       record.status = 'ok';
-      await this.deps.commandLog.append(record);
+      await this.log(record);
       return {
         command: record.commandName,
         class: commandClass,
@@ -119,9 +119,20 @@ export class KeyValueConsole {
       };
     } catch (error) {
       const failure = this.commandFailure(error, record);
-      await this.deps.commandLog.append(record);
+      await this.log(record);
       throw failure;
     }
+  }
+
+  /**
+   * Read-class commands that ran are audited write-behind (committed within a fraction of a second,
+   * see docs/SECURITY.md); writes, admin commands, refusals and unclassified commands are committed
+   * before the answer.
+   */
+  private log(record: CommandRecord): Promise<void> {
+    return record.commandClass === 'read' && record.status !== 'refused'
+      ? this.deps.commandLog.appendLater(record)
+      : this.deps.commandLog.append(record);
   }
 
   /** Maps what went wrong to the contract's errors and notes it in the record. */

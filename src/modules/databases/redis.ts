@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { DatabaseTls } from '../../db/schema/index.js';
 import type { CommandSpec } from './command-policy.js';
 
@@ -163,12 +163,13 @@ export class KeyValuePool {
 
   private async acquire(): Promise<PooledClient> {
     if (this.closed) throw new KeyValueError('unreachable', 'the database was changed or removed');
+    const { Redis } = await loadIoredis();
     const slot = this.next;
     this.next = (this.next + 1) % this.clients.length;
     let client = this.clients[slot];
     if (!client || client.redis.status === 'end' || client.redis.status === 'close') {
       client?.redis.disconnect();
-      client = this.connect();
+      client = this.connect(Redis);
       this.clients[slot] = client;
     }
     try {
@@ -180,7 +181,7 @@ export class KeyValuePool {
     return client;
   }
 
-  private connect(): PooledClient {
+  private connect(Redis: RedisClass): PooledClient {
     const { target, options } = this;
     const tls = tlsOptions(target);
     const redis = new Redis({
@@ -220,6 +221,15 @@ export class KeyValuePool {
     client.ready.catch(() => {});
     return client;
   }
+}
+
+type RedisClass = typeof Redis;
+let ioredis: Promise<{ Redis: RedisClass }> | undefined;
+
+/** The client library is loaded with the first console connection, not at start-up. */
+function loadIoredis(): Promise<{ Redis: RedisClass }> {
+  ioredis ??= import('ioredis').then((module) => ({ Redis: module.Redis }));
+  return ioredis;
 }
 
 /** A `COMMAND INFO` entry (arrays of strings as `call` answers them) as a CommandSpec. */

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
+import { requestCookie } from '../../core/auth/authenticate.js';
 import { clientInfoOf } from '../../core/auth/client-info.js';
 import { setSessionCookie } from '../../core/auth/session-cookie.js';
 import { requestWithoutQuery } from '../../core/query-free-log.js';
@@ -58,7 +59,11 @@ export const signInRoutes: GatewayModule<{ signIn: OidcSignInService }> = async 
     async (request, reply) => {
       const next = request.query.next ?? '/';
       try {
-        const started = await signIn.start(request.params.providerId, next, request.cookies[BINDING_COOKIE]);
+        const started = await signIn.start(
+          request.params.providerId,
+          next,
+          requestCookie(request, BINDING_COOKIE),
+        );
         reply.setCookie(BINDING_COOKIE, started.browserBinding, {
           httpOnly: true,
           sameSite: 'lax',
@@ -96,7 +101,7 @@ export const signInRoutes: GatewayModule<{ signIn: OidcSignInService }> = async 
       try {
         const done = await signIn.complete(
           request.query,
-          request.cookies[BINDING_COOKIE],
+          requestCookie(request, BINDING_COOKIE),
           clientInfoOf(request),
         );
         reply.clearCookie(BINDING_COOKIE, { path: BINDING_PATH });

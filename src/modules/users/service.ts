@@ -123,9 +123,12 @@ export class UserService {
     });
   }
 
+  /** A name grants nothing, so other processes' caches may show the old one until their TTL. */
   async renameUser(actor: AuditActor, id: string, rawName: string): Promise<User> {
     const name = trimmedName(rawName);
-    return this.changeUser(actor, id, 'users.user.renamed', { name }, { name });
+    const user = await this.updateUser(actor, id, 'users.user.renamed', { name }, { name });
+    this.deps.principals.forgetUser(id);
+    return user;
   }
 
   async changeGroup(actor: AuditActor, id: string, groupRef: string): Promise<User> {
@@ -332,6 +335,7 @@ export class UserService {
     return group;
   }
 
+  /** A change that can alter what the user's tokens grant: every process drops its cached principals. */
   private async changeUser(
     actor: AuditActor,
     id: string,
@@ -339,17 +343,29 @@ export class UserService {
     values: Partial<typeof users.$inferInsert>,
     metadata: Record<string, unknown>,
   ): Promise<User> {
-    const user = await this.deps.db.transaction(async (tx) => {
+    const user = await this.updateUser(actor, id, action, values, metadata);
+    this.deps.principals.invalidate();
+    return user;
+  }
+
+  /** Updates the user and answers its record (joined with its group, new or old) in one statement. */
+  private updateUser(
+    actor: AuditActor,
+    id: string,
+    action: AuditAction,
+    values: Partial<typeof users.$inferInsert>,
+    metadata: Record<string, unknown>,
+  ): Promise<User> {
+    return this.deps.db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
         .set({ ...values, updatedAt: new Date() })
-        .where(eq(users.id, id))
-        .returning({ id: users.id });
+        .from(groups)
+        .where(and(eq(users.id, id), eq(groups.id, values.groupId ?? users.groupId)))
+        .returning(userColumns);
       if (!row) throw notFound({ userId: id });
       await this.deps.audit.record(tx, actor, { action, targetType: 'user', targetId: id, metadata });
-      return this.getUser(id, tx);
+      return row;
     });
-    this.deps.principals.invalidate();
-    return user;
   }
 }

@@ -7544,7 +7544,7 @@ export interface paths {
                             data: {
                                 /** Format: uuid */
                                 id: string;
-                                seq: number;
+                                seq: number | null;
                                 /** Format: date-time */
                                 occurredAt: string;
                                 actorId: string | null;
@@ -7558,8 +7558,8 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
-                                prevHash: string;
-                                hash: string;
+                                prevHash: string | null;
+                                hash: string | null;
                             }[];
                             pagination: {
                                 page: number;
@@ -7609,7 +7609,7 @@ export interface paths {
                             data: {
                                 /** Format: uuid */
                                 id: string;
-                                seq: number;
+                                seq: number | null;
                                 /** Format: date-time */
                                 occurredAt: string;
                                 actorId: string | null;
@@ -7623,8 +7623,8 @@ export interface paths {
                                 metadata: {
                                     [key: string]: unknown;
                                 };
-                                prevHash: string;
-                                hash: string;
+                                prevHash: string | null;
+                                hash: string | null;
                             };
                         };
                     };
@@ -7646,10 +7646,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Walk the hash chain and report the first broken link */
+        /**
+         * Walk the hash chain and report the first broken link
+         * @description Checks the sequenced events and counts those not sequenced yet. With a checkpoint kept from GET /api/audit/checkpoint, also checks that the event at its seq still has its hash.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description seq of a checkpoint kept from earlier (with checkpointHash) */
+                    checkpointSeq?: number;
+                    /** @description hash of that checkpoint (with checkpointSeq) */
+                    checkpointHash?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -7668,6 +7676,8 @@ export interface paths {
                                 checkedEvents: number;
                                 headSeq: number | null;
                                 headHash: string | null;
+                                /** @description committed events not yet given a place in the chain */
+                                unsequencedEvents: number;
                                 firstBrokenLink: {
                                     seq: number;
                                     id: string | null;
@@ -7678,6 +7688,62 @@ export interface paths {
                                 } | null;
                                 /** Format: date-time */
                                 verifiedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chain's head seq and hash, signed with the gateway's Ed25519 checkpoint key
+         * @description Keep checkpoints outside the gateway: a later GET /api/audit/verify with one proves the log still holds the same events up to it.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description head of the chain; 0 while it is empty */
+                                seq: number;
+                                /** @description hash of the head event (64 zeros while the chain is empty) */
+                                hash: string;
+                                /** @description the exact text the signature covers */
+                                signedText: string;
+                                /** @enum {string} */
+                                algorithm: "Ed25519";
+                                /** @description first 16 hex digits of the SHA-256 of the public key (DER) */
+                                keyId: string;
+                                /** @description PEM (SPKI); derived from the master key */
+                                publicKey: string;
+                                /** @description base64 */
+                                signature: string;
                             };
                         };
                     };

@@ -1,13 +1,17 @@
 import type { GatewayModule } from '../../../core/app.js';
 import { DataOf, PageOf } from '../../../core/http-schemas.js';
+import type { AuditChainService } from '../chain.js';
 import type { AuditEventService } from '../events.js';
-import { AuditEvent, ChainReport, EventListQuery, IdParam } from '../schemas.js';
+import { AuditEvent, ChainReport, Checkpoint, EventListQuery, IdParam, VerifyQuery } from '../schemas.js';
 import { view } from './access.js';
 
 const tags = ['audit'];
 
 /** Reading and verifying the audit trail, registered under `/api/audit`. */
-export const eventRoutes: GatewayModule<{ events: AuditEventService }> = async (app, { events }) => {
+export const eventRoutes: GatewayModule<{ events: AuditEventService; chain: AuditChainService }> = async (
+  app,
+  { events, chain },
+) => {
   app.get(
     '/events',
     {
@@ -43,9 +47,29 @@ export const eventRoutes: GatewayModule<{ events: AuditEventService }> = async (
       schema: {
         tags,
         summary: 'Walk the hash chain and report the first broken link',
+        description:
+          'Checks the sequenced events and counts those not sequenced yet. With a checkpoint kept from ' +
+          'GET /api/audit/checkpoint, also checks that the event at its seq still has its hash.',
+        querystring: VerifyQuery,
         response: { 200: DataOf(ChainReport) },
       },
     },
-    async () => ({ data: await events.verify() }),
+    async (request) => ({ data: await chain.verify(request.query) }),
+  );
+
+  app.get(
+    '/checkpoint',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: "The chain's head seq and hash, signed with the gateway's Ed25519 checkpoint key",
+        description:
+          'Keep checkpoints outside the gateway: a later GET /api/audit/verify with one proves the log ' +
+          'still holds the same events up to it.',
+        response: { 200: DataOf(Checkpoint) },
+      },
+    },
+    async () => ({ data: await chain.checkpoint() }),
   );
 };

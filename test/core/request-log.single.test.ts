@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startServeProcess } from '../support/cli.js';
+import { eventually } from '../support/eventually.js';
+import { startTestGateway } from '../support/gateway.js';
+import { LogCapture } from '../support/log-capture.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const requestLines = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.includes('"request completed"'))
+    .map((line) => JSON.parse(line));
+
+describe('request logging at LOG_LEVEL=info', () => {
+  it('writes one line per answered request with method, url, status and time, and no header', async () => {
+    const logs = new LogCapture();
+    const gateway = await startTestGateway({ logLevel: 'info' }, { logStream: logs });
+    try {
+      await gateway.call('GET', '/auth/me');
+      const lines = requestLines(logs.text);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        level: 30,
+        reqId: expect.any(String),
+        req: { method: 'GET', url: '/auth/me' },
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      });
+      expect(logs.text).not.toContain(gateway.adminToken);
+      expect(logs.text).not.toContain('incoming request');
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('still has every line on stdout after a clean shutdown, though stdout is buffered', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-log-'));
+    dirs.push(dataDir);
+    const server = await startServeProcess({ INFRAGATE_DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    for (let i = 0; i < 3; i++) await server.call('GET', `/auth/me?n=${i}`, server.firstToken!);
+    expect(await server.stop()).toBe(0);
+    // The pipe may hand over its last bytes just after the process exited.
+    const lines = await eventually(() => {
+      const found = requestLines(server.output());
+      return found.length >= 3 && found;
+    }, 'the request lines read from the pipe');
+    const urls = lines.map((line) => line.req.url);
+    expect(urls).toEqual(expect.arrayContaining(['/auth/me?n=0', '/auth/me?n=1', '/auth/me?n=2']));
+  });
+});
