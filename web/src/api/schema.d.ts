@@ -12,28 +12,7 @@ export interface paths {
             cookie?: never;
         };
         /** Process is up */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getHealth"];
         put?: never;
         post?: never;
         delete?: never;
@@ -50,28 +29,7 @@ export interface paths {
             cookie?: never;
         };
         /** Database answers */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -93,48 +51,7 @@ export interface paths {
          * Log in with email and password; starts a browser session
          * @description Answers the session token (usable as Bearer) and sets it as an HttpOnly cookie. Cookie-authenticated changes must send `csrfToken` in the `X-CSRF-Token` header.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        email: string;
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                token: string;
-                                csrfToken: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                                user: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    email: string;
-                                    name: string;
-                                    groupName: string;
-                                    scopes: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["login"];
         delete?: never;
         options?: never;
         head?: never;
@@ -150,29 +67,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End the current session (or revoke the API token in use) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * End the current session (or revoke the API token in use)
+         * @description Requires a signed-in caller.
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -186,38 +85,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The authenticated user */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                groupName: string;
-                                scopes: string[];
-                                /** @description Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page) */
-                                csrfToken?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The authenticated user
+         * @description Requires a signed-in caller.
+         */
+        get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
@@ -233,40 +105,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's active browser sessions */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                lastUsedAt: string | null;
-                                expiresAt: string | null;
-                                userAgent: string | null;
-                                clientIp: string | null;
-                                current: boolean;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The caller's active browser sessions
+         * @description Requires a signed-in caller.
+         */
+        get: operations["listMySessions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -287,29 +130,10 @@ export interface paths {
         /**
          * Revoke the caller's other browser sessions
          * @description The current session survives; with an API token, every browser session is revoked.
+         *
+         *     Requires a signed-in caller.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            revoked: number;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["revokeOtherSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -323,77 +147,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's API tokens (never their secrets) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                lastUsedAt: string | null;
-                                expiresAt: string | null;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The caller's API tokens (never their secrets)
+         * @description Requires a signed-in caller.
+         */
+        get: operations["listAuthTokens"];
         put?: never;
-        /** Create an API token for the caller; the secret is shown once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        expiresInDays?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                lastUsedAt: string | null;
-                                expiresAt: string | null;
-                                token: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create an API token for the caller; the secret is shown once
+         * @description Requires a signed-in caller.
+         */
+        post: operations["createAuthToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -410,31 +174,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke one of the caller’s API tokens */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Revoke one of the caller’s API tokens
+         * @description Requires a signed-in caller.
+         */
+        delete: operations["deleteAuthToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -447,108 +191,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the email or the name, matched literally */
-                    q?: string;
-                    groupName?: string;
-                    disabled?: boolean;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /** Format: uuid */
-                                groupId: string;
-                                groupName: string;
-                                scopes: string[];
-                                disabled: boolean;
-                                hasPassword: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List users
+         * @description Requires scope `admin:users`.
+         */
+        get: operations["listUsers"];
         put?: never;
-        /** Create a user */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        email: string;
-                        name: string;
-                        /** @description group name or id */
-                        group: string;
-                        password?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /** Format: uuid */
-                                groupId: string;
-                                groupName: string;
-                                scopes: string[];
-                                disabled: boolean;
-                                hasPassword: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a user
+         * @description Requires scope `admin:users`.
+         */
+        post: operations["createUser"];
         delete?: never;
         options?: never;
         head?: never;
@@ -562,46 +215,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a user */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /** Format: uuid */
-                                groupId: string;
-                                groupName: string;
-                                scopes: string[];
-                                disabled: boolean;
-                                hasPassword: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a user
+         * @description Requires scope `admin:users`.
+         */
+        get: operations["getUser"];
         put?: never;
         post?: never;
         delete?: never;
@@ -623,52 +241,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename a user's account */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /** Format: uuid */
-                                groupId: string;
-                                groupName: string;
-                                scopes: string[];
-                                disabled: boolean;
-                                hasPassword: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Rename a user's account
+         * @description Requires scope `admin:users`.
+         */
+        patch: operations["updateUserName"];
         trace?: never;
     };
     "/api/admin/users/{id}/group": {
@@ -684,53 +261,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Move a user to another group (its scopes apply at once) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description group name or id */
-                        group: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /** Format: uuid */
-                                groupId: string;
-                                groupName: string;
-                                scopes: string[];
-                                disabled: boolean;
-                                hasPassword: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Move a user to another group (its scopes apply at once)
+         * @description Requires scope `admin:users`.
+         */
+        patch: operations["updateUserGroup"];
         trace?: never;
     };
     "/api/admin/users/{id}/disabled": {
@@ -746,52 +281,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Disable or enable a user (a disabled user's tokens stop working at once) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        disabled: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /** Format: uuid */
-                                groupId: string;
-                                groupName: string;
-                                scopes: string[];
-                                disabled: boolean;
-                                hasPassword: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Disable or enable a user (a disabled user's tokens stop working at once)
+         * @description Requires scope `admin:users`.
+         */
+        patch: operations["updateUserDisabled"];
         trace?: never;
     };
     "/api/admin/users/{id}/password": {
@@ -802,52 +296,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set a user's password */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                /** Format: uuid */
-                                groupId: string;
-                                groupName: string;
-                                scopes: string[];
-                                disabled: boolean;
-                                hasPassword: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Set a user's password
+         * @description Requires scope `admin:users`.
+         */
+        put: operations["updateUserPassword"];
         post?: never;
         delete?: never;
         options?: never;
@@ -862,77 +315,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List groups */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                scopes: string[];
-                                userCount: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List groups
+         * @description Requires scope `admin:users`.
+         */
+        get: operations["listGroups"];
         put?: never;
-        /** Create a group */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description e.g. logging:view, databases:*, * */
-                        scopes: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                scopes: string[];
-                                userCount: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a group
+         * @description Requires scope `admin:users`.
+         */
+        post: operations["createGroup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -952,46 +345,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Replace a group's scopes */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description e.g. logging:view, databases:*, * */
-                        scopes: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                scopes: string[];
-                                userCount: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Replace a group's scopes
+         * @description Requires scope `admin:users`.
+         */
+        patch: operations["updateGroupScopes"];
         trace?: never;
     };
     "/api/logging/schema-folders": {
@@ -1001,111 +359,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List schema folders (flat, paginated, with parentId and sortOrder; ?tree=true: every folder nested) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    tree?: boolean;
-                    /** @description only the children of this folder (`root`: the top level) */
-                    parentId?: string | "root";
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        } | {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** @description sub-folders, each shaped like this node */
-                                children: unknown[];
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List schema folders (flat, paginated, with parentId and sortOrder; ?tree=true: every folder nested)
+         * @description Requires scope `logging:view`.
+         */
+        get: operations["listSchemaFolders"];
         put?: never;
-        /** Create a schema folder */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description null or absent: the top level */
-                        parentId?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a schema folder
+         * @description Requires scope `logging:manage`.
+         */
+        post: operations["createSchemaFolder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1120,47 +384,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Order the children of one folder: the listed ids first, in this order */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description the folder whose children are ordered; null: the top level */
-                        parentId: string | null;
-                        ids: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Order the children of one folder: the listed ids first, in this order
+         * @description Requires scope `logging:manage`.
+         */
+        put: operations["reorderSchemaFolders"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1177,56 +405,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Move schemas into a folder, all or nothing */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        ids: string[];
-                        /** @description the target folder; null: the top level */
-                        folderId: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                folderId: string | null;
-                                schemas: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    name: string;
-                                    folderId: string | null;
-                                    description: string;
-                                    fields: {
-                                        name: string;
-                                        type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                        /** @default false */
-                                        required: boolean;
-                                    }[];
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    /** Format: date-time */
-                                    updatedAt: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Move schemas into a folder, all or nothing
+         * @description Requires scope `logging:manage`.
+         */
+        post: operations["moveSchemas"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1240,110 +423,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a schema folder */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        /** Rename a schema folder */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a schema folder
+         * @description Requires scope `logging:view`.
+         */
+        get: operations["getSchemaFolder"];
+        /**
+         * Rename a schema folder
+         * @description Requires scope `logging:manage`.
+         */
+        put: operations["updateSchemaFolder"];
         post?: never;
-        /** Delete a schema folder (409 when it is not empty, unless ?recursive=true) */
-        delete: {
-            parameters: {
-                query?: {
-                    recursive?: boolean;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a schema folder (409 when it is not empty, unless ?recursive=true)
+         * @description Requires scope `logging:manage`.
+         */
+        delete: operations["deleteSchemaFolder"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1357,48 +452,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Move a schema folder under another folder (null: the top level) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description the new parent folder; null: the top level */
-                        parentId: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Move a schema folder under another folder (null: the top level)
+         * @description Requires scope `logging:manage`.
+         */
+        put: operations["moveSchemaFolder"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1413,111 +471,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List environment folders (flat, paginated, with parentId and sortOrder; ?tree=true: every folder nested) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    tree?: boolean;
-                    /** @description only the children of this folder (`root`: the top level) */
-                    parentId?: string | "root";
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        } | {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** @description sub-folders, each shaped like this node */
-                                children: unknown[];
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List environment folders (flat, paginated, with parentId and sortOrder; ?tree=true: every folder nested)
+         * @description Requires scope `logging:view`.
+         */
+        get: operations["listEnvironmentFolders"];
         put?: never;
-        /** Create a environment folder */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description null or absent: the top level */
-                        parentId?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a environment folder
+         * @description Requires scope `logging:manage`.
+         */
+        post: operations["createEnvironmentFolder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1532,47 +496,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Order the children of one folder: the listed ids first, in this order */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description the folder whose children are ordered; null: the top level */
-                        parentId: string | null;
-                        ids: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Order the children of one folder: the listed ids first, in this order
+         * @description Requires scope `logging:manage`.
+         */
+        put: operations["reorderEnvironmentFolders"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1589,66 +517,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Move environments into a folder, all or nothing */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        ids: string[];
-                        /** @description the target folder; null: the top level */
-                        folderId: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                folderId: string | null;
-                                environments: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    name: string;
-                                    folderId: string | null;
-                                    description: string;
-                                    schemaId: string | null;
-                                    retentionDays: number;
-                                    /** @enum {string} */
-                                    onSchemaViolation: "reject" | "keep";
-                                    ingest: {
-                                        /** @description largest body, after gzip */
-                                        maxBodyBytes: number;
-                                        /** @description most records in one request */
-                                        maxRecords: number;
-                                        /** @description rate per ingest token */
-                                        recordsPerSecond: number;
-                                        /** @description rate per ingest token */
-                                        bytesPerSecond: number;
-                                        /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                        burstSeconds: number;
-                                    };
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                    /** Format: date-time */
-                                    updatedAt: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Move environments into a folder, all or nothing
+         * @description Requires scope `logging:manage`.
+         */
+        post: operations["moveEnvironments"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1662,110 +535,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a environment folder */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        /** Rename a environment folder */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a environment folder
+         * @description Requires scope `logging:view`.
+         */
+        get: operations["getEnvironmentFolder"];
+        /**
+         * Rename a environment folder
+         * @description Requires scope `logging:manage`.
+         */
+        put: operations["updateEnvironmentFolder"];
         post?: never;
-        /** Delete a environment folder (409 when it is not empty, unless ?recursive=true) */
-        delete: {
-            parameters: {
-                query?: {
-                    recursive?: boolean;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a environment folder (409 when it is not empty, unless ?recursive=true)
+         * @description Requires scope `logging:manage`.
+         */
+        delete: operations["deleteEnvironmentFolder"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1779,48 +564,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Move a environment folder under another folder (null: the top level) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description the new parent folder; null: the top level */
-                        parentId: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                parentId: string | null;
-                                sortOrder: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Move a environment folder under another folder (null: the top level)
+         * @description Requires scope `logging:manage`.
+         */
+        put: operations["moveEnvironmentFolder"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1835,115 +583,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List logging schemas */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description only the schemas of this folder (`root`: outside any folder) */
-                    folderId?: string | "root";
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                fields: {
-                                    name: string;
-                                    type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                    /** @default false */
-                                    required: boolean;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List logging schemas
+         * @description Requires scope `logging:view`.
+         */
+        get: operations["listSchemas"];
         put?: never;
-        /** Create a logging schema */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description null or absent: the top level */
-                        folderId?: string | null;
-                        description?: string;
-                        fields: {
-                            name: string;
-                            type: "string" | "number" | "boolean" | "timestamp" | "object";
-                            /** @default false */
-                            required: boolean;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                fields: {
-                                    name: string;
-                                    type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                    /** @default false */
-                                    required: boolean;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a logging schema
+         * @description Requires scope `logging:manage`.
+         */
+        post: operations["createSchema"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1957,129 +607,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a logging schema */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                fields: {
-                                    name: string;
-                                    type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                    /** @default false */
-                                    required: boolean;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        /** Change a logging schema (only the fields sent change) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @description null: the top level */
-                        folderId?: string | null;
-                        description?: string;
-                        fields?: {
-                            name: string;
-                            type: "string" | "number" | "boolean" | "timestamp" | "object";
-                            /** @default false */
-                            required: boolean;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                fields: {
-                                    name: string;
-                                    type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                    /** @default false */
-                                    required: boolean;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a logging schema
+         * @description Requires scope `logging:view`.
+         */
+        get: operations["getSchema"];
+        /**
+         * Change a logging schema (only the fields sent change)
+         * @description Requires scope `logging:manage`.
+         */
+        put: operations["updateSchema"];
         post?: never;
-        /** Delete a logging schema (409 while environments use it) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a logging schema (409 while environments use it)
+         * @description Requires scope `logging:manage`.
+         */
+        delete: operations["deleteSchema"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2092,155 +635,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List logging environments */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description only the environments of this folder (`root`: outside any folder) */
-                    folderId?: string | "root";
-                    /** @description only the environments using this schema */
-                    schemaId?: string;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                schemaId: string | null;
-                                retentionDays: number;
-                                /** @enum {string} */
-                                onSchemaViolation: "reject" | "keep";
-                                ingest: {
-                                    /** @description largest body, after gzip */
-                                    maxBodyBytes: number;
-                                    /** @description most records in one request */
-                                    maxRecords: number;
-                                    /** @description rate per ingest token */
-                                    recordsPerSecond: number;
-                                    /** @description rate per ingest token */
-                                    bytesPerSecond: number;
-                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                    burstSeconds: number;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List logging environments
+         * @description Requires scope `logging:view`.
+         */
+        get: operations["listEnvironments"];
         put?: never;
-        /** Create a logging environment */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description null or absent: the top level */
-                        folderId?: string | null;
-                        description?: string;
-                        /** @description the schema of its log records */
-                        schemaId?: string | null;
-                        /**
-                         * @description days log records are kept
-                         * @default 30
-                         */
-                        retentionDays?: number;
-                        /**
-                         * @description a record that breaks the schema: `reject` it (reported in the ingest answer) or `keep` it flagged
-                         * @enum {string}
-                         */
-                        onSchemaViolation?: "reject" | "keep";
-                        ingest?: {
-                            /** @description largest body, after gzip */
-                            maxBodyBytes?: number;
-                            /** @description most records in one request */
-                            maxRecords?: number;
-                            /** @description rate per ingest token */
-                            recordsPerSecond?: number;
-                            /** @description rate per ingest token */
-                            bytesPerSecond?: number;
-                            /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                            burstSeconds?: number;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                schemaId: string | null;
-                                retentionDays: number;
-                                /** @enum {string} */
-                                onSchemaViolation: "reject" | "keep";
-                                ingest: {
-                                    /** @description largest body, after gzip */
-                                    maxBodyBytes: number;
-                                    /** @description most records in one request */
-                                    maxRecords: number;
-                                    /** @description rate per ingest token */
-                                    recordsPerSecond: number;
-                                    /** @description rate per ingest token */
-                                    bytesPerSecond: number;
-                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                    burstSeconds: number;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a logging environment
+         * @description Requires scope `logging:manage`.
+         */
+        post: operations["createEnvironment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2254,164 +659,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a logging environment */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                schemaId: string | null;
-                                retentionDays: number;
-                                /** @enum {string} */
-                                onSchemaViolation: "reject" | "keep";
-                                ingest: {
-                                    /** @description largest body, after gzip */
-                                    maxBodyBytes: number;
-                                    /** @description most records in one request */
-                                    maxRecords: number;
-                                    /** @description rate per ingest token */
-                                    recordsPerSecond: number;
-                                    /** @description rate per ingest token */
-                                    bytesPerSecond: number;
-                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                    burstSeconds: number;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        /** Change a logging environment (only the fields sent change) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @description null: the top level */
-                        folderId?: string | null;
-                        description?: string;
-                        /** @description null: no schema */
-                        schemaId?: string | null;
-                        /** @description days log records are kept */
-                        retentionDays?: number;
-                        /**
-                         * @description a record that breaks the schema: `reject` it (reported in the ingest answer) or `keep` it flagged
-                         * @enum {string}
-                         */
-                        onSchemaViolation?: "reject" | "keep";
-                        ingest?: {
-                            /** @description largest body, after gzip */
-                            maxBodyBytes?: number;
-                            /** @description most records in one request */
-                            maxRecords?: number;
-                            /** @description rate per ingest token */
-                            recordsPerSecond?: number;
-                            /** @description rate per ingest token */
-                            bytesPerSecond?: number;
-                            /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                            burstSeconds?: number;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                schemaId: string | null;
-                                retentionDays: number;
-                                /** @enum {string} */
-                                onSchemaViolation: "reject" | "keep";
-                                ingest: {
-                                    /** @description largest body, after gzip */
-                                    maxBodyBytes: number;
-                                    /** @description most records in one request */
-                                    maxRecords: number;
-                                    /** @description rate per ingest token */
-                                    recordsPerSecond: number;
-                                    /** @description rate per ingest token */
-                                    bytesPerSecond: number;
-                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                    burstSeconds: number;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a logging environment
+         * @description Requires scope `logging:view`.
+         */
+        get: operations["getEnvironment"];
+        /**
+         * Change a logging environment (only the fields sent change)
+         * @description Requires scope `logging:manage`.
+         */
+        put: operations["updateEnvironment"];
         post?: never;
-        /** Delete a logging environment */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a logging environment
+         * @description Requires scope `logging:manage`.
+         */
+        delete: operations["deleteEnvironment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2424,100 +687,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The environment's ingest tokens, newest first (never their secrets) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                environmentId: string;
-                                name: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                expiresAt: string | null;
-                                lastUsedAt: string | null;
-                                revokedAt: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The environment's ingest tokens, newest first (never their secrets)
+         * @description Requires scope `logging:manage`.
+         */
+        get: operations["listEnvironmentTokens"];
         put?: never;
-        /** Create an ingest token for the environment; the secret (igl_…) is shown once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description null or absent: never */
-                        expiresAt?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                environmentId: string;
-                                name: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                expiresAt: string | null;
-                                lastUsedAt: string | null;
-                                revokedAt: string | null;
-                                /** @description the secret (`igl_…`); shown this once, never again */
-                                token: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create an ingest token for the environment; the secret (igl_…) is shown once
+         * @description Requires scope `logging:manage`.
+         */
+        post: operations["createEnvironmentToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2534,32 +714,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an ingest token (it is refused from the next request on, on every gateway) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    tokenId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Revoke an ingest token (it is refused from the next request on, on every gateway)
+         * @description Requires scope `logging:manage`.
+         */
+        delete: operations["deleteEnvironmentToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2575,66 +734,10 @@ export interface paths {
         /**
          * Search records, newest first, a page at a time (follow `nextCursor`)
          * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         *
+         *     Requires scope `logging:view`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description inclusive */
-                    from?: string;
-                    /** @description exclusive */
-                    to?: string;
-                    /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
-                    level?: string;
-                    /** @description exact service name */
-                    service?: string;
-                    /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
-                    q?: string;
-                    /** @description `nextCursor` of the previous page */
-                    cursor?: string;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description unique within the gateway; increases with arrival */
-                                id: string;
-                                /** Format: date-time */
-                                timestamp: string;
-                                /** Format: date-time */
-                                receivedAt: string;
-                                level: string;
-                                service: string | null;
-                                message: string;
-                                traceId: string | null;
-                                spanId: string | null;
-                                fields: {
-                                    [key: string]: unknown;
-                                };
-                                violations: {
-                                    path: (string | number)[];
-                                    message: string;
-                                }[] | null;
-                            }[];
-                            /** @description null on the last page */
-                            nextCursor: string | null;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["searchLogRecords"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2653,51 +756,10 @@ export interface paths {
         /**
          * Count records per value of level, service or a field
          * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         *
+         *     Requires scope `logging:view`.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description inclusive */
-                    from?: string;
-                    /** @description exclusive */
-                    to?: string;
-                    /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
-                    level?: string;
-                    /** @description exact service name */
-                    service?: string;
-                    /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
-                    q?: string;
-                    /** @description `level`, `service`, or the name of a field */
-                    field: string;
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                field: string;
-                                values: {
-                                    value: unknown;
-                                    count: number;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getLogFacets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2716,55 +778,10 @@ export interface paths {
         /**
          * Count records per time bucket (empty buckets included)
          * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         *
+         *     Requires scope `logging:view`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description inclusive */
-                    from?: string;
-                    /** @description exclusive */
-                    to?: string;
-                    /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
-                    level?: string;
-                    /** @description exact service name */
-                    service?: string;
-                    /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
-                    q?: string;
-                    /** @description bucket width, e.g. 30s, 5m, 1h, 1d; default: about 60 buckets */
-                    interval?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: date-time */
-                                from: string;
-                                /** Format: date-time */
-                                to: string;
-                                intervalSeconds: number;
-                                buckets: {
-                                    /** Format: date-time */
-                                    start: string;
-                                    count: number;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getLogHistogram"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2783,34 +800,10 @@ export interface paths {
         /**
          * Stream new records as Server-Sent Events (`event: record`) until the client leaves
          * @description Filters: `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names). Records ingested through any gateway on the same database arrive.
+         *
+         *     Requires scope `logging:view`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
-                    level?: string;
-                    /** @description exact service name */
-                    service?: string;
-                    /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
-                    q?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["tailLogRecords"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2832,41 +825,7 @@ export interface paths {
          * Store log records in the environment of the ingest token
          * @description One JSON record, a JSON array of records, or NDJSON (`application/x-ndjson`, one per line). Authenticates with an ingest token of the environment (`Authorization: Bearer igl_…`), not an API token; gzip bodies (`Content-Encoding: gzip`) are accepted. Limits are the environment’s `ingest` settings: 413 past the body size or record count, 429 with `Retry-After` past the token’s rate.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description records stored (flagged ones included) */
-                                accepted: number;
-                                rejected: number;
-                                /** @description records stored with schema violations (onSchemaViolation: keep) */
-                                flagged: number;
-                                /** @description why records were rejected (the first 1,000 problems) */
-                                errors: {
-                                    /** @description position of the record in the request, from 0 */
-                                    index: number;
-                                    path: (string | number)[];
-                                    message: string;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["ingestLogs"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2886,32 +845,7 @@ export interface paths {
          * OTLP/HTTP log export into the environment of the ingest token
          * @description An OpenTelemetry ExportLogsServiceRequest, protobuf (`application/x-protobuf`) or JSON. Authenticates with an ingest token of the environment (`Authorization: Bearer igl_…`), not an API token; gzip bodies (`Content-Encoding: gzip`) are accepted. Limits are the environment’s `ingest` settings: 413 past the body size or record count, 429 with `Retry-After` past the token’s rate.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description ExportLogsServiceResponse, in the encoding of the request */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            partialSuccess?: {
-                                rejectedLogRecords: string;
-                                errorMessage: string;
-                            };
-                        };
-                        "application/x-protobuf": string;
-                    };
-                };
-            };
-        };
+        post: operations["ingestOtlpLogs"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2925,113 +859,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List container-host nodes */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                endpoint: string;
-                                transport: string;
-                                tls: {
-                                    ca: boolean;
-                                    cert: boolean;
-                                    key: boolean;
-                                };
-                                hasSshKey: boolean;
-                                helperImage: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List container-host nodes
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listContainerhostNodes"];
         put?: never;
-        /** Register a node (TLS material and SSH keys are stored encrypted and never returned) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description unix:///path.sock, tcp://host:port or ssh://user@host[:port] */
-                        endpoint: string;
-                        tlsCa?: string | null;
-                        tlsCert?: string | null;
-                        tlsKey?: string | null;
-                        sshPrivateKey?: string | null;
-                        helperImage?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                endpoint: string;
-                                transport: string;
-                                tls: {
-                                    ca: boolean;
-                                    cert: boolean;
-                                    key: boolean;
-                                };
-                                hasSshKey: boolean;
-                                helperImage: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Register a node (TLS material and SSH keys are stored encrypted and never returned)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["createContainerhostNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3045,144 +883,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a node with its engine's reachability and version (422 when unreachable) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                endpoint: string;
-                                transport: string;
-                                tls: {
-                                    ca: boolean;
-                                    cert: boolean;
-                                    key: boolean;
-                                };
-                                hasSshKey: boolean;
-                                helperImage: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                engine: {
-                                    reachable: boolean;
-                                    version: string;
-                                    apiVersion: string;
-                                    os: string | null;
-                                    arch: string | null;
-                                    kernelVersion: string | null;
-                                    components: string[];
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a node with its engine's reachability and version (422 when unreachable)
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getContainerhostNode"];
         put?: never;
         post?: never;
-        /** Remove a node */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Remove a node
+         * @description Requires scope `containerhost:manage`.
+         */
+        delete: operations["deleteContainerhostNode"];
         options?: never;
         head?: never;
-        /** Change a node (null clears a secret) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @description unix:///path.sock, tcp://host:port or ssh://user@host[:port] */
-                        endpoint?: string;
-                        tlsCa?: string | null;
-                        tlsCert?: string | null;
-                        tlsKey?: string | null;
-                        sshPrivateKey?: string | null;
-                        helperImage?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                endpoint: string;
-                                transport: string;
-                                tls: {
-                                    ca: boolean;
-                                    cert: boolean;
-                                    key: boolean;
-                                };
-                                hasSshKey: boolean;
-                                helperImage: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Change a node (null clears a secret)
+         * @description Requires scope `containerhost:manage`.
+         */
+        patch: operations["updateContainerhostNode"];
         trace?: never;
     };
     "/api/containerhost/nodes/{nodeId}/containers": {
@@ -3192,193 +911,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List containers (running only unless ?all=true), in saved sort order */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                    all?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                image: string;
-                                imageId: string;
-                                command: string | null;
-                                state: string;
-                                status: string;
-                                createdAt: string | null;
-                                ports: {
-                                    privatePort: number;
-                                    publicPort: number | null;
-                                    type: string;
-                                    ip: string | null;
-                                }[];
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                networks: string[];
-                                /** @description the key used by reorder-resources */
-                                resourceKey: string;
-                                sortOrder: number | null;
-                                folderId: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List containers (running only unless ?all=true), in saved sort order
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listContainers"];
         put?: never;
-        /** Create a container (and start it with start: true) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description container name */
-                        name: string;
-                        /** @description image reference; it must be on the node */
-                        image: string;
-                        /** @description command and arguments; default the image's */
-                        cmd?: string[];
-                        /** @description entrypoint; default the image's */
-                        entrypoint?: string[];
-                        /** @description variables by name, e.g. {"LOG_LEVEL": "info"} */
-                        env?: {
-                            [key: string]: string;
-                        };
-                        labels?: {
-                            [key: string]: string;
-                        };
-                        ports?: {
-                            containerPort: number;
-                            /** @description 0 or absent: any free port */
-                            hostPort?: number;
-                            /** @description IP address to publish on */
-                            hostIp?: string;
-                            /**
-                             * @default tcp
-                             * @enum {string}
-                             */
-                            protocol?: "tcp" | "udp" | "sctp";
-                        }[];
-                        mounts?: {
-                            /** @enum {string} */
-                            type: "volume" | "bind";
-                            /** @description volume name, or an absolute path on the node for a bind mount */
-                            source: string;
-                            /** @description absolute path in the container */
-                            target: string;
-                            /** @default false */
-                            readOnly?: boolean;
-                        }[];
-                        networks?: string[];
-                        /** @enum {string} */
-                        restartPolicy?: "no" | "always" | "unless-stopped" | "on-failure";
-                        /** @description memory limit in bytes (at least 6 MiB) */
-                        memoryBytes?: number;
-                        /** @description CPU limit, e.g. 1.5 */
-                        cpus?: number;
-                        /**
-                         * @description start the container once created
-                         * @default false
-                         */
-                        start?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                image: string | null;
-                                imageId: string;
-                                createdAt: string | null;
-                                state: {
-                                    status: string;
-                                    running: boolean;
-                                    paused: boolean;
-                                    restarting: boolean;
-                                    exitCode: number | null;
-                                    error: string | null;
-                                    startedAt: string | null;
-                                    finishedAt: string | null;
-                                };
-                                command: string[];
-                                workingDir: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                restartPolicy: string | null;
-                                ports: {
-                                    privatePort: number;
-                                    publicPort: number | null;
-                                    type: string;
-                                    ip: string | null;
-                                }[];
-                                networks: {
-                                    name: string;
-                                    networkId: string | null;
-                                    ipAddress: string | null;
-                                    gateway: string | null;
-                                    macAddress: string | null;
-                                    aliases: string[];
-                                }[];
-                                mounts: {
-                                    type: string;
-                                    name: string | null;
-                                    source: string;
-                                    destination: string;
-                                    readOnly: boolean;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a container (and start it with start: true)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["createContainer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3392,112 +935,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Inspect a container (its environment is never returned) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                image: string | null;
-                                imageId: string;
-                                createdAt: string | null;
-                                state: {
-                                    status: string;
-                                    running: boolean;
-                                    paused: boolean;
-                                    restarting: boolean;
-                                    exitCode: number | null;
-                                    error: string | null;
-                                    startedAt: string | null;
-                                    finishedAt: string | null;
-                                };
-                                command: string[];
-                                workingDir: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                restartPolicy: string | null;
-                                ports: {
-                                    privatePort: number;
-                                    publicPort: number | null;
-                                    type: string;
-                                    ip: string | null;
-                                }[];
-                                networks: {
-                                    name: string;
-                                    networkId: string | null;
-                                    ipAddress: string | null;
-                                    gateway: string | null;
-                                    macAddress: string | null;
-                                    aliases: string[];
-                                }[];
-                                mounts: {
-                                    type: string;
-                                    name: string | null;
-                                    source: string;
-                                    destination: string;
-                                    readOnly: boolean;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Inspect a container (its environment is never returned)
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getContainer"];
         put?: never;
         post?: never;
-        /** Remove a container (a running one needs ?force=true) */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description remove a running container (killed first) */
-                    force?: boolean;
-                    /** @description also remove its anonymous volumes */
-                    removeVolumes?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Remove a container (a running one needs ?force=true)
+         * @description Requires scope `containerhost:manage`.
+         */
+        delete: operations["deleteContainer"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3510,124 +959,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List networks, in saved sort order */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                driver: string;
-                                scope: string;
-                                internal: boolean;
-                                builtIn: boolean;
-                                subnets: string[];
-                                createdAt: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                /** @description the key used by reorder-resources */
-                                resourceKey: string;
-                                sortOrder: number | null;
-                                folderId: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List networks, in saved sort order
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listNetworks"];
         put?: never;
-        /** Create a network */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description network name */
-                        name: string;
-                        /** @default bridge */
-                        driver?: string;
-                        /**
-                         * @description no route to the outside
-                         * @default false
-                         */
-                        internal?: boolean;
-                        /** @description CIDR, e.g. 10.42.0.0/24 */
-                        subnet?: string;
-                        labels?: {
-                            [key: string]: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                driver: string;
-                                scope: string;
-                                internal: boolean;
-                                builtIn: boolean;
-                                subnets: string[];
-                                createdAt: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                containers: {
-                                    id: string;
-                                    name: string | null;
-                                    ipv4Address: string | null;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a network
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["createNetwork"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3641,81 +983,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Inspect a network */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description network id or name */
-                    networkId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                driver: string;
-                                scope: string;
-                                internal: boolean;
-                                builtIn: boolean;
-                                subnets: string[];
-                                createdAt: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                containers: {
-                                    id: string;
-                                    name: string | null;
-                                    ipv4Address: string | null;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Inspect a network
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getNetwork"];
         put?: never;
         post?: never;
-        /** Delete a network no container is attached to (built-in networks are refused) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description network id or name */
-                    networkId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a network no container is attached to (built-in networks are refused)
+         * @description Requires scope `containerhost:manage`.
+         */
+        delete: operations["deleteNetwork"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3728,106 +1007,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List volumes, in saved sort order */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                name: string;
-                                driver: string;
-                                mountpoint: string;
-                                scope: string;
-                                createdAt: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                /** @description the key used by reorder-resources */
-                                resourceKey: string;
-                                sortOrder: number | null;
-                                folderId: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List volumes, in saved sort order
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listVolumes"];
         put?: never;
-        /** Create a volume */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description volume name */
-                        name: string;
-                        /** @default local */
-                        driver?: string;
-                        labels?: {
-                            [key: string]: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                name: string;
-                                driver: string;
-                                mountpoint: string;
-                                scope: string;
-                                createdAt: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a volume
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["createVolume"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3841,76 +1031,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Inspect a volume */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description volume name */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                name: string;
-                                driver: string;
-                                mountpoint: string;
-                                scope: string;
-                                createdAt: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Inspect a volume
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getVolume"];
         put?: never;
         post?: never;
-        /** Delete a volume (409 while in use; ?force=true removes the containers using it first) */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description remove the containers using the volume first */
-                    force?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description volume name */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a volume (409 while in use; ?force=true removes the containers using it first)
+         * @description Requires scope `containerhost:manage`.
+         */
+        delete: operations["deleteVolume"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3923,59 +1055,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List images, in saved sort order */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                repoTags: string[];
-                                repoDigests: string[];
-                                size: number;
-                                createdAt: string | null;
-                                containers: number | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                /** @description the key used by reorder-resources */
-                                resourceKey: string;
-                                sortOrder: number | null;
-                                folderId: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List images, in saved sort order
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listImages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3991,83 +1075,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Inspect an image */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description image id or reference */
-                    imageId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                repoTags: string[];
-                                repoDigests: string[];
-                                size: number;
-                                createdAt: string | null;
-                                architecture: string | null;
-                                os: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                command: string[];
-                                exposedPorts: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Inspect an image
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getImage"];
         put?: never;
         post?: never;
-        /** Delete an image (409 while a container uses it) */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description remove even when tagged several times or in use by a stopped container */
-                    force?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description image id or reference */
-                    imageId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                untagged: string[];
-                                deleted: string[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete an image (409 while a container uses it)
+         * @description Requires scope `containerhost:manage`.
+         */
+        delete: operations["deleteImage"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4082,34 +1101,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a container (already running is success) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Start a container (already running is success)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["startContainer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4125,34 +1121,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pause a running container */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Pause a running container
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["pauseContainer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4168,34 +1141,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unpause a paused container */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Unpause a paused container
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["unpauseContainer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4211,41 +1161,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop a container (already stopped is success) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description seconds before SIGKILL; default the engine's */
-                        timeout?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Stop a container (already stopped is success)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["stopContainer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4261,41 +1181,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Restart a container */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description seconds before SIGKILL; default the engine's */
-                        timeout?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Restart a container
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["restartContainer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4311,41 +1201,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a signal to a running container (default SIGKILL) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description signal name or number; default SIGKILL */
-                        signal?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Send a signal to a running container (default SIGKILL)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["killContainer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4361,87 +1221,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-create a container with the same configuration (optionally pulling its image first) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description pull the image again before re-creating
-                         * @default false
-                         */
-                        pull?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                name: string;
-                                image: string | null;
-                                imageId: string;
-                                createdAt: string | null;
-                                state: {
-                                    status: string;
-                                    running: boolean;
-                                    paused: boolean;
-                                    restarting: boolean;
-                                    exitCode: number | null;
-                                    error: string | null;
-                                    startedAt: string | null;
-                                    finishedAt: string | null;
-                                };
-                                command: string[];
-                                workingDir: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                restartPolicy: string | null;
-                                ports: {
-                                    privatePort: number;
-                                    publicPort: number | null;
-                                    type: string;
-                                    ip: string | null;
-                                }[];
-                                networks: {
-                                    name: string;
-                                    networkId: string | null;
-                                    ipAddress: string | null;
-                                    gateway: string | null;
-                                    macAddress: string | null;
-                                    aliases: string[];
-                                }[];
-                                mounts: {
-                                    type: string;
-                                    name: string | null;
-                                    source: string;
-                                    destination: string;
-                                    readOnly: boolean;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Re-create a container with the same configuration (optionally pulling its image first)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["recreateContainer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4455,55 +1239,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A container's log lines (stdout and stderr demultiplexed); ?follow=true streams them */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description the last N lines, or all of them */
-                    tail?: number | "all";
-                    /** @description lines from this time: UNIX seconds or an ISO-8601 date-time */
-                    since?: string;
-                    /** @description lines before this time: UNIX seconds or an ISO-8601 date-time */
-                    until?: string;
-                    /** @description answer each line's timestamp */
-                    timestamps?: boolean;
-                    stdout?: boolean;
-                    stderr?: boolean;
-                    /** @description stream the lines as Server-Sent Events until the client leaves or the container stops */
-                    follow?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description JSON, or a stream of Server-Sent Events */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description stdout or stderr */
-                                stream: string;
-                                timestamp: string | null;
-                                line: string;
-                            }[];
-                            /** @description the answer stopped at its size limit */
-                            truncated: boolean;
-                        };
-                        "text/event-stream": string;
-                    };
-                };
-            };
-        };
+        /**
+         * A container's log lines (stdout and stderr demultiplexed); ?follow=true streams them
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getContainerLogs"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4519,48 +1259,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A running container's resource use: one sample, or ?stream=true for one a second */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description stream a sample per second as Server-Sent Events */
-                    stream?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description JSON, or a stream of Server-Sent Events */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                cpuPercent: number | null;
-                                memoryBytes: number;
-                                memoryLimitBytes: number | null;
-                                networkRxBytes: number;
-                                networkTxBytes: number;
-                                blockReadBytes: number;
-                                blockWriteBytes: number;
-                                pids: number | null;
-                                readAt: string | null;
-                            };
-                        };
-                        "text/event-stream": string;
-                    };
-                };
-            };
-        };
+        /**
+         * A running container's resource use: one sample, or ?stream=true for one a second
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getContainerStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4578,62 +1281,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a command in a running container to completion (time limit, output bounded to 1 MiB per stream) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description command and arguments (no shell unless you run one) */
-                        cmd: string[];
-                        /** @description variables by name, e.g. {"LOG_LEVEL": "info"} */
-                        env?: {
-                            [key: string]: string;
-                        };
-                        /** @description absolute path */
-                        workingDir?: string;
-                        /** @description user[:group] or uid[:gid] */
-                        user?: string;
-                        /**
-                         * @description how long to wait for the command
-                         * @default 60
-                         */
-                        timeoutSeconds?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                exitCode: number | null;
-                                stdout: string;
-                                stderr: string;
-                                /** @description output past 1 MiB per stream was dropped */
-                                truncated: boolean;
-                                timedOut: boolean;
-                                durationMs: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Run a command in a running container to completion (time limit, output bounded to 1 MiB per stream)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["execContainer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4647,87 +1299,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a directory of a container (name, type, size, mode, mtime, link target) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description absolute directory path; default / */
-                    path?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                path: string;
-                                entries: {
-                                    name: string;
-                                    /** @description file, directory, symlink, hardlink or other */
-                                    type: string;
-                                    /** @description bytes (0 for anything but a file) */
-                                    size: number;
-                                    /** @description permission bits in octal, e.g. 0644 */
-                                    mode: string;
-                                    mtime: string | null;
-                                    linkTarget: string | null;
-                                }[];
-                                /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
-                                truncated: boolean;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List a directory of a container (name, type, size, mode, mtime, link target)
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listContainerFiles"];
         put?: never;
         post?: never;
-        /** Delete a file or directory in a running container (rm/rmdir, no shell) */
-        delete: {
-            parameters: {
-                query: {
-                    /** @description absolute path to delete */
-                    path: string;
-                    /** @description delete a directory with its entries */
-                    recursive?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a file or directory in a running container (rm/rmdir, no shell)
+         * @description Requires scope `containerhost:manage`.
+         */
+        delete: operations["deleteContainerFile"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4740,70 +1323,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a file of a container */
-        get: {
-            parameters: {
-                query: {
-                    /** @description absolute path of the file */
-                    path: string;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the file */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/octet-stream": unknown;
-                    };
-                };
-            };
-        };
-        /** Upload or replace a file in a container (raw body, at most INFRAGATE_VOLUME_WRITE_LIMIT_BYTES) */
-        put: {
-            parameters: {
-                query: {
-                    /** @description absolute path of the file */
-                    path: string;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/octet-stream": unknown;
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Download a file of a container
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getContainerFileContent"];
+        /**
+         * Upload or replace a file in a container (raw body, at most INFRAGATE_VOLUME_WRITE_LIMIT_BYTES)
+         * @description Requires scope `containerhost:manage`.
+         */
+        put: operations["writeContainerFile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4820,43 +1349,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Move a file or directory inside a running container (exec of mv, no shell) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description absolute path */
-                        fromPath: string;
-                        /** @description absolute path */
-                        toPath: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Move a file or directory inside a running container (exec of mv, no shell)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["moveContainerFile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4872,41 +1369,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a directory (and missing parents) in a container */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description absolute path of the new directory */
-                        path: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a directory (and missing parents) in a container
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["createContainerDirectory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4921,52 +1388,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Write a file into a volume: raw body (application/octet-stream) with ?path=, or JSON {path, content, encoding: utf8|base64} */
-        put: {
-            parameters: {
-                query?: {
-                    /** @description path inside the volume, for a raw (application/octet-stream) body */
-                    path?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description volume name */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description path inside the volume; a leading / is allowed */
-                        path: string;
-                        /** @description the file: text (utf8) or base64, as `encoding` says */
-                        content: string;
-                        /**
-                         * @default utf8
-                         * @enum {string}
-                         */
-                        encoding?: "utf8" | "base64";
-                    };
-                    "application/octet-stream": unknown;
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Write a file into a volume: raw body (application/octet-stream) with ?path=, or JSON {path, content, encoding: utf8|base64}
+         * @description Requires scope `containerhost:manage`.
+         */
+        put: operations["writeVolumeFile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4981,52 +1407,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a directory of a volume (through a helper container) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description directory inside the volume; default the root */
-                    path?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description volume name */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                path: string;
-                                entries: {
-                                    name: string;
-                                    /** @description file, directory, symlink, hardlink or other */
-                                    type: string;
-                                    /** @description bytes (0 for anything but a file) */
-                                    size: number;
-                                    /** @description permission bits in octal, e.g. 0644 */
-                                    mode: string;
-                                    mtime: string | null;
-                                    linkTarget: string | null;
-                                }[];
-                                /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
-                                truncated: boolean;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List a directory of a volume (through a helper container)
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listVolumeFiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5042,35 +1427,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download a file of a volume */
-        get: {
-            parameters: {
-                query: {
-                    /** @description file inside the volume */
-                    path: string;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description volume name */
-                    name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description the file */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/octet-stream": unknown;
-                    };
-                };
-            };
-        };
+        /**
+         * Download a file of a volume
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getVolumeFileContent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5088,41 +1449,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Connect a container to a network (with optional aliases) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description network id or name */
-                    networkId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        containerId: string;
-                        aliases?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Connect a container to a network (with optional aliases)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["connectNetwork"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5138,42 +1469,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Disconnect a container from a network (built-in networks need ?force=true) */
-        post: {
-            parameters: {
-                query?: {
-                    force?: boolean;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description network id or name */
-                    networkId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        containerId: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Disconnect a container from a network (built-in networks need ?force=true)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["disconnectNetwork"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5189,58 +1489,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pull an image; with Accept: text/event-stream the progress streams per layer, else the answer comes when done */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description reference, e.g. nginx:1.27 */
-                        image: string;
-                        credentials?: {
-                            username: string;
-                            /** @description password or access token */
-                            password: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description JSON, or a stream of Server-Sent Events */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                id: string;
-                                repoTags: string[];
-                                repoDigests: string[];
-                                size: number;
-                                createdAt: string | null;
-                                architecture: string | null;
-                                os: string | null;
-                                labels: {
-                                    [key: string]: string;
-                                };
-                                command: string[];
-                                exposedPorts: string[];
-                            };
-                        };
-                        "text/event-stream": string;
-                    };
-                };
-            };
-        };
+        /**
+         * Pull an image; with Accept: text/event-stream the progress streams per layer, else the answer comes when done
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["pullImage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5256,36 +1509,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Remove dangling images (untagged and unused) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                deleted: string[];
-                                /** @description bytes */
-                                spaceReclaimed: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Remove dangling images (untagged and unused)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["pruneImages"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5299,50 +1527,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a node's stored registry credentials (registry and username; never the password) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                registry: string;
-                                username: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List a node's stored registry credentials (registry and username; never the password)
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listRegistryCredentials"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5359,78 +1548,17 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Store (or replace) a registry's credentials for the node's pulls */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description registry host[:port], e.g. registry.example:5000; docker.io for Docker Hub */
-                    registry: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        username: string;
-                        /** @description password or access token */
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                registry: string;
-                                username: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Store (or replace) a registry's credentials for the node's pulls
+         * @description Requires scope `containerhost:manage`.
+         */
+        put: operations["setRegistryCredential"];
         post?: never;
-        /** Delete a registry's stored credentials */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description registry host[:port], e.g. registry.example:5000; docker.io for Docker Hub */
-                    registry: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a registry's stored credentials
+         * @description Requires scope `containerhost:manage`.
+         */
+        delete: operations["deleteRegistryCredential"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5445,66 +1573,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Probe a container over HTTP(S) once now (the saved config, overlaid by the body's fields) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container name (or id) */
-                    containerName: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        enabled?: boolean;
-                        /** @enum {string} */
-                        scheme?: "http" | "https";
-                        hostPort?: number | null;
-                        containerPort?: number | null;
-                        path?: string;
-                        statusMin?: number;
-                        statusMax?: number;
-                        expectedBody?: string | null;
-                        /** @enum {string} */
-                        bodyMatchMode?: "includes" | "exact" | "starts_with" | "ends_with";
-                        intervalSeconds?: number;
-                        timeoutSeconds?: number;
-                        /** @description milliseconds */
-                        slowThreshold?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                ok: boolean;
-                                /** @enum {string} */
-                                status: "online" | "degraded" | "offline" | "disabled";
-                                httpStatus: number | null;
-                                responseMs: number | null;
-                                slow: boolean;
-                                bodyMatched: boolean | null;
-                                url: string | null;
-                                error?: string;
-                                /** Format: date-time */
-                                checkedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Probe a container over HTTP(S) once now (the saved config, overlaid by the body's fields)
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["testContainerHealthCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5518,173 +1591,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a container's saved health check */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container name (or id) */
-                    containerName: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                nodeId: string;
-                                containerName: string;
-                                enabled: boolean;
-                                scheme: string;
-                                hostPort: number | null;
-                                containerPort: number | null;
-                                path: string;
-                                statusMin: number;
-                                statusMax: number;
-                                expectedBody: string | null;
-                                bodyMatchMode: string;
-                                intervalSeconds: number;
-                                timeoutSeconds: number;
-                                slowThreshold: number;
-                                /** Format: date-time */
-                                nextRunAt: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        /** Save a container's health check (runs every intervalSeconds in the background) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container name (or id) */
-                    containerName: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        enabled?: boolean;
-                        /**
-                         * @default http
-                         * @enum {string}
-                         */
-                        scheme?: "http" | "https";
-                        hostPort?: number | null;
-                        containerPort?: number | null;
-                        /** @default / */
-                        path?: string;
-                        /** @default 200 */
-                        statusMin?: number;
-                        /** @default 399 */
-                        statusMax?: number;
-                        expectedBody?: string | null;
-                        /**
-                         * @default includes
-                         * @enum {string}
-                         */
-                        bodyMatchMode?: "includes" | "exact" | "starts_with" | "ends_with";
-                        /** @default 30 */
-                        intervalSeconds?: number;
-                        /** @default 5 */
-                        timeoutSeconds?: number;
-                        /**
-                         * @description milliseconds
-                         * @default 1000
-                         */
-                        slowThreshold?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                nodeId: string;
-                                containerName: string;
-                                enabled: boolean;
-                                scheme: string;
-                                hostPort: number | null;
-                                containerPort: number | null;
-                                path: string;
-                                statusMin: number;
-                                statusMax: number;
-                                expectedBody: string | null;
-                                bodyMatchMode: string;
-                                intervalSeconds: number;
-                                timeoutSeconds: number;
-                                slowThreshold: number;
-                                /** Format: date-time */
-                                nextRunAt: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a container's saved health check
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getContainerHealthCheck"];
+        /**
+         * Save a container's health check (runs every intervalSeconds in the background)
+         * @description Requires scope `containerhost:manage`.
+         */
+        put: operations["updateContainerHealthCheck"];
         post?: never;
-        /** Delete a container's saved health check and its results */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container name (or id) */
-                    containerName: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a container's saved health check and its results
+         * @description Requires scope `containerhost:manage`.
+         */
+        delete: operations["deleteContainerHealthCheck"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5697,59 +1619,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The latest results of a saved health check, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description node id */
-                    nodeId: string;
-                    /** @description container name (or id) */
-                    containerName: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                ok: boolean;
-                                /** @enum {string} */
-                                status: "online" | "degraded" | "offline" | "disabled";
-                                httpStatus: number | null;
-                                responseMs: number | null;
-                                slow: boolean;
-                                bodyMatched: boolean | null;
-                                url: string | null;
-                                error?: string;
-                                /** Format: date-time */
-                                checkedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The latest results of a saved health check, newest first
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listHealthCheckResults"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5765,61 +1639,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every saved health check across nodes with its latest status, filterable by status and node */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    status?: "online" | "degraded" | "offline" | "disabled" | "unknown";
-                    /** @description only the checks of this node */
-                    nodeId?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                nodeId: string;
-                                nodeName: string;
-                                containerName: string;
-                                enabled: boolean;
-                                /** @enum {string} */
-                                status: "online" | "degraded" | "offline" | "disabled" | "unknown";
-                                lastCheckedAt: string | null;
-                                httpStatus: number | null;
-                                responseMs: number | null;
-                                error: string | null;
-                                url: string | null;
-                                intervalSeconds: number;
-                                /** Format: date-time */
-                                nextRunAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Every saved health check across nodes with its latest status, filterable by status and node
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listHealthChecks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5835,106 +1659,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List resource folders with their resources in sort order */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    resourceType?: "container" | "image" | "network" | "volume" | "compose";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                resourceType: string;
-                                sortOrder: number;
-                                resources: {
-                                    /** Format: uuid */
-                                    nodeId: string;
-                                    resourceKey: string;
-                                    sortOrder: number;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List resource folders with their resources in sort order
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["listFolders"];
         put?: never;
-        /** Create a resource folder */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @enum {string} */
-                        resourceType: "container" | "image" | "network" | "volume" | "compose";
-                        sortOrder?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                resourceType: string;
-                                sortOrder: number;
-                                resources: {
-                                    /** Format: uuid */
-                                    nodeId: string;
-                                    resourceKey: string;
-                                    sortOrder: number;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a resource folder
+         * @description Requires scope `containerhost:manage`.
+         */
+        post: operations["createFolder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5949,43 +1684,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Upsert every item's sort order (and optionally its folder) in one transaction */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        resourceType: "container" | "image" | "network" | "volume" | "compose";
-                        items: {
-                            /** Format: uuid */
-                            nodeId: string;
-                            resourceKey: string;
-                            sortOrder: number;
-                            folderId?: string | null;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Upsert every item's sort order (and optionally its folder) in one transaction
+         * @description Requires scope `containerhost:manage`.
+         */
+        put: operations["reorderResources"];
         post?: never;
         delete?: never;
         options?: never;
@@ -6000,121 +1703,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a resource folder */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                resourceType: string;
-                                sortOrder: number;
-                                resources: {
-                                    /** Format: uuid */
-                                    nodeId: string;
-                                    resourceKey: string;
-                                    sortOrder: number;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        /** Rename or re-sort a resource folder */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        sortOrder?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                resourceType: string;
-                                sortOrder: number;
-                                resources: {
-                                    /** Format: uuid */
-                                    nodeId: string;
-                                    resourceKey: string;
-                                    sortOrder: number;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a resource folder
+         * @description Requires scope `containerhost:view`.
+         */
+        get: operations["getFolder"];
+        /**
+         * Rename or re-sort a resource folder
+         * @description Requires scope `containerhost:manage`.
+         */
+        put: operations["updateFolder"];
         post?: never;
-        /** Delete a resource folder (its resources keep their sort order) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a resource folder (its resources keep their sort order)
+         * @description Requires scope `containerhost:manage`.
+         */
+        delete: operations["deleteFolder"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6127,131 +1731,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List registered databases */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                type: "keyvalue";
-                                /** @description redis:// or rediss:// without credentials */
-                                url: string;
-                                username: string | null;
-                                /** @description the password itself is write-only */
-                                hasPassword: boolean;
-                                tls: {
-                                    rejectUnauthorized: boolean;
-                                    caPem?: string;
-                                    serverName?: string;
-                                } | null;
-                                dbIndex: number;
-                                allowDangerous: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List registered databases
+         * @description Requires scope `databases:view`.
+         */
+        get: operations["listDatabases"];
         put?: never;
-        /** Register a key-value database */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description redis://host:port[/db] or rediss://… */
-                        url: string;
-                        username?: string | null;
-                        password?: string | null;
-                        tls?: {
-                            /** @description verify the server certificate (default true) */
-                            rejectUnauthorized?: boolean;
-                            caPem?: string | null;
-                            serverName?: string | null;
-                        } | null;
-                        dbIndex?: number;
-                        /** @description allow admin/dangerous commands (callers also need databases:admin) */
-                        allowDangerous?: boolean;
-                        /** @enum {string} */
-                        type: "keyvalue";
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                type: "keyvalue";
-                                /** @description redis:// or rediss:// without credentials */
-                                url: string;
-                                username: string | null;
-                                /** @description the password itself is write-only */
-                                hasPassword: boolean;
-                                tls: {
-                                    rejectUnauthorized: boolean;
-                                    caPem?: string;
-                                    serverName?: string;
-                                } | null;
-                                dbIndex: number;
-                                allowDangerous: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Register a key-value database
+         * @description Requires scope `databases:manage`.
+         */
+        post: operations["createDatabase"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6265,157 +1755,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a database with a live check of its server (reachability, version) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                type: "keyvalue";
-                                /** @description redis:// or rediss:// without credentials */
-                                url: string;
-                                username: string | null;
-                                /** @description the password itself is write-only */
-                                hasPassword: boolean;
-                                tls: {
-                                    rejectUnauthorized: boolean;
-                                    caPem?: string;
-                                    serverName?: string;
-                                } | null;
-                                dbIndex: number;
-                                allowDangerous: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                status: {
-                                    reachable: boolean;
-                                    serverVersion: string | null;
-                                    latencyMs: number | null;
-                                    reason: string | null;
-                                    error: string | null;
-                                    /** Format: date-time */
-                                    checkedAt: string;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a database with a live check of its server (reachability, version)
+         * @description Requires scope `databases:view`.
+         */
+        get: operations["getDatabase"];
         put?: never;
         post?: never;
-        /** Remove a database */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Remove a database
+         * @description Requires scope `databases:manage`.
+         */
+        delete: operations["deleteDatabase"];
         options?: never;
         head?: never;
-        /** Change a database (its open connections are closed) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @description redis://host:port[/db] or rediss://… */
-                        url?: string;
-                        username?: string | null;
-                        password?: string | null;
-                        tls?: {
-                            /** @description verify the server certificate (default true) */
-                            rejectUnauthorized?: boolean;
-                            caPem?: string | null;
-                            serverName?: string | null;
-                        } | null;
-                        dbIndex?: number;
-                        /** @description allow admin/dangerous commands (callers also need databases:admin) */
-                        allowDangerous?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                type: "keyvalue";
-                                /** @description redis:// or rediss:// without credentials */
-                                url: string;
-                                username: string | null;
-                                /** @description the password itself is write-only */
-                                hasPassword: boolean;
-                                tls: {
-                                    rejectUnauthorized: boolean;
-                                    caPem?: string;
-                                    serverName?: string;
-                                } | null;
-                                dbIndex: number;
-                                allowDangerous: boolean;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Change a database (its open connections are closed)
+         * @description Requires scope `databases:manage`.
+         */
+        patch: operations["updateDatabase"];
         trace?: never;
     };
     "/api/databases/{id}/keyvalue/command": {
@@ -6427,47 +1785,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run one key-value command (parsed like redis-cli) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        command: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description the command name as the server knows it, e.g. GET or CONFIG SET */
-                                command: string;
-                                class: "read" | "write" | "admin";
-                                /** @description the reply as JSON; bytes that are not UTF-8 as {"base64": "…"} */
-                                result: unknown;
-                                /** @description string, binary, integer, double, boolean, array, map, null */
-                                type: string;
-                                durationMs: number;
-                                truncated: boolean;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Run one key-value command (parsed like redis-cli)
+         * @description Requires scope `databases:read`.
+         */
+        post: operations["runKeyValueCommand"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6481,44 +1803,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's last commands on this database, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** @description the command line, credentials masked */
-                                command: string;
-                                commandName: string;
-                                status: "ok" | "error" | "refused";
-                                error: string | null;
-                                durationMs: number | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The caller's last commands on this database, newest first
+         * @description Requires scope `databases:read`.
+         */
+        get: operations["getKeyValueHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6534,68 +1823,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List audit events, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description email or user id */
-                    actor?: string;
-                    /** @description exact action, or a prefix like users.* */
-                    action?: string;
-                    targetType?: string;
-                    targetId?: string;
-                    outcome?: "success" | "failure";
-                    from?: string;
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                seq: number;
-                                /** Format: date-time */
-                                occurredAt: string;
-                                actorId: string | null;
-                                actorEmail: string | null;
-                                action: string;
-                                targetType: string | null;
-                                targetId: string | null;
-                                outcome: string;
-                                requestId: string | null;
-                                clientIp: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                prevHash: string;
-                                hash: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List audit events, newest first
+         * @description Requires scope `audit:view`.
+         */
+        get: operations["listAuditEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6611,50 +1843,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one audit event */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                seq: number;
-                                /** Format: date-time */
-                                occurredAt: string;
-                                actorId: string | null;
-                                actorEmail: string | null;
-                                action: string;
-                                targetType: string | null;
-                                targetId: string | null;
-                                outcome: string;
-                                requestId: string | null;
-                                clientIp: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                prevHash: string;
-                                hash: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get one audit event
+         * @description Requires scope `audit:view`.
+         */
+        get: operations["getAuditEvent"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6670,44 +1863,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Walk the hash chain and report the first broken link */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                valid: boolean;
-                                checkedEvents: number;
-                                headSeq: number | null;
-                                headHash: string | null;
-                                firstBrokenLink: {
-                                    seq: number;
-                                    id: string | null;
-                                    reason: string;
-                                    explanation: string;
-                                    expected: string;
-                                    actual: string;
-                                } | null;
-                                /** Format: date-time */
-                                verifiedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Walk the hash chain and report the first broken link
+         * @description Requires scope `audit:view`.
+         */
+        get: operations["verifyAuditChain"];
         put?: never;
         post?: never;
         delete?: never;
@@ -6723,188 +1883,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List SIEM destinations with their health */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    kind?: "webhook" | "splunk_hec" | "syslog";
-                    enabled?: boolean;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                kind: string;
-                                enabled: boolean;
-                                url: string | null;
-                                host: string | null;
-                                port: number | null;
-                                tls: boolean | null;
-                                hasCaPem: boolean;
-                                index: string | null;
-                                sourcetype: string | null;
-                                source: string | null;
-                                facility: number | null;
-                                appName: string | null;
-                                hasSecret: boolean;
-                                batchSize: number;
-                                flushIntervalMs: number;
-                                maxAttempts: number;
-                                cursorSeq: number;
-                                health: {
-                                    status: string;
-                                    circuit: string;
-                                    circuitOpenUntil: string | null;
-                                    lastSuccessAt: string | null;
-                                    lastFailureAt: string | null;
-                                    lastError: string | null;
-                                    consecutiveFailures: number;
-                                    backlog: {
-                                        queued: number;
-                                        delivering: number;
-                                        retrying: number;
-                                        failed: number;
-                                        paused: number;
-                                    };
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List SIEM destinations with their health
+         * @description Requires scope `audit:view`.
+         */
+        get: operations["listDestinations"];
         put?: never;
-        /** Create a SIEM destination */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @enum {string} */
-                        kind: "webhook" | "splunk_hec" | "syslog";
-                        /**
-                         * @description export events from now (default) or all stored ones
-                         * @enum {string}
-                         */
-                        startFrom?: "now" | "beginning";
-                        enabled?: boolean;
-                        /**
-                         * Format: uri
-                         * @description webhook and splunk_hec
-                         */
-                        url?: string;
-                        /** @description syslog */
-                        host?: string;
-                        /** @description syslog */
-                        port?: number;
-                        /** @description syslog over TLS */
-                        tls?: boolean;
-                        caPem?: string | null;
-                        index?: string | null;
-                        sourcetype?: string | null;
-                        source?: string | null;
-                        /** @description syslog facility, default 13 */
-                        facility?: number;
-                        /** @description syslog APP-NAME */
-                        appName?: string;
-                        /** @description webhook HMAC-SHA256 key (write-only) */
-                        secret?: string;
-                        /** @description Splunk HEC token (write-only) */
-                        token?: string;
-                        batchSize?: number;
-                        flushIntervalMs?: number;
-                        maxAttempts?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                kind: string;
-                                enabled: boolean;
-                                url: string | null;
-                                host: string | null;
-                                port: number | null;
-                                tls: boolean | null;
-                                hasCaPem: boolean;
-                                index: string | null;
-                                sourcetype: string | null;
-                                source: string | null;
-                                facility: number | null;
-                                appName: string | null;
-                                hasSecret: boolean;
-                                batchSize: number;
-                                flushIntervalMs: number;
-                                maxAttempts: number;
-                                cursorSeq: number;
-                                health: {
-                                    status: string;
-                                    circuit: string;
-                                    circuitOpenUntil: string | null;
-                                    lastSuccessAt: string | null;
-                                    lastFailureAt: string | null;
-                                    lastError: string | null;
-                                    consecutiveFailures: number;
-                                    backlog: {
-                                        queued: number;
-                                        delivering: number;
-                                        retrying: number;
-                                        failed: number;
-                                        paused: number;
-                                    };
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a SIEM destination
+         * @description Requires scope `audit:manage`.
+         */
+        post: operations["createDestination"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6918,204 +1907,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a SIEM destination */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                kind: string;
-                                enabled: boolean;
-                                url: string | null;
-                                host: string | null;
-                                port: number | null;
-                                tls: boolean | null;
-                                hasCaPem: boolean;
-                                index: string | null;
-                                sourcetype: string | null;
-                                source: string | null;
-                                facility: number | null;
-                                appName: string | null;
-                                hasSecret: boolean;
-                                batchSize: number;
-                                flushIntervalMs: number;
-                                maxAttempts: number;
-                                cursorSeq: number;
-                                health: {
-                                    status: string;
-                                    circuit: string;
-                                    circuitOpenUntil: string | null;
-                                    lastSuccessAt: string | null;
-                                    lastFailureAt: string | null;
-                                    lastError: string | null;
-                                    consecutiveFailures: number;
-                                    backlog: {
-                                        queued: number;
-                                        delivering: number;
-                                        retrying: number;
-                                        failed: number;
-                                        paused: number;
-                                    };
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a SIEM destination
+         * @description Requires scope `audit:view`.
+         */
+        get: operations["getDestination"];
         put?: never;
         post?: never;
-        /** Delete a SIEM destination; its open deliveries become discarded */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                discardedDeliveries: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a SIEM destination; its open deliveries become discarded
+         * @description Requires scope `audit:manage`.
+         */
+        delete: operations["deleteDestination"];
         options?: never;
         head?: never;
-        /** Change a SIEM destination (disable pauses its deliveries, enable resumes them) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        enabled?: boolean;
-                        /**
-                         * Format: uri
-                         * @description webhook and splunk_hec
-                         */
-                        url?: string;
-                        /** @description syslog */
-                        host?: string;
-                        /** @description syslog */
-                        port?: number;
-                        /** @description syslog over TLS */
-                        tls?: boolean;
-                        caPem?: string | null;
-                        index?: string | null;
-                        sourcetype?: string | null;
-                        source?: string | null;
-                        /** @description syslog facility, default 13 */
-                        facility?: number;
-                        /** @description syslog APP-NAME */
-                        appName?: string;
-                        /** @description webhook HMAC-SHA256 key (write-only) */
-                        secret?: string;
-                        /** @description Splunk HEC token (write-only) */
-                        token?: string;
-                        batchSize?: number;
-                        flushIntervalMs?: number;
-                        maxAttempts?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                kind: string;
-                                enabled: boolean;
-                                url: string | null;
-                                host: string | null;
-                                port: number | null;
-                                tls: boolean | null;
-                                hasCaPem: boolean;
-                                index: string | null;
-                                sourcetype: string | null;
-                                source: string | null;
-                                facility: number | null;
-                                appName: string | null;
-                                hasSecret: boolean;
-                                batchSize: number;
-                                flushIntervalMs: number;
-                                maxAttempts: number;
-                                cursorSeq: number;
-                                health: {
-                                    status: string;
-                                    circuit: string;
-                                    circuitOpenUntil: string | null;
-                                    lastSuccessAt: string | null;
-                                    lastFailureAt: string | null;
-                                    lastError: string | null;
-                                    consecutiveFailures: number;
-                                    backlog: {
-                                        queued: number;
-                                        delivering: number;
-                                        retrying: number;
-                                        failed: number;
-                                        paused: number;
-                                    };
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Change a SIEM destination (disable pauses its deliveries, enable resumes them)
+         * @description Requires scope `audit:manage`.
+         */
+        patch: operations["updateDestination"];
         trace?: never;
     };
     "/api/audit/siem/destinations/{id}/test": {
@@ -7127,40 +1937,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send one test event now and report the outcome */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                destinationId: string;
-                                /** Format: uuid */
-                                eventId: string;
-                                ok: boolean;
-                                httpStatus: number | null;
-                                error: string | null;
-                                durationMs: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Send one test event now and report the outcome
+         * @description Requires scope `audit:manage`.
+         */
+        post: operations["testDestination"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7174,65 +1955,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List SIEM delivery records, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    destinationId?: string;
-                    status?: "queued" | "delivering" | "retrying" | "delivered" | "failed" | "paused" | "discarded";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                destinationId: string;
-                                status: string;
-                                eventCount: number;
-                                /** Format: uuid */
-                                firstEventId: string;
-                                /** Format: uuid */
-                                lastEventId: string;
-                                firstEventSeq: number;
-                                lastEventSeq: number;
-                                attempts: number;
-                                maxAttempts: number;
-                                lastError: string | null;
-                                lastAttemptAt: string | null;
-                                nextAttemptAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                deliveredAt: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List SIEM delivery records, newest first
+         * @description Requires scope `audit:view`.
+         */
+        get: operations["listSiemDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7248,54 +1975,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a SIEM delivery record */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                destinationId: string;
-                                status: string;
-                                eventCount: number;
-                                /** Format: uuid */
-                                firstEventId: string;
-                                /** Format: uuid */
-                                lastEventId: string;
-                                firstEventSeq: number;
-                                lastEventSeq: number;
-                                attempts: number;
-                                maxAttempts: number;
-                                lastError: string | null;
-                                lastAttemptAt: string | null;
-                                nextAttemptAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                deliveredAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a SIEM delivery record
+         * @description Requires scope `audit:view`.
+         */
+        get: operations["getSiemDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7313,54 +1997,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Requeue a failed delivery (fresh attempts, status queued) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                destinationId: string;
-                                status: string;
-                                eventCount: number;
-                                /** Format: uuid */
-                                firstEventId: string;
-                                /** Format: uuid */
-                                lastEventId: string;
-                                firstEventSeq: number;
-                                lastEventSeq: number;
-                                attempts: number;
-                                maxAttempts: number;
-                                lastError: string | null;
-                                lastAttemptAt: string | null;
-                                nextAttemptAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                deliveredAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Requeue a failed delivery (fresh attempts, status queued)
+         * @description Requires scope `audit:manage`.
+         */
+        post: operations["requeueSiemDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7376,97 +2017,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a certificate with its private key (and chain) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description The leaf certificate, one PEM block */
-                        certificatePem: string;
-                        /** @description PKCS#8, PKCS#1 or SEC1 PEM, possibly encrypted */
-                        privateKeyPem: string;
-                        /** @description Intermediates in order, the leaf's issuer first */
-                        chainPem?: string;
-                        /** @description Decrypts an encrypted key; never stored */
-                        privateKeyPassphrase?: string;
-                        /** @default false */
-                        allowExpired?: boolean;
-                        /** @default false */
-                        allowNotYetValid?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                subject: string | null;
-                                issuer: string | null;
-                                serialNumber: string | null;
-                                sans: string[] | null;
-                                notBefore: string | null;
-                                notAfter: string | null;
-                                fingerprintSha256: string | null;
-                                keyType: string | null;
-                                keyBits: number | null;
-                                /** @description P-256, P-384, P-521, Ed25519… */
-                                curve: string | null;
-                                chainLength: number | null;
-                                expiresInDays: number | null;
-                                expired: boolean | null;
-                                /** @enum {string} */
-                                source: "uploaded" | "acme";
-                                /**
-                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "valid" | "failed" | "renewing";
-                                lastError: string | null;
-                                /** @description ACME only: when the next renewal (or retry) is due */
-                                nextRenewalAt: string | null;
-                                acme: {
-                                    domains: string[];
-                                    /** @enum {string} */
-                                    challenge: "http-01" | "dns-01";
-                                    accountEmail: string;
-                                    directoryUrl: string;
-                                    dnsProviderId: string | null;
-                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                    dnsRecords: {
-                                        /** @description e.g. `_acme-challenge.app.example.com` */
-                                        name: string;
-                                        /** @enum {string} */
-                                        type: "TXT";
-                                        value: string;
-                                    }[];
-                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                    awaitingConfirmation: boolean;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Upload a certificate with its private key (and chain)
+         * @description Requires scope `certificates:manage`.
+         */
+        post: operations["uploadSslCertificate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7480,95 +2035,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List certificates */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Only certificates whose notAfter is at most this many days away (expired included) */
-                    expiringWithinDays?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                    sort?: "name" | "notAfter";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                subject: string | null;
-                                issuer: string | null;
-                                serialNumber: string | null;
-                                sans: string[] | null;
-                                notBefore: string | null;
-                                notAfter: string | null;
-                                fingerprintSha256: string | null;
-                                keyType: string | null;
-                                keyBits: number | null;
-                                /** @description P-256, P-384, P-521, Ed25519… */
-                                curve: string | null;
-                                chainLength: number | null;
-                                expiresInDays: number | null;
-                                expired: boolean | null;
-                                /** @enum {string} */
-                                source: "uploaded" | "acme";
-                                /**
-                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "valid" | "failed" | "renewing";
-                                lastError: string | null;
-                                /** @description ACME only: when the next renewal (or retry) is due */
-                                nextRenewalAt: string | null;
-                                acme: {
-                                    domains: string[];
-                                    /** @enum {string} */
-                                    challenge: "http-01" | "dns-01";
-                                    accountEmail: string;
-                                    directoryUrl: string;
-                                    dnsProviderId: string | null;
-                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                    dnsRecords: {
-                                        /** @description e.g. `_acme-challenge.app.example.com` */
-                                        name: string;
-                                        /** @enum {string} */
-                                        type: "TXT";
-                                        value: string;
-                                    }[];
-                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                    awaitingConfirmation: boolean;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List certificates
+         * @description Requires scope `certificates:view`.
+         */
+        get: operations["listSslCertificates"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7584,199 +2055,22 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a certificate */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                subject: string | null;
-                                issuer: string | null;
-                                serialNumber: string | null;
-                                sans: string[] | null;
-                                notBefore: string | null;
-                                notAfter: string | null;
-                                fingerprintSha256: string | null;
-                                keyType: string | null;
-                                keyBits: number | null;
-                                /** @description P-256, P-384, P-521, Ed25519… */
-                                curve: string | null;
-                                chainLength: number | null;
-                                expiresInDays: number | null;
-                                expired: boolean | null;
-                                /** @enum {string} */
-                                source: "uploaded" | "acme";
-                                /**
-                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "valid" | "failed" | "renewing";
-                                lastError: string | null;
-                                /** @description ACME only: when the next renewal (or retry) is due */
-                                nextRenewalAt: string | null;
-                                acme: {
-                                    domains: string[];
-                                    /** @enum {string} */
-                                    challenge: "http-01" | "dns-01";
-                                    accountEmail: string;
-                                    directoryUrl: string;
-                                    dnsProviderId: string | null;
-                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                    dnsRecords: {
-                                        /** @description e.g. `_acme-challenge.app.example.com` */
-                                        name: string;
-                                        /** @enum {string} */
-                                        type: "TXT";
-                                        value: string;
-                                    }[];
-                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                    awaitingConfirmation: boolean;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
-        /** Replace the certificate, key and chain under the same name (renewal) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The leaf certificate, one PEM block */
-                        certificatePem: string;
-                        /** @description PKCS#8, PKCS#1 or SEC1 PEM, possibly encrypted */
-                        privateKeyPem: string;
-                        /** @description Intermediates in order, the leaf's issuer first */
-                        chainPem?: string;
-                        /** @description Decrypts an encrypted key; never stored */
-                        privateKeyPassphrase?: string;
-                        /** @default false */
-                        allowExpired?: boolean;
-                        /** @default false */
-                        allowNotYetValid?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                subject: string | null;
-                                issuer: string | null;
-                                serialNumber: string | null;
-                                sans: string[] | null;
-                                notBefore: string | null;
-                                notAfter: string | null;
-                                fingerprintSha256: string | null;
-                                keyType: string | null;
-                                keyBits: number | null;
-                                /** @description P-256, P-384, P-521, Ed25519… */
-                                curve: string | null;
-                                chainLength: number | null;
-                                expiresInDays: number | null;
-                                expired: boolean | null;
-                                /** @enum {string} */
-                                source: "uploaded" | "acme";
-                                /**
-                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "valid" | "failed" | "renewing";
-                                lastError: string | null;
-                                /** @description ACME only: when the next renewal (or retry) is due */
-                                nextRenewalAt: string | null;
-                                acme: {
-                                    domains: string[];
-                                    /** @enum {string} */
-                                    challenge: "http-01" | "dns-01";
-                                    accountEmail: string;
-                                    directoryUrl: string;
-                                    dnsProviderId: string | null;
-                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                    dnsRecords: {
-                                        /** @description e.g. `_acme-challenge.app.example.com` */
-                                        name: string;
-                                        /** @enum {string} */
-                                        type: "TXT";
-                                        value: string;
-                                    }[];
-                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                    awaitingConfirmation: boolean;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a certificate
+         * @description Requires scope `certificates:view`.
+         */
+        get: operations["getSslCertificate"];
+        /**
+         * Replace the certificate, key and chain under the same name (renewal)
+         * @description Requires scope `certificates:manage`.
+         */
+        put: operations["updateSslCertificate"];
         post?: never;
-        /** Delete a certificate and its key */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a certificate and its key
+         * @description Requires scope `certificates:manage`.
+         */
+        delete: operations["deleteSslCertificate"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7792,42 +2086,10 @@ export interface paths {
         /**
          * Download the certificate and its chain (never the key)
          * @description PEM (certificate then chain) by default; `?format=json` answers the parts separately.
+         *
+         *     Requires scope `certificates:view`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    format?: "pem" | "json";
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/x-pem-file": string;
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                certificatePem: string;
-                                chainPem: string;
-                                /** @description Certificate followed by the chain */
-                                fullChainPem: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["downloadSslCertificate"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7848,99 +2110,10 @@ export interface paths {
         /**
          * Order a certificate from an ACME CA
          * @description Answers 202 with the certificate in status `pending`; ordering runs in the background and `GET /api/ssl-certificates/{id}` shows it progress to `valid` or `failed` (with `lastError`).
+         *
+         *     Requires scope `certificates:manage`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        domains: string[];
-                        /** @enum {string} */
-                        challenge: "http-01" | "dns-01";
-                        accountEmail: string;
-                        /**
-                         * Format: uri
-                         * @description An RFC 8555 directory (https only); the configured default (Let's Encrypt) when absent
-                         */
-                        directoryUrl?: string;
-                        /**
-                         * Format: uuid
-                         * @description dns-01: the DNS provider that creates the TXT records; absent means manual mode
-                         */
-                        dnsProviderId?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                subject: string | null;
-                                issuer: string | null;
-                                serialNumber: string | null;
-                                sans: string[] | null;
-                                notBefore: string | null;
-                                notAfter: string | null;
-                                fingerprintSha256: string | null;
-                                keyType: string | null;
-                                keyBits: number | null;
-                                /** @description P-256, P-384, P-521, Ed25519… */
-                                curve: string | null;
-                                chainLength: number | null;
-                                expiresInDays: number | null;
-                                expired: boolean | null;
-                                /** @enum {string} */
-                                source: "uploaded" | "acme";
-                                /**
-                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "valid" | "failed" | "renewing";
-                                lastError: string | null;
-                                /** @description ACME only: when the next renewal (or retry) is due */
-                                nextRenewalAt: string | null;
-                                acme: {
-                                    domains: string[];
-                                    /** @enum {string} */
-                                    challenge: "http-01" | "dns-01";
-                                    accountEmail: string;
-                                    directoryUrl: string;
-                                    dnsProviderId: string | null;
-                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                    dnsRecords: {
-                                        /** @description e.g. `_acme-challenge.app.example.com` */
-                                        name: string;
-                                        /** @enum {string} */
-                                        type: "TXT";
-                                        value: string;
-                                    }[];
-                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                    awaitingConfirmation: boolean;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["orderAcmeCertificate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7956,81 +2129,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Manual dns-01: confirm that the TXT records are in place */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                subject: string | null;
-                                issuer: string | null;
-                                serialNumber: string | null;
-                                sans: string[] | null;
-                                notBefore: string | null;
-                                notAfter: string | null;
-                                fingerprintSha256: string | null;
-                                keyType: string | null;
-                                keyBits: number | null;
-                                /** @description P-256, P-384, P-521, Ed25519… */
-                                curve: string | null;
-                                chainLength: number | null;
-                                expiresInDays: number | null;
-                                expired: boolean | null;
-                                /** @enum {string} */
-                                source: "uploaded" | "acme";
-                                /**
-                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "valid" | "failed" | "renewing";
-                                lastError: string | null;
-                                /** @description ACME only: when the next renewal (or retry) is due */
-                                nextRenewalAt: string | null;
-                                acme: {
-                                    domains: string[];
-                                    /** @enum {string} */
-                                    challenge: "http-01" | "dns-01";
-                                    accountEmail: string;
-                                    directoryUrl: string;
-                                    dnsProviderId: string | null;
-                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                    dnsRecords: {
-                                        /** @description e.g. `_acme-challenge.app.example.com` */
-                                        name: string;
-                                        /** @enum {string} */
-                                        type: "TXT";
-                                        value: string;
-                                    }[];
-                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                    awaitingConfirmation: boolean;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Manual dns-01: confirm that the TXT records are in place
+         * @description Requires scope `certificates:manage`.
+         */
+        post: operations["confirmAcmeOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8046,81 +2149,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Renew an ACME certificate now (or retry a failed order now) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                subject: string | null;
-                                issuer: string | null;
-                                serialNumber: string | null;
-                                sans: string[] | null;
-                                notBefore: string | null;
-                                notAfter: string | null;
-                                fingerprintSha256: string | null;
-                                keyType: string | null;
-                                keyBits: number | null;
-                                /** @description P-256, P-384, P-521, Ed25519… */
-                                curve: string | null;
-                                chainLength: number | null;
-                                expiresInDays: number | null;
-                                expired: boolean | null;
-                                /** @enum {string} */
-                                source: "uploaded" | "acme";
-                                /**
-                                 * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "valid" | "failed" | "renewing";
-                                lastError: string | null;
-                                /** @description ACME only: when the next renewal (or retry) is due */
-                                nextRenewalAt: string | null;
-                                acme: {
-                                    domains: string[];
-                                    /** @enum {string} */
-                                    challenge: "http-01" | "dns-01";
-                                    accountEmail: string;
-                                    directoryUrl: string;
-                                    dnsProviderId: string | null;
-                                    /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                    dnsRecords: {
-                                        /** @description e.g. `_acme-challenge.app.example.com` */
-                                        name: string;
-                                        /** @enum {string} */
-                                        type: "TXT";
-                                        value: string;
-                                    }[];
-                                    /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                    awaitingConfirmation: boolean;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Renew an ACME certificate now (or retry a failed order now)
+         * @description Requires scope `certificates:manage`.
+         */
+        post: operations["renewAcmeCertificate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8134,127 +2167,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List DNS providers for dns-01 */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                kind: "rfc2136";
-                                server: string;
-                                port: number;
-                                zone: string;
-                                tsigKeyName: string;
-                                /** @enum {string} */
-                                tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                                ttl: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List DNS providers for dns-01
+         * @description Requires scope `certificates:view`.
+         */
+        get: operations["listDnsProviders"];
         put?: never;
-        /** Add a DNS provider (RFC 2136 with a TSIG key) for dns-01 */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /**
-                         * @description rfc2136: dynamic updates (BIND, Knot, PowerDNS) signed with TSIG
-                         * @enum {string}
-                         */
-                        kind: "rfc2136";
-                        /** @description Host name or address of the primary */
-                        server: string;
-                        /** @default 53 */
-                        port?: number;
-                        /** @description The zone the updates go to, e.g. `example.com` */
-                        zone: string;
-                        tsigKeyName: string;
-                        /**
-                         * @default hmac-sha256
-                         * @enum {string}
-                         */
-                        tsigAlgorithm?: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                        /** @description The TSIG key, base64; write-only (sealed at rest, never answered) */
-                        tsigSecret: string;
-                        /** @default 60 */
-                        ttl?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                kind: "rfc2136";
-                                server: string;
-                                port: number;
-                                zone: string;
-                                tsigKeyName: string;
-                                /** @enum {string} */
-                                tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                                ttl: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Add a DNS provider (RFC 2136 with a TSIG key) for dns-01
+         * @description Requires scope `certificates:manage`.
+         */
+        post: operations["createDnsProvider"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8268,75 +2191,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a DNS provider */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                kind: "rfc2136";
-                                server: string;
-                                port: number;
-                                zone: string;
-                                tsigKeyName: string;
-                                /** @enum {string} */
-                                tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                                ttl: number;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a DNS provider
+         * @description Requires scope `certificates:view`.
+         */
+        get: operations["getDnsProvider"];
         put?: never;
         post?: never;
-        /** Delete a DNS provider that no ACME certificate uses */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a DNS provider that no ACME certificate uses
+         * @description Requires scope `certificates:manage`.
+         */
+        delete: operations["deleteDnsProvider"];
         options?: never;
         head?: never;
         patch?: never;
@@ -8350,28 +2216,7 @@ export interface paths {
             cookie?: never;
         };
         /** HTTP-01 challenge answer (for the ACME CA) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    token: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/plain": string;
-                    };
-                };
-            };
-        };
+        get: operations["getAcmeChallenge"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8391,26 +2236,7 @@ export interface paths {
          * The HTTP ownership proof of a custom domain, answered on that domain (no authentication)
          * @description Answers text/plain `<token>.<domainId>` when the request names the domain as its Host, so a domain pointed at the gateway proves itself.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    token: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["getDomainVerificationToken"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8426,148 +2252,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List pages projects */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name or the slug, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                slug: string;
-                                spaFallback: boolean;
-                                productionDeploymentId: string | null;
-                                deploymentCount: number;
-                                lastDeployment: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    /** Format: uuid */
-                                    projectId: string;
-                                    status: "ready";
-                                    fileCount: number;
-                                    /** @description total size of the files, extracted */
-                                    sizeBytes: number;
-                                    pinned: boolean;
-                                    production: boolean;
-                                    archiveFormat: "tar.gz" | "tar" | "zip";
-                                    archiveBytes: number;
-                                    archiveSha256: string;
-                                    /** @description email of the uploader */
-                                    createdBy: string | null;
-                                    /** @description the deploy token that uploaded it */
-                                    deployTokenId: string | null;
-                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                    previewUrl: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                } | null;
-                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                                url: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List pages projects
+         * @description Requires scope `pages:view`.
+         */
+        get: operations["listPages"];
         put?: never;
-        /** Create a pages project */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description lowercase letters, digits and hyphens, 1 to 63, starting and ending with a letter or digit */
-                        slug: string;
-                        /** @description serve /index.html for paths that match no file (single-page apps) */
-                        spaFallback?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                slug: string;
-                                spaFallback: boolean;
-                                productionDeploymentId: string | null;
-                                deploymentCount: number;
-                                lastDeployment: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    /** Format: uuid */
-                                    projectId: string;
-                                    status: "ready";
-                                    fileCount: number;
-                                    /** @description total size of the files, extracted */
-                                    sizeBytes: number;
-                                    pinned: boolean;
-                                    production: boolean;
-                                    archiveFormat: "tar.gz" | "tar" | "zip";
-                                    archiveBytes: number;
-                                    archiveSha256: string;
-                                    /** @description email of the uploader */
-                                    createdBy: string | null;
-                                    /** @description the deploy token that uploaded it */
-                                    deployTokenId: string | null;
-                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                    previewUrl: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                } | null;
-                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                                url: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a pages project
+         * @description Requires scope `pages:manage`.
+         */
+        post: operations["createPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8581,68 +2276,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a pages project by its slug */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description lowercase letters, digits and hyphens, 1 to 63, starting and ending with a letter or digit */
-                    slug: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                slug: string;
-                                spaFallback: boolean;
-                                productionDeploymentId: string | null;
-                                deploymentCount: number;
-                                lastDeployment: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    /** Format: uuid */
-                                    projectId: string;
-                                    status: "ready";
-                                    fileCount: number;
-                                    /** @description total size of the files, extracted */
-                                    sizeBytes: number;
-                                    pinned: boolean;
-                                    production: boolean;
-                                    archiveFormat: "tar.gz" | "tar" | "zip";
-                                    archiveBytes: number;
-                                    archiveSha256: string;
-                                    /** @description email of the uploader */
-                                    createdBy: string | null;
-                                    /** @description the deploy token that uploaded it */
-                                    deployTokenId: string | null;
-                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                    previewUrl: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                } | null;
-                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                                url: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a pages project by its slug
+         * @description Requires scope `pages:view`.
+         */
+        get: operations["getPageBySlug"];
         put?: never;
         post?: never;
         delete?: never;
@@ -8658,166 +2296,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a pages project */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                slug: string;
-                                spaFallback: boolean;
-                                productionDeploymentId: string | null;
-                                deploymentCount: number;
-                                lastDeployment: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    /** Format: uuid */
-                                    projectId: string;
-                                    status: "ready";
-                                    fileCount: number;
-                                    /** @description total size of the files, extracted */
-                                    sizeBytes: number;
-                                    pinned: boolean;
-                                    production: boolean;
-                                    archiveFormat: "tar.gz" | "tar" | "zip";
-                                    archiveBytes: number;
-                                    archiveSha256: string;
-                                    /** @description email of the uploader */
-                                    createdBy: string | null;
-                                    /** @description the deploy token that uploaded it */
-                                    deployTokenId: string | null;
-                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                    previewUrl: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                } | null;
-                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                                url: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a pages project
+         * @description Requires scope `pages:view`.
+         */
+        get: operations["getPage"];
         put?: never;
         post?: never;
-        /** Delete a project with all its deployments */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a project with all its deployments
+         * @description Requires scope `pages:manage`.
+         */
+        delete: operations["deletePage"];
         options?: never;
         head?: never;
-        /** Rename a project, change its slug or its SPA fallback */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @description lowercase letters, digits and hyphens, 1 to 63, starting and ending with a letter or digit */
-                        slug?: string;
-                        spaFallback?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                slug: string;
-                                spaFallback: boolean;
-                                productionDeploymentId: string | null;
-                                deploymentCount: number;
-                                lastDeployment: {
-                                    /** Format: uuid */
-                                    id: string;
-                                    /** Format: uuid */
-                                    projectId: string;
-                                    status: "ready";
-                                    fileCount: number;
-                                    /** @description total size of the files, extracted */
-                                    sizeBytes: number;
-                                    pinned: boolean;
-                                    production: boolean;
-                                    archiveFormat: "tar.gz" | "tar" | "zip";
-                                    archiveBytes: number;
-                                    archiveSha256: string;
-                                    /** @description email of the uploader */
-                                    createdBy: string | null;
-                                    /** @description the deploy token that uploaded it */
-                                    deployTokenId: string | null;
-                                    /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                    previewUrl: string;
-                                    /** Format: date-time */
-                                    createdAt: string;
-                                } | null;
-                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                                url: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Rename a project, change its slug or its SPA fallback
+         * @description Requires scope `pages:manage`.
+         */
+        patch: operations["updatePage"];
         trace?: never;
     };
     "/api/pages/{projectId}/deployments": {
@@ -8827,121 +2324,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's deployments, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    pinned?: boolean;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List a project's deployments, newest first
+         * @description Requires scope `pages:view`.
+         */
+        get: operations["listDeployments"];
         put?: never;
         /**
          * Upload a deployment (.tar.gz, .tar or .zip as the raw request body)
          * @description Send the archive as the body with Content-Type application/gzip, application/x-gzip, application/x-tar, application/zip or application/octet-stream. The format is detected from the bytes. A deploy token of this project (igp_…) may upload too.
+         *
+         *     Requires scope `pages:manage`.
          */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description make it the production deployment at once */
-                    promote?: boolean;
-                    /** @description leading path segments dropped from every entry, like tar --strip-components */
-                    stripComponents?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createDeployment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8955,82 +2350,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a deployment (also with the deploy token that uploaded it) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    deploymentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a deployment (also with the deploy token that uploaded it)
+         * @description Requires scope `pages:view`.
+         */
+        get: operations["getDeployment"];
         put?: never;
         post?: never;
-        /** Delete a deployment (refused for the production deployment and pinned ones) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    deploymentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a deployment (refused for the production deployment and pinned ones)
+         * @description Requires scope `pages:manage`.
+         */
+        delete: operations["deleteDeployment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -9043,48 +2374,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the files of a deployment */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                    deploymentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                path: string;
-                                sha256: string;
-                                sizeBytes: number;
-                                contentType: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List the files of a deployment
+         * @description Requires scope `pages:view`.
+         */
+        get: operations["listDeploymentFiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9102,54 +2396,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a deployment production (promoting an older one is a rollback) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    deploymentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Make a deployment production (promoting an older one is a rollback)
+         * @description Requires scope `pages:manage`.
+         */
+        post: operations["promoteDeployment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9169,60 +2420,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Pin or unpin a deployment (pinned deployments are never removed by retention) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    deploymentId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        pinned: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Pin or unpin a deployment (pinned deployments are never removed by retention)
+         * @description Requires scope `pages:manage`.
+         */
+        patch: operations["pinDeployment"];
         trace?: never;
     };
     "/api/pages/{projectId}/domains": {
@@ -9232,130 +2434,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's custom domains */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                hostname: string;
-                                status: "pending" | "verified" | "failed";
-                                lastError: string | null;
-                                lastCheckedAt: string | null;
-                                verifiedAt: string | null;
-                                certificateId: string | null;
-                                /** @description where the site answers once the domain is verified */
-                                url: string;
-                                /** @description how to prove ownership; either proof is enough */
-                                verification: {
-                                    /** @description create a TXT record at this name… */
-                                    dnsName: string;
-                                    /** @description …with this value */
-                                    dnsValue: string;
-                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                    httpUrl: string;
-                                    /** @description …with exactly this body */
-                                    httpBody: string;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List a project's custom domains
+         * @description Requires scope `pages:view`.
+         */
+        get: operations["listDomains"];
         put?: never;
-        /** Add a custom domain (pending until its ownership is verified) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description a DNS name in lowercase, at least two labels (docs.example.com); no wildcards, no IP addresses */
-                        hostname: string;
-                        certificateId?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                hostname: string;
-                                status: "pending" | "verified" | "failed";
-                                lastError: string | null;
-                                lastCheckedAt: string | null;
-                                verifiedAt: string | null;
-                                certificateId: string | null;
-                                /** @description where the site answers once the domain is verified */
-                                url: string;
-                                /** @description how to prove ownership; either proof is enough */
-                                verification: {
-                                    /** @description create a TXT record at this name… */
-                                    dnsName: string;
-                                    /** @description …with this value */
-                                    dnsValue: string;
-                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                    httpUrl: string;
-                                    /** @description …with exactly this body */
-                                    httpBody: string;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Add a custom domain (pending until its ownership is verified)
+         * @description Requires scope `pages:manage`.
+         */
+        post: operations["createDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9369,148 +2458,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a custom domain */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    domainId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                hostname: string;
-                                status: "pending" | "verified" | "failed";
-                                lastError: string | null;
-                                lastCheckedAt: string | null;
-                                verifiedAt: string | null;
-                                certificateId: string | null;
-                                /** @description where the site answers once the domain is verified */
-                                url: string;
-                                /** @description how to prove ownership; either proof is enough */
-                                verification: {
-                                    /** @description create a TXT record at this name… */
-                                    dnsName: string;
-                                    /** @description …with this value */
-                                    dnsValue: string;
-                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                    httpUrl: string;
-                                    /** @description …with exactly this body */
-                                    httpBody: string;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a custom domain
+         * @description Requires scope `pages:view`.
+         */
+        get: operations["getDomain"];
         put?: never;
         post?: never;
-        /** Remove a custom domain */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    domainId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Remove a custom domain
+         * @description Requires scope `pages:manage`.
+         */
+        delete: operations["deleteDomain"];
         options?: never;
         head?: never;
-        /** Choose the stored certificate that serves a custom domain */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    domainId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        certificateId: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                hostname: string;
-                                status: "pending" | "verified" | "failed";
-                                lastError: string | null;
-                                lastCheckedAt: string | null;
-                                verifiedAt: string | null;
-                                certificateId: string | null;
-                                /** @description where the site answers once the domain is verified */
-                                url: string;
-                                /** @description how to prove ownership; either proof is enough */
-                                verification: {
-                                    /** @description create a TXT record at this name… */
-                                    dnsName: string;
-                                    /** @description …with this value */
-                                    dnsValue: string;
-                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                    httpUrl: string;
-                                    /** @description …with exactly this body */
-                                    httpBody: string;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Choose the stored certificate that serves a custom domain
+         * @description Requires scope `pages:manage`.
+         */
+        patch: operations["updateDomain"];
         trace?: never;
     };
     "/api/pages/{projectId}/domains/{domainId}/verify": {
@@ -9522,62 +2488,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check the ownership of a custom domain now (DNS TXT record, then HTTP token) */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description try only this proof; by default the TXT record, then the HTTP token */
-                    method?: "dns" | "http";
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                    domainId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                hostname: string;
-                                status: "pending" | "verified" | "failed";
-                                lastError: string | null;
-                                lastCheckedAt: string | null;
-                                verifiedAt: string | null;
-                                certificateId: string | null;
-                                /** @description where the site answers once the domain is verified */
-                                url: string;
-                                /** @description how to prove ownership; either proof is enough */
-                                verification: {
-                                    /** @description create a TXT record at this name… */
-                                    dnsName: string;
-                                    /** @description …with this value */
-                                    dnsValue: string;
-                                    /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                    httpUrl: string;
-                                    /** @description …with exactly this body */
-                                    httpBody: string;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Check the ownership of a custom domain now (DNS TXT record, then HTTP token)
+         * @description Requires scope `pages:manage`.
+         */
+        post: operations["verifyDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9591,103 +2506,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a project's deploy tokens (never their secrets), newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description only revoked (true) or only live (false) tokens */
-                    revoked?: boolean;
-                };
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                name: string;
-                                createdBy: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                lastUsedAt: string | null;
-                                expiresAt: string | null;
-                                revokedAt: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List a project's deploy tokens (never their secrets), newest first
+         * @description Requires scope `pages:view`.
+         */
+        get: operations["listDeployTokens"];
         put?: never;
-        /** Create a deploy token for CI: it may only upload deployments of this project; shown once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        expiresAt?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                name: string;
-                                createdBy: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                lastUsedAt: string | null;
-                                expiresAt: string | null;
-                                revokedAt: string | null;
-                                /** @description the secret (igp_…), shown only in this answer */
-                                token: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a deploy token for CI: it may only upload deployments of this project; shown once
+         * @description Requires scope `pages:manage`.
+         */
+        post: operations["createDeployToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9704,38 +2533,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a deploy token */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    projectId: string;
-                    tokenId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Revoke a deploy token
+         * @description Requires scope `pages:manage`.
+         */
+        delete: operations["deleteDeployToken"];
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/sites/{slug}/{*}": {
+    "/sites/{slug}/{path}": {
         parameters: {
             query?: never;
             header?: never;
@@ -9743,27 +2551,7 @@ export interface paths {
             cookie?: never;
         };
         /** Serve a file of a project (production, or a preview at ~<deploymentId>/; no authentication) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    slug: string;
-                    "*": string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        get: operations["serveSiteFile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9781,76 +2569,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Test a URL and token once and preview what the token can see (nothing is stored) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uri
-                         * @description GitLab root, e.g. https://gitlab.example.com
-                         */
-                        baseUrl: string;
-                        /** @description Personal access token (printable ASCII, no spaces); write-only */
-                        token: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                capabilities: {
-                                    apiReachable: boolean;
-                                    tokenSelf: boolean;
-                                    projectsView: boolean;
-                                    groupsView: boolean;
-                                    repoRead: boolean;
-                                    repoWrite: boolean;
-                                    ciView: boolean;
-                                    pipelineRead: boolean;
-                                    registryView: boolean;
-                                    webhooksManage: boolean;
-                                };
-                                allowlistEntries: {
-                                    entryType: "group" | "project";
-                                    remoteId: string;
-                                    fullPath: string;
-                                    name: string | null;
-                                    webUrl: string | null;
-                                }[];
-                                user: {
-                                    id: string;
-                                    username: string;
-                                    name: string;
-                                    webUrl: string | null;
-                                } | null;
-                                tokenExpiresAt: string | null;
-                                tokenScopes: string[] | null;
-                                probedProject: {
-                                    remoteId: string;
-                                    fullPath: string;
-                                    accessLevel: number | null;
-                                } | null;
-                                /** @description More groups or projects exist than the listing cap allowed */
-                                truncated: boolean;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Test a URL and token once and preview what the token can see (nothing is stored)
+         * @description Requires scope `integrations:manage`.
+         */
+        post: operations["testConnectorPreview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9864,152 +2587,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List connectors */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                baseUrl: string;
-                                allowlist: {
-                                    entryType: "group" | "project";
-                                    remoteId: string;
-                                    fullPath: string;
-                                    name: string | null;
-                                    webUrl: string | null;
-                                }[];
-                                capabilities: {
-                                    [key: string]: boolean;
-                                };
-                                tokenScopes: string[] | null;
-                                tokenExpiresAt: string | null;
-                                remoteUser: {
-                                    id: string;
-                                    username: string;
-                                    name: string;
-                                    webUrl: string | null;
-                                } | null;
-                                /** Format: date-time */
-                                lastTestedAt: string;
-                                lastTestOk: boolean;
-                                lastTestError: {
-                                    reason: string;
-                                    explanation: string;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List connectors
+         * @description Requires scope `integrations:view`.
+         */
+        get: operations["listConnectors"];
         put?: never;
-        /** Create a connector (tested first; a failing test refuses it) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /**
-                         * Format: uri
-                         * @description GitLab root, e.g. https://gitlab.example.com
-                         */
-                        baseUrl: string;
-                        /** @description Personal access token (printable ASCII, no spaces); write-only */
-                        token: string;
-                        allowlist?: {
-                            entryType: "group" | "project";
-                            remoteId: string;
-                            fullPath: string;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                baseUrl: string;
-                                allowlist: {
-                                    entryType: "group" | "project";
-                                    remoteId: string;
-                                    fullPath: string;
-                                    name: string | null;
-                                    webUrl: string | null;
-                                }[];
-                                capabilities: {
-                                    [key: string]: boolean;
-                                };
-                                tokenScopes: string[] | null;
-                                tokenExpiresAt: string | null;
-                                remoteUser: {
-                                    id: string;
-                                    username: string;
-                                    name: string;
-                                    webUrl: string | null;
-                                } | null;
-                                /** Format: date-time */
-                                lastTestedAt: string;
-                                lastTestOk: boolean;
-                                lastTestError: {
-                                    reason: string;
-                                    explanation: string;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a connector (tested first; a failing test refuses it)
+         * @description Requires scope `integrations:manage`.
+         */
+        post: operations["createConnector"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10023,171 +2611,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a connector */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                baseUrl: string;
-                                allowlist: {
-                                    entryType: "group" | "project";
-                                    remoteId: string;
-                                    fullPath: string;
-                                    name: string | null;
-                                    webUrl: string | null;
-                                }[];
-                                capabilities: {
-                                    [key: string]: boolean;
-                                };
-                                tokenScopes: string[] | null;
-                                tokenExpiresAt: string | null;
-                                remoteUser: {
-                                    id: string;
-                                    username: string;
-                                    name: string;
-                                    webUrl: string | null;
-                                } | null;
-                                /** Format: date-time */
-                                lastTestedAt: string;
-                                lastTestOk: boolean;
-                                lastTestError: {
-                                    reason: string;
-                                    explanation: string;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a connector
+         * @description Requires scope `integrations:view`.
+         */
+        get: operations["getConnector"];
         put?: never;
         post?: never;
-        /** Delete a connector and its token */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a connector and its token
+         * @description Requires scope `integrations:manage`.
+         */
+        delete: operations["deleteConnector"];
         options?: never;
         head?: never;
-        /** Change a connector (a new URL, token or allowlist is tested first) */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /**
-                         * Format: uri
-                         * @description GitLab root, e.g. https://gitlab.example.com
-                         */
-                        baseUrl?: string;
-                        /** @description Personal access token (printable ASCII, no spaces); write-only */
-                        token?: string;
-                        allowlist?: {
-                            entryType: "group" | "project";
-                            remoteId: string;
-                            fullPath: string;
-                        }[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                baseUrl: string;
-                                allowlist: {
-                                    entryType: "group" | "project";
-                                    remoteId: string;
-                                    fullPath: string;
-                                    name: string | null;
-                                    webUrl: string | null;
-                                }[];
-                                capabilities: {
-                                    [key: string]: boolean;
-                                };
-                                tokenScopes: string[] | null;
-                                tokenExpiresAt: string | null;
-                                remoteUser: {
-                                    id: string;
-                                    username: string;
-                                    name: string;
-                                    webUrl: string | null;
-                                } | null;
-                                /** Format: date-time */
-                                lastTestedAt: string;
-                                lastTestOk: boolean;
-                                lastTestError: {
-                                    reason: string;
-                                    explanation: string;
-                                } | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Change a connector (a new URL, token or allowlist is tested first)
+         * @description Requires scope `integrations:manage`.
+         */
+        patch: operations["updateConnector"];
         trace?: never;
     };
     "/api/integrations/repohost/connectors/{id}/test": {
@@ -10199,73 +2641,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Re-test a saved connector with its stored token and record the outcome */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                ok: boolean;
-                                /** Format: date-time */
-                                testedAt: string;
-                                error: {
-                                    reason: string;
-                                    explanation: string;
-                                } | null;
-                                capabilities: {
-                                    apiReachable: boolean;
-                                    tokenSelf: boolean;
-                                    projectsView: boolean;
-                                    groupsView: boolean;
-                                    repoRead: boolean;
-                                    repoWrite: boolean;
-                                    ciView: boolean;
-                                    pipelineRead: boolean;
-                                    registryView: boolean;
-                                    webhooksManage: boolean;
-                                };
-                                allowlistEntries: {
-                                    entryType: "group" | "project";
-                                    remoteId: string;
-                                    fullPath: string;
-                                    name: string | null;
-                                    webUrl: string | null;
-                                }[];
-                                user: {
-                                    id: string;
-                                    username: string;
-                                    name: string;
-                                    webUrl: string | null;
-                                } | null;
-                                tokenExpiresAt: string | null;
-                                tokenScopes: string[] | null;
-                                probedProject: {
-                                    remoteId: string;
-                                    fullPath: string;
-                                    accessLevel: number | null;
-                                } | null;
-                                /** @description More groups or projects exist than the listing cap allowed */
-                                truncated: boolean;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Re-test a saved connector with its stored token and record the outcome
+         * @description Requires scope `integrations:manage`.
+         */
+        post: operations["testConnector"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10279,49 +2659,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the provider catalog */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            label: string;
-                            /** @enum {string} */
-                            family: "vendor1" | "vendor2" | "vendor3" | "vendor4" | "custom";
-                            /** @enum {string} */
-                            wireProtocol: "vendor1-responses" | "vendor1-chat" | "vendor2-messages" | "vendor4-content";
-                            baseUrl: string;
-                            authTypes: ("oauth" | "api_key" | "local")[];
-                            subscription: boolean;
-                            featured: boolean;
-                            allowBaseUrlOverride?: boolean;
-                            privateNetworkByDefault?: boolean;
-                            supportedOperations?: ("inference" | "images" | "search" | "realtime")[];
-                            modelsPath?: string;
-                            /** @enum {string} */
-                            quotaKind?: "vendor1-quota" | "vendor2-oauth" | "vendor3-usage";
-                            termsVersion?: string;
-                            /** @enum {string|null} */
-                            oauthFlow: "redirect" | "device" | null;
-                            /** @enum {string|null} */
-                            completionMode: "paste_callback" | "device_poll" | null;
-                        }[];
-                    };
-                };
-            };
-        };
+        /**
+         * List the provider catalog
+         * @description Requires scope `inference:view`.
+         */
+        get: operations["getProviderCatalog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10337,129 +2679,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List connections */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    providerId?: string;
-                    authType?: "oauth" | "api_key" | "local";
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                providerId: string;
-                                providerLabel: string | null;
-                                name: string;
-                                /** @enum {string} */
-                                authType: "oauth" | "api_key" | "local";
-                                baseUrl: string | null;
-                                effectiveBaseUrl: string | null;
-                                hasApiKey: boolean;
-                                hasAccessToken: boolean;
-                                hasRefreshToken: boolean;
-                                accessTokenExpiresAt: string | null;
-                                tokenScope: string | null;
-                                lastRefreshedAt: string | null;
-                                lastRefreshError: string | null;
-                                lastTestedAt: string | null;
-                                lastTestOk: boolean | null;
-                                lastTestError: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List connections
+         * @description Requires scope `inference:view`.
+         */
+        get: operations["listConnections"];
         put?: never;
-        /** Create an API-key or local connection (OAuth connections come from a session) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        providerId: string;
-                        name: string;
-                        /** @enum {string} */
-                        authType: "oauth" | "api_key" | "local";
-                        /** @description write-only; stored encrypted */
-                        apiKey?: string;
-                        /** @description only where the catalog entry allows it */
-                        baseUrl?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                providerId: string;
-                                providerLabel: string | null;
-                                name: string;
-                                /** @enum {string} */
-                                authType: "oauth" | "api_key" | "local";
-                                baseUrl: string | null;
-                                effectiveBaseUrl: string | null;
-                                hasApiKey: boolean;
-                                hasAccessToken: boolean;
-                                hasRefreshToken: boolean;
-                                accessTokenExpiresAt: string | null;
-                                tokenScope: string | null;
-                                lastRefreshedAt: string | null;
-                                lastRefreshError: string | null;
-                                lastTestedAt: string | null;
-                                lastTestOk: boolean | null;
-                                lastTestError: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create an API-key or local connection (OAuth connections come from a session)
+         * @description Requires scope `inference:manage`.
+         */
+        post: operations["createConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10473,141 +2703,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a connection */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                providerId: string;
-                                providerLabel: string | null;
-                                name: string;
-                                /** @enum {string} */
-                                authType: "oauth" | "api_key" | "local";
-                                baseUrl: string | null;
-                                effectiveBaseUrl: string | null;
-                                hasApiKey: boolean;
-                                hasAccessToken: boolean;
-                                hasRefreshToken: boolean;
-                                accessTokenExpiresAt: string | null;
-                                tokenScope: string | null;
-                                lastRefreshedAt: string | null;
-                                lastRefreshError: string | null;
-                                lastTestedAt: string | null;
-                                lastTestOk: boolean | null;
-                                lastTestError: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a connection
+         * @description Requires scope `inference:view`.
+         */
+        get: operations["getConnection"];
         put?: never;
         post?: never;
-        /** Delete a connection */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a connection
+         * @description Requires scope `inference:manage`.
+         */
+        delete: operations["deleteConnection"];
         options?: never;
         head?: never;
-        /** Rename a connection, replace its API key or its base URL */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        apiKey?: string | null;
-                        baseUrl?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                providerId: string;
-                                providerLabel: string | null;
-                                name: string;
-                                /** @enum {string} */
-                                authType: "oauth" | "api_key" | "local";
-                                baseUrl: string | null;
-                                effectiveBaseUrl: string | null;
-                                hasApiKey: boolean;
-                                hasAccessToken: boolean;
-                                hasRefreshToken: boolean;
-                                accessTokenExpiresAt: string | null;
-                                tokenScope: string | null;
-                                lastRefreshedAt: string | null;
-                                lastRefreshError: string | null;
-                                lastTestedAt: string | null;
-                                lastTestOk: boolean | null;
-                                lastTestError: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Rename a connection, replace its API key or its base URL
+         * @description Requires scope `inference:manage`.
+         */
+        patch: operations["updateConnection"];
         trace?: never;
     };
     "/api/inference/connections/{id}/test": {
@@ -10619,44 +2733,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** List the provider's models with this connection's credentials */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                ok: boolean;
-                                url: string;
-                                httpStatus: number | null;
-                                responseMs: number | null;
-                                modelCount: number;
-                                models: {
-                                    id: string;
-                                    name: string | null;
-                                }[];
-                                error: string | null;
-                                /** Format: date-time */
-                                testedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List the provider's models with this connection's credentials
+         * @description Requires scope `inference:manage`.
+         */
+        post: operations["testConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10672,55 +2753,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Renew an OAuth connection's access token now */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                providerId: string;
-                                providerLabel: string | null;
-                                name: string;
-                                /** @enum {string} */
-                                authType: "oauth" | "api_key" | "local";
-                                baseUrl: string | null;
-                                effectiveBaseUrl: string | null;
-                                hasApiKey: boolean;
-                                hasAccessToken: boolean;
-                                hasRefreshToken: boolean;
-                                accessTokenExpiresAt: string | null;
-                                tokenScope: string | null;
-                                lastRefreshedAt: string | null;
-                                lastRefreshError: string | null;
-                                lastTestedAt: string | null;
-                                lastTestOk: boolean | null;
-                                lastTestError: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Renew an OAuth connection's access token now
+         * @description Requires scope `inference:manage`.
+         */
+        post: operations["refreshConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10734,57 +2771,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List OAuth sessions, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    providerId?: string;
-                    status?: "pending" | "complete" | "error" | "expired" | "cancelled";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                providerId: string;
-                                /** @enum {string} */
-                                status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                                authorizationUrl: string;
-                                completionMode: string;
-                                userCode: string | null;
-                                pollIntervalSeconds: number | null;
-                                connectionId: string | null;
-                                errorCode: string | null;
-                                errorMessage: string | null;
-                                /** Format: date-time */
-                                expiresAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List OAuth sessions, newest first
+         * @description Requires scope `inference:view`.
+         */
+        get: operations["listOauthSessions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10802,50 +2793,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start an OAuth sign-in (redirect + PKCE, or device flow) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        providerId: string;
-                        /** @description name of the connection the session creates */
-                        name?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            /** @enum {string} */
-                            status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                            authorizationUrl: string;
-                            completionMode: string;
-                            userCode: string | null;
-                            pollIntervalSeconds: number | null;
-                            connectionId: string | null;
-                            errorCode: string | null;
-                            errorMessage: string | null;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Start an OAuth sign-in (redirect + PKCE, or device flow)
+         * @description Requires scope `inference:manage`.
+         */
+        post: operations["startOauthSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10859,44 +2811,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an OAuth session */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            /** @enum {string} */
-                            status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                            authorizationUrl: string;
-                            completionMode: string;
-                            userCode: string | null;
-                            pollIntervalSeconds: number | null;
-                            connectionId: string | null;
-                            errorCode: string | null;
-                            errorMessage: string | null;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get an OAuth session
+         * @description Requires scope `inference:view`.
+         */
+        get: operations["getOauthSession"];
         put?: never;
         post?: never;
         delete?: never;
@@ -10914,51 +2833,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Complete a session with its pasted callback, or poll a device session once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description full callback URL or code#state */
-                        callback?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            /** @enum {string} */
-                            status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                            authorizationUrl: string;
-                            completionMode: string;
-                            userCode: string | null;
-                            pollIntervalSeconds: number | null;
-                            connectionId: string | null;
-                            errorCode: string | null;
-                            errorMessage: string | null;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Complete a session with its pasted callback, or poll a device session once
+         * @description Requires scope `inference:manage`.
+         */
+        post: operations["completeOauthSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10974,44 +2853,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a pending session */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            /** @enum {string} */
-                            status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                            authorizationUrl: string;
-                            completionMode: string;
-                            userCode: string | null;
-                            pollIntervalSeconds: number | null;
-                            connectionId: string | null;
-                            errorCode: string | null;
-                            errorMessage: string | null;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Cancel a pending session
+         * @description Requires scope `inference:manage`.
+         */
+        post: operations["cancelOauthSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11025,94 +2871,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List nodes */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                    /** @description exact name */
-                    name?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                rootPath: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List nodes
+         * @description Requires scope `nodes:view`.
+         */
+        get: operations["listNodes"];
         put?: never;
-        /** Register a node (a storage root on the gateway host) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @description absolute directory on the gateway host; must exist and be writable */
-                        rootPath: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                rootPath: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Register a node (a storage root on the gateway host)
+         * @description Requires scope `nodes:manage`.
+         */
+        post: operations["createNode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11126,111 +2895,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a node */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                rootPath: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a node
+         * @description Requires scope `nodes:view`.
+         */
+        get: operations["getNode"];
         put?: never;
         post?: never;
-        /** Delete a node (open uploads are aborted; files in the root stay) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a node (open uploads are aborted; files in the root stay)
+         * @description Requires scope `nodes:manage`.
+         */
+        delete: operations["deleteNode"];
         options?: never;
         head?: never;
-        /** Rename a node or move its root */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @description absolute directory on the gateway host; must exist and be writable */
-                        rootPath?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                rootPath: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Rename a node or move its root
+         * @description Requires scope `nodes:manage`.
+         */
+        patch: operations["updateNode"];
         trace?: never;
     };
     "/api/nodes/{id}/files/uploads": {
@@ -11240,148 +2923,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a node's upload sessions, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    /** @description open → complete | failed | aborted | expired */
-                    status?: "open" | "complete" | "failed" | "aborted" | "expired";
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                uploadId: string;
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                nodeId: string;
-                                /** @description relative to the node root */
-                                path: string;
-                                totalBytes: number;
-                                /** @description bytes durably written; the next chunk starts here */
-                                receivedBytes: number;
-                                /** @description suggested chunk size */
-                                chunkSize: number;
-                                /** @description largest chunk one PUT may carry */
-                                maxChunkBytes: number;
-                                sha256: string | null;
-                                overwrite: boolean;
-                                /**
-                                 * @description open → complete | failed | aborted | expired
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "complete" | "failed" | "aborted" | "expired";
-                                /** @description a chunk is being written right now */
-                                writing: boolean;
-                                failureReason: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                                completedAt: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List a node's upload sessions, newest first
+         * @description Requires scope `nodes:view`.
+         */
+        get: operations["listUploads"];
         put?: never;
-        /** Start a resumable upload */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description inside the node root: /a/b.bin and a/b.bin both mean <root>/a/b.bin */
-                        path: string;
-                        totalBytes: number;
-                        /** @description hex SHA-256 of the whole file, verified at completion */
-                        sha256?: string | null;
-                        /** @default false */
-                        overwrite?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                uploadId: string;
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                nodeId: string;
-                                /** @description relative to the node root */
-                                path: string;
-                                totalBytes: number;
-                                /** @description bytes durably written; the next chunk starts here */
-                                receivedBytes: number;
-                                /** @description suggested chunk size */
-                                chunkSize: number;
-                                /** @description largest chunk one PUT may carry */
-                                maxChunkBytes: number;
-                                sha256: string | null;
-                                overwrite: boolean;
-                                /**
-                                 * @description open → complete | failed | aborted | expired
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "complete" | "failed" | "aborted" | "expired";
-                                /** @description a chunk is being written right now */
-                                writing: boolean;
-                                failureReason: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                                completedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Start a resumable upload
+         * @description Requires scope `nodes:manage`.
+         */
+        post: operations["createUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11395,126 +2947,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an upload session (its receivedBytes is the resume point) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    uploadId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                uploadId: string;
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                nodeId: string;
-                                /** @description relative to the node root */
-                                path: string;
-                                totalBytes: number;
-                                /** @description bytes durably written; the next chunk starts here */
-                                receivedBytes: number;
-                                /** @description suggested chunk size */
-                                chunkSize: number;
-                                /** @description largest chunk one PUT may carry */
-                                maxChunkBytes: number;
-                                sha256: string | null;
-                                overwrite: boolean;
-                                /**
-                                 * @description open → complete | failed | aborted | expired
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "complete" | "failed" | "aborted" | "expired";
-                                /** @description a chunk is being written right now */
-                                writing: boolean;
-                                failureReason: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                                completedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get an upload session (its receivedBytes is the resume point)
+         * @description Requires scope `nodes:view`.
+         */
+        get: operations["getUpload"];
         put?: never;
         post?: never;
-        /** Abort an upload and remove its temp data */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    uploadId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                uploadId: string;
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                nodeId: string;
-                                /** @description relative to the node root */
-                                path: string;
-                                totalBytes: number;
-                                /** @description bytes durably written; the next chunk starts here */
-                                receivedBytes: number;
-                                /** @description suggested chunk size */
-                                chunkSize: number;
-                                /** @description largest chunk one PUT may carry */
-                                maxChunkBytes: number;
-                                sha256: string | null;
-                                overwrite: boolean;
-                                /**
-                                 * @description open → complete | failed | aborted | expired
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "complete" | "failed" | "aborted" | "expired";
-                                /** @description a chunk is being written right now */
-                                writing: boolean;
-                                failureReason: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                                completedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Abort an upload and remove its temp data
+         * @description Requires scope `nodes:manage`.
+         */
+        delete: operations["deleteUpload"];
         options?: never;
         head?: never;
         patch?: never;
@@ -11531,67 +2975,10 @@ export interface paths {
         /**
          * Append a chunk (raw application/octet-stream body) at offset
          * @description offset must equal receivedBytes (omitted or null: append); else 409 with details.expectedOffset. The upload completes when receivedBytes reaches totalBytes.
+         *
+         *     Requires scope `nodes:manage`.
          */
-        put: {
-            parameters: {
-                query?: {
-                    offset?: number | null;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                    uploadId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                uploadId: string;
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                nodeId: string;
-                                /** @description relative to the node root */
-                                path: string;
-                                totalBytes: number;
-                                /** @description bytes durably written; the next chunk starts here */
-                                receivedBytes: number;
-                                /** @description suggested chunk size */
-                                chunkSize: number;
-                                /** @description largest chunk one PUT may carry */
-                                maxChunkBytes: number;
-                                sha256: string | null;
-                                overwrite: boolean;
-                                /**
-                                 * @description open → complete | failed | aborted | expired
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "complete" | "failed" | "aborted" | "expired";
-                                /** @description a chunk is being written right now */
-                                writing: boolean;
-                                failureReason: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                                completedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["uploadChunk"];
         post?: never;
         delete?: never;
         options?: never;
@@ -11608,65 +2995,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Complete an upload (idempotent; 409 while bytes are missing) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    uploadId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                uploadId: string;
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                nodeId: string;
-                                /** @description relative to the node root */
-                                path: string;
-                                totalBytes: number;
-                                /** @description bytes durably written; the next chunk starts here */
-                                receivedBytes: number;
-                                /** @description suggested chunk size */
-                                chunkSize: number;
-                                /** @description largest chunk one PUT may carry */
-                                maxChunkBytes: number;
-                                sha256: string | null;
-                                overwrite: boolean;
-                                /**
-                                 * @description open → complete | failed | aborted | expired
-                                 * @enum {unknown}
-                                 */
-                                status: "open" | "complete" | "failed" | "aborted" | "expired";
-                                /** @description a chunk is being written right now */
-                                writing: boolean;
-                                failureReason: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                                completedAt: string | null;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Complete an upload (idempotent; 409 while bytes are missing)
+         * @description Requires scope `nodes:manage`.
+         */
+        post: operations["completeUpload"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11680,166 +3013,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List notification channels */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    kind?: "webhook" | "slack" | "email";
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                kind: "webhook" | "slack" | "email";
-                                enabled: boolean;
-                                url: string | null;
-                                urlOrigin: string | null;
-                                /** @description webhook: requests are signed */
-                                hasSecret: boolean;
-                                headerNames: string[];
-                                smtp: {
-                                    host: string;
-                                    port: number;
-                                    secure: boolean;
-                                    /** @enum {string} */
-                                    starttls: "required" | "opportunistic" | "off";
-                                    username: string | null;
-                                    hasPassword: boolean;
-                                    hasCaPem: boolean;
-                                } | null;
-                                from: string | null;
-                                to: string[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List notification channels
+         * @description Requires scope `notifications:view`.
+         */
+        get: operations["listChannels"];
         put?: never;
         /**
          * Create a notification channel
          * @description `webhook`: `url`, optional `secret` (HMAC-SHA256 signing key) and `headers`; `slack`: `url`; `email`: `smtp`, `from`, `to`. Secrets are write-only.
+         *
+         *     Requires scope `notifications:manage`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @enum {string} */
-                        kind: "webhook" | "slack" | "email";
-                        enabled?: boolean;
-                        /**
-                         * Format: uri
-                         * @description webhook: where events are posted; slack: the incoming-webhook URL (write-only)
-                         */
-                        url?: string;
-                        /** Format: email */
-                        from?: string;
-                        to?: string[];
-                        /** @description webhook: HMAC-SHA256 signing key (write-only) */
-                        secret?: string;
-                        /** @description webhook: custom request headers; the values are write-only */
-                        headers?: {
-                            [key: string]: string;
-                        };
-                        smtp?: {
-                            host: string;
-                            /** @description default 465 if secure, else 587 */
-                            port?: number;
-                            /** @description TLS from the first byte (port 465) */
-                            secure?: boolean;
-                            /**
-                             * @description Without secure: require the STARTTLS upgrade (default), use it when offered, or never
-                             * @enum {string}
-                             */
-                            starttls?: "required" | "opportunistic" | "off";
-                            username?: string;
-                            /** @description write-only */
-                            password?: string;
-                            /** @description CA certificate(s) to trust for TLS, PEM */
-                            caPem?: string;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                kind: "webhook" | "slack" | "email";
-                                enabled: boolean;
-                                url: string | null;
-                                urlOrigin: string | null;
-                                /** @description webhook: requests are signed */
-                                hasSecret: boolean;
-                                headerNames: string[];
-                                smtp: {
-                                    host: string;
-                                    port: number;
-                                    secure: boolean;
-                                    /** @enum {string} */
-                                    starttls: "required" | "opportunistic" | "off";
-                                    username: string | null;
-                                    hasPassword: boolean;
-                                    hasCaPem: boolean;
-                                } | null;
-                                from: string | null;
-                                to: string[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createChannel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11853,181 +3039,29 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a notification channel */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                kind: "webhook" | "slack" | "email";
-                                enabled: boolean;
-                                url: string | null;
-                                urlOrigin: string | null;
-                                /** @description webhook: requests are signed */
-                                hasSecret: boolean;
-                                headerNames: string[];
-                                smtp: {
-                                    host: string;
-                                    port: number;
-                                    secure: boolean;
-                                    /** @enum {string} */
-                                    starttls: "required" | "opportunistic" | "off";
-                                    username: string | null;
-                                    hasPassword: boolean;
-                                    hasCaPem: boolean;
-                                } | null;
-                                from: string | null;
-                                to: string[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a notification channel
+         * @description Requires scope `notifications:view`.
+         */
+        get: operations["getChannel"];
         put?: never;
         post?: never;
         /**
          * Delete a notification channel and its deliveries
          * @description 409 `CHANNEL_IN_USE` while rules send to it.
+         *
+         *     Requires scope `notifications:manage`.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteChannel"];
         options?: never;
         head?: never;
         /**
          * Change a notification channel
          * @description Only the fields given change; `null` removes an optional secret (`secret`, `headers`, `smtp.password`).
+         *
+         *     Requires scope `notifications:manage`.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        enabled?: boolean;
-                        /**
-                         * Format: uri
-                         * @description webhook: where events are posted; slack: the incoming-webhook URL (write-only)
-                         */
-                        url?: string;
-                        /** Format: email */
-                        from?: string;
-                        to?: string[];
-                        secret?: string | null;
-                        headers?: {
-                            [key: string]: string;
-                        } | null;
-                        smtp?: {
-                            host?: string;
-                            /** @description default 465 if secure, else 587 */
-                            port?: number;
-                            /** @description TLS from the first byte (port 465) */
-                            secure?: boolean;
-                            /**
-                             * @description Without secure: require the STARTTLS upgrade (default), use it when offered, or never
-                             * @enum {string}
-                             */
-                            starttls?: "required" | "opportunistic" | "off";
-                            username?: string | null;
-                            password?: string | null;
-                            caPem?: string | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                kind: "webhook" | "slack" | "email";
-                                enabled: boolean;
-                                url: string | null;
-                                urlOrigin: string | null;
-                                /** @description webhook: requests are signed */
-                                hasSecret: boolean;
-                                headerNames: string[];
-                                smtp: {
-                                    host: string;
-                                    port: number;
-                                    secure: boolean;
-                                    /** @enum {string} */
-                                    starttls: "required" | "opportunistic" | "off";
-                                    username: string | null;
-                                    hasPassword: boolean;
-                                    hasCaPem: boolean;
-                                } | null;
-                                from: string | null;
-                                to: string[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateChannel"];
         trace?: never;
     };
     "/api/notifications/channels/{id}/test": {
@@ -12042,35 +3076,10 @@ export interface paths {
         /**
          * Send a test message to the channel now
          * @description Answers whether the channel took it; a failure is `ok: false` with the reason, not an error.
+         *
+         *     Requires scope `notifications:manage`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                ok: boolean;
-                                /** @description Why the send failed, when it did */
-                                error?: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["testChannel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12084,184 +3093,19 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List alert rules */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                    /** @description Case-insensitive substring of the name, matched literally */
-                    q?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                                enabled: boolean;
-                                channelIds: string[];
-                                /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                                filters: {
-                                    /**
-                                     * Format: uuid
-                                     * @description containerhost node
-                                     */
-                                    nodeId?: string;
-                                    containerName?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description SIEM destination
-                                     */
-                                    destinationId?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description SSL certificate
-                                     */
-                                    certificateId?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description repository-host connector
-                                     */
-                                    connectorId?: string;
-                                };
-                                withinDays: number[] | null;
-                                renotifyMinutes: number | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List alert rules
+         * @description Requires scope `notifications:view`.
+         */
+        get: operations["listRules"];
         put?: never;
         /**
          * Create an alert rule
          * @description Unknown `channelIds` → 404; filters, `withinDays` and `renotifyMinutes` must apply to the event (400).
+         *
+         *     Requires scope `notifications:manage`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        /** @enum {string} */
-                        event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                        channelIds: string[];
-                        enabled?: boolean;
-                        /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                        filters?: {
-                            /**
-                             * Format: uuid
-                             * @description containerhost node
-                             */
-                            nodeId?: string;
-                            containerName?: string;
-                            /**
-                             * Format: uuid
-                             * @description SIEM destination
-                             */
-                            destinationId?: string;
-                            /**
-                             * Format: uuid
-                             * @description SSL certificate
-                             */
-                            certificateId?: string;
-                            /**
-                             * Format: uuid
-                             * @description repository-host connector
-                             */
-                            connectorId?: string;
-                        };
-                        /** @description Deadline events: notify once as each threshold (days before expiry) is crossed; default 30, 14, 7, 1 */
-                        withinDays?: number[];
-                        /** @description Condition events: remind every this many minutes while the condition lasts */
-                        renotifyMinutes?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                                enabled: boolean;
-                                channelIds: string[];
-                                /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                                filters: {
-                                    /**
-                                     * Format: uuid
-                                     * @description containerhost node
-                                     */
-                                    nodeId?: string;
-                                    containerName?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description SIEM destination
-                                     */
-                                    destinationId?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description SSL certificate
-                                     */
-                                    certificateId?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description repository-host connector
-                                     */
-                                    connectorId?: string;
-                                };
-                                withinDays: number[] | null;
-                                renotifyMinutes: number | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createRule"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12275,199 +3119,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an alert rule */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                                enabled: boolean;
-                                channelIds: string[];
-                                /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                                filters: {
-                                    /**
-                                     * Format: uuid
-                                     * @description containerhost node
-                                     */
-                                    nodeId?: string;
-                                    containerName?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description SIEM destination
-                                     */
-                                    destinationId?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description SSL certificate
-                                     */
-                                    certificateId?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description repository-host connector
-                                     */
-                                    connectorId?: string;
-                                };
-                                withinDays: number[] | null;
-                                renotifyMinutes: number | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get an alert rule
+         * @description Requires scope `notifications:view`.
+         */
+        get: operations["getRule"];
         put?: never;
         post?: never;
-        /** Delete an alert rule (its deliveries stay, queued ones are still sent) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            success: boolean;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete an alert rule (its deliveries stay, queued ones are still sent)
+         * @description Requires scope `notifications:manage`.
+         */
+        delete: operations["deleteRule"];
         options?: never;
         head?: never;
         /**
          * Change an alert rule
          * @description Only the fields given change; `channelIds` replaces the list; `null` clears an optional field.
+         *
+         *     Requires scope `notifications:manage`.
          */
-        patch: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        /** @enum {string} */
-                        event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                        channelIds?: string[];
-                        enabled?: boolean;
-                        filters?: {
-                            /**
-                             * Format: uuid
-                             * @description containerhost node
-                             */
-                            nodeId?: string;
-                            containerName?: string;
-                            /**
-                             * Format: uuid
-                             * @description SIEM destination
-                             */
-                            destinationId?: string;
-                            /**
-                             * Format: uuid
-                             * @description SSL certificate
-                             */
-                            certificateId?: string;
-                            /**
-                             * Format: uuid
-                             * @description repository-host connector
-                             */
-                            connectorId?: string;
-                        } | null;
-                        withinDays?: number[] | null;
-                        renotifyMinutes?: number | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                /** @enum {string} */
-                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                                enabled: boolean;
-                                channelIds: string[];
-                                /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                                filters: {
-                                    /**
-                                     * Format: uuid
-                                     * @description containerhost node
-                                     */
-                                    nodeId?: string;
-                                    containerName?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description SIEM destination
-                                     */
-                                    destinationId?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description SSL certificate
-                                     */
-                                    certificateId?: string;
-                                    /**
-                                     * Format: uuid
-                                     * @description repository-host connector
-                                     */
-                                    connectorId?: string;
-                                };
-                                withinDays: number[] | null;
-                                renotifyMinutes: number | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        patch: operations["updateRule"];
         trace?: never;
     };
     "/api/notifications/deliveries": {
@@ -12477,73 +3149,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List notification deliveries, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                    status?: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                    channelId?: string;
-                    ruleId?: string;
-                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                channelId: string;
-                                ruleId: string | null;
-                                /** @enum {string} */
-                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                                /** @description Identity of the event; one delivery per event and channel */
-                                eventId: string;
-                                /** @description The title of the message */
-                                summary: string;
-                                resource: {
-                                    type: string;
-                                    id: string;
-                                    name: string;
-                                };
-                                /** @enum {string} */
-                                status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                                attempts: number;
-                                maxAttempts: number;
-                                lastError: string | null;
-                                lastAttemptAt: string | null;
-                                nextAttemptAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                deliveredAt: string | null;
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List notification deliveries, newest first
+         * @description Requires scope `notifications:view`.
+         */
+        get: operations["listNotificationDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12559,74 +3169,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a delivery with its payload and every attempt */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                channelId: string;
-                                ruleId: string | null;
-                                /** @enum {string} */
-                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                                /** @description Identity of the event; one delivery per event and channel */
-                                eventId: string;
-                                /** @description The title of the message */
-                                summary: string;
-                                resource: {
-                                    type: string;
-                                    id: string;
-                                    name: string;
-                                };
-                                /** @enum {string} */
-                                status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                                attempts: number;
-                                maxAttempts: number;
-                                lastError: string | null;
-                                lastAttemptAt: string | null;
-                                nextAttemptAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                deliveredAt: string | null;
-                                /** @description The event as webhooks receive it */
-                                payload: {
-                                    [key: string]: unknown;
-                                };
-                                attemptLog: {
-                                    attempt: number;
-                                    /** @enum {string} */
-                                    outcome: "pending" | "succeeded" | "failed" | "interrupted";
-                                    /** Format: date-time */
-                                    startedAt: string;
-                                    finishedAt: string | null;
-                                    httpStatus: number | null;
-                                    error: string | null;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Get a delivery with its payload and every attempt
+         * @description Requires scope `notifications:view`.
+         */
+        get: operations["getNotificationDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12647,74 +3194,10 @@ export interface paths {
         /**
          * Send a failed delivery again
          * @description Only a `failed` delivery qualifies; any other status → 409 `DELIVERY_NOT_REQUEUEABLE`.
+         *
+         *     Requires scope `notifications:manage`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                channelId: string;
-                                ruleId: string | null;
-                                /** @enum {string} */
-                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                                /** @description Identity of the event; one delivery per event and channel */
-                                eventId: string;
-                                /** @description The title of the message */
-                                summary: string;
-                                resource: {
-                                    type: string;
-                                    id: string;
-                                    name: string;
-                                };
-                                /** @enum {string} */
-                                status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                                attempts: number;
-                                maxAttempts: number;
-                                lastError: string | null;
-                                lastAttemptAt: string | null;
-                                nextAttemptAt: string | null;
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                                deliveredAt: string | null;
-                                /** @description The event as webhooks receive it */
-                                payload: {
-                                    [key: string]: unknown;
-                                };
-                                attemptLog: {
-                                    attempt: number;
-                                    /** @enum {string} */
-                                    outcome: "pending" | "succeeded" | "failed" | "interrupted";
-                                    /** Format: date-time */
-                                    startedAt: string;
-                                    finishedAt: string | null;
-                                    httpStatus: number | null;
-                                    error: string | null;
-                                }[];
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["requeueNotificationDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12728,38 +3211,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The events rules can subscribe to */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @enum {string} */
-                                kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                                /** @enum {string} */
-                                mode: "condition" | "deadline" | "occurrence";
-                                description: string;
-                                filters: string[];
-                                okStates: string[];
-                                defaultWithinDays: number[] | null;
-                            }[];
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The events rules can subscribe to
+         * @description Requires scope `notifications:view`.
+         */
+        get: operations["listNotificationEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12775,55 +3231,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Open alerts: watched conditions in a bad state now, oldest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Page number, from 1 */
-                    page?: number;
-                    /** @description Page size */
-                    limit?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @enum {string} */
-                                event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                                resource: {
-                                    type: string;
-                                    id: string;
-                                    name: string;
-                                };
-                                state: string;
-                                /** Format: date-time */
-                                since: string;
-                                summary: string;
-                                details: {
-                                    [key: string]: unknown;
-                                };
-                            }[];
-                            pagination: {
-                                page: number;
-                                limit: number;
-                                total: number;
-                                totalPages: number;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Open alerts: watched conditions in a bad state now, oldest first
+         * @description Requires scope `notifications:view`.
+         */
+        get: operations["listNotificationAlerts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12845,40 +3257,7 @@ export interface paths {
          * Check a first-start setup code before asking for a password
          * @description Answers the account the link belongs to; a code that is unknown, used, expired or whose account has a password already is refused with 422 and `details.reason`.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The `code` of the one-time link printed on the first start */
-                        code: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                /** @description The account whose password the link sets */
-                                email: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["checkSetupCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12898,42 +3277,7 @@ export interface paths {
          * Set the first admin's password with the one-time setup code, and sign in
          * @description The code works once, until it expires (`INFRAGATE_SETUP_CODE_TTL_SECONDS`), and only while the account has no password. Starts a browser session like `POST /auth/login` (HttpOnly cookie).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The `code` of the one-time link printed on the first start */
-                        code: string;
-                        password: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            data: {
-                                email: string;
-                                /** @description Send in `X-CSRF-Token` with cookie-authenticated changes */
-                                csrfToken: string;
-                                /** Format: date-time */
-                                expiresAt: string;
-                            };
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["setUpConsole"];
         delete?: never;
         options?: never;
         head?: never;
@@ -12943,12 +3287,11370 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
-    responses: never;
+    schemas: {
+        /** @description The envelope of every error answer */
+        Error: {
+            /** @enum {string} */
+            code: "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "UNPROCESSABLE_ENTITY" | "INTERNAL_ERROR";
+            message: string;
+            /** @description VALIDATION_ERROR: one entry per problem; other codes: `reason` and `explanation` */
+            details?: components["schemas"]["ValidationIssue"][] | ({
+                reason?: string;
+                explanation?: string;
+            } & {
+                [key: string]: unknown;
+            });
+        };
+        ValidationIssue: {
+            /** @description Where the problem is */
+            path: (string | number)[];
+            message: string;
+            /** @description params, querystring or headers; absent for the body */
+            in?: string;
+        };
+        Pagination: {
+            page: number;
+            limit: number;
+            total: number;
+            totalPages: number;
+        };
+    };
+    responses: {
+        /** @description VALIDATION_ERROR: a parameter or the body is invalid (`details` lists each problem) */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNAUTHORIZED: no valid token or session */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description FORBIDDEN: the caller lacks the required scope */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description NOT_FOUND: the resource named by the path does not exist */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description CONFLICT: the change collides with the current state (`details.reason` says how) */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description VALIDATION_ERROR: the body is larger than the gateway accepts */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description VALIDATION_ERROR: the body has a content type this operation does not take */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description UNPROCESSABLE_ENTITY with `details.reason` RATE_LIMITED: over a rate limit; `Retry-After` says when to retry */
+        TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status: string;
+                    };
+                };
+            };
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            token: string;
+                            csrfToken: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            user: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                                name: string;
+                                groupName: string;
+                                scopes: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            groupName: string;
+                            scopes: string[];
+                            /** @description Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page) */
+                            csrfToken?: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listMySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            userAgent: string | null;
+                            clientIp: string | null;
+                            current: boolean;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    revokeOtherSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        revoked: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listAuthTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            token: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the email or the name, matched literally */
+                q?: string;
+                groupName?: string;
+                disabled?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** Format: uuid */
+                            groupId: string;
+                            groupName: string;
+                            scopes: string[];
+                            disabled: boolean;
+                            hasPassword: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    name: string;
+                    /** @description group name or id */
+                    group: string;
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** Format: uuid */
+                            groupId: string;
+                            groupName: string;
+                            scopes: string[];
+                            disabled: boolean;
+                            hasPassword: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** Format: uuid */
+                            groupId: string;
+                            groupName: string;
+                            scopes: string[];
+                            disabled: boolean;
+                            hasPassword: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateUserName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** Format: uuid */
+                            groupId: string;
+                            groupName: string;
+                            scopes: string[];
+                            disabled: boolean;
+                            hasPassword: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateUserGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description group name or id */
+                    group: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** Format: uuid */
+                            groupId: string;
+                            groupName: string;
+                            scopes: string[];
+                            disabled: boolean;
+                            hasPassword: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateUserDisabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    disabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** Format: uuid */
+                            groupId: string;
+                            groupName: string;
+                            scopes: string[];
+                            disabled: boolean;
+                            hasPassword: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            name: string;
+                            /** Format: uuid */
+                            groupId: string;
+                            groupName: string;
+                            scopes: string[];
+                            disabled: boolean;
+                            hasPassword: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            scopes: string[];
+                            userCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description e.g. logging:view, databases:*, * */
+                    scopes: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            scopes: string[];
+                            userCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateGroupScopes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. logging:view, databases:*, * */
+                    scopes: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            scopes: string[];
+                            userCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listSchemaFolders: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                tree?: boolean;
+                /** @description only the children of this folder (`root`: the top level) */
+                parentId?: string | "root";
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    } | {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description sub-folders, each shaped like this node */
+                            children: unknown[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createSchemaFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description null or absent: the top level */
+                    parentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    reorderSchemaFolders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the folder whose children are ordered; null: the top level */
+                    parentId: string | null;
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    moveSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                    /** @description the target folder; null: the top level */
+                    folderId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            folderId: string | null;
+                            schemas: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                folderId: string | null;
+                                description: string;
+                                fields: {
+                                    name: string;
+                                    type: "string" | "number" | "boolean" | "timestamp" | "object";
+                                    /** @default false */
+                                    required: boolean;
+                                }[];
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getSchemaFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateSchemaFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteSchemaFolder: {
+        parameters: {
+            query?: {
+                recursive?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    moveSchemaFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new parent folder; null: the top level */
+                    parentId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listEnvironmentFolders: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                tree?: boolean;
+                /** @description only the children of this folder (`root`: the top level) */
+                parentId?: string | "root";
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    } | {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description sub-folders, each shaped like this node */
+                            children: unknown[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createEnvironmentFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description null or absent: the top level */
+                    parentId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    reorderEnvironmentFolders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the folder whose children are ordered; null: the top level */
+                    parentId: string | null;
+                    ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    moveEnvironments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids: string[];
+                    /** @description the target folder; null: the top level */
+                    folderId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            folderId: string | null;
+                            environments: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                folderId: string | null;
+                                description: string;
+                                schemaId: string | null;
+                                retentionDays: number;
+                                /** @enum {string} */
+                                onSchemaViolation: "reject" | "keep";
+                                ingest: {
+                                    /** @description largest body, after gzip */
+                                    maxBodyBytes: number;
+                                    /** @description most records in one request */
+                                    maxRecords: number;
+                                    /** @description rate per ingest token */
+                                    recordsPerSecond: number;
+                                    /** @description rate per ingest token */
+                                    bytesPerSecond: number;
+                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                    burstSeconds: number;
+                                };
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getEnvironmentFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateEnvironmentFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteEnvironmentFolder: {
+        parameters: {
+            query?: {
+                recursive?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    moveEnvironmentFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new parent folder; null: the top level */
+                    parentId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            parentId: string | null;
+                            sortOrder: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listSchemas: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description only the schemas of this folder (`root`: outside any folder) */
+                folderId?: string | "root";
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            folderId: string | null;
+                            description: string;
+                            fields: {
+                                name: string;
+                                type: "string" | "number" | "boolean" | "timestamp" | "object";
+                                /** @default false */
+                                required: boolean;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description null or absent: the top level */
+                    folderId?: string | null;
+                    description?: string;
+                    fields: {
+                        name: string;
+                        type: "string" | "number" | "boolean" | "timestamp" | "object";
+                        /** @default false */
+                        required: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            folderId: string | null;
+                            description: string;
+                            fields: {
+                                name: string;
+                                type: "string" | "number" | "boolean" | "timestamp" | "object";
+                                /** @default false */
+                                required: boolean;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            folderId: string | null;
+                            description: string;
+                            fields: {
+                                name: string;
+                                type: "string" | "number" | "boolean" | "timestamp" | "object";
+                                /** @default false */
+                                required: boolean;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description null: the top level */
+                    folderId?: string | null;
+                    description?: string;
+                    fields?: {
+                        name: string;
+                        type: "string" | "number" | "boolean" | "timestamp" | "object";
+                        /** @default false */
+                        required: boolean;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            folderId: string | null;
+                            description: string;
+                            fields: {
+                                name: string;
+                                type: "string" | "number" | "boolean" | "timestamp" | "object";
+                                /** @default false */
+                                required: boolean;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listEnvironments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description only the environments of this folder (`root`: outside any folder) */
+                folderId?: string | "root";
+                /** @description only the environments using this schema */
+                schemaId?: string;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            folderId: string | null;
+                            description: string;
+                            schemaId: string | null;
+                            retentionDays: number;
+                            /** @enum {string} */
+                            onSchemaViolation: "reject" | "keep";
+                            ingest: {
+                                /** @description largest body, after gzip */
+                                maxBodyBytes: number;
+                                /** @description most records in one request */
+                                maxRecords: number;
+                                /** @description rate per ingest token */
+                                recordsPerSecond: number;
+                                /** @description rate per ingest token */
+                                bytesPerSecond: number;
+                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                burstSeconds: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description null or absent: the top level */
+                    folderId?: string | null;
+                    description?: string;
+                    /** @description the schema of its log records */
+                    schemaId?: string | null;
+                    /**
+                     * @description days log records are kept
+                     * @default 30
+                     */
+                    retentionDays?: number;
+                    /**
+                     * @description a record that breaks the schema: `reject` it (reported in the ingest answer) or `keep` it flagged
+                     * @enum {string}
+                     */
+                    onSchemaViolation?: "reject" | "keep";
+                    ingest?: {
+                        /** @description largest body, after gzip */
+                        maxBodyBytes?: number;
+                        /** @description most records in one request */
+                        maxRecords?: number;
+                        /** @description rate per ingest token */
+                        recordsPerSecond?: number;
+                        /** @description rate per ingest token */
+                        bytesPerSecond?: number;
+                        /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                        burstSeconds?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            folderId: string | null;
+                            description: string;
+                            schemaId: string | null;
+                            retentionDays: number;
+                            /** @enum {string} */
+                            onSchemaViolation: "reject" | "keep";
+                            ingest: {
+                                /** @description largest body, after gzip */
+                                maxBodyBytes: number;
+                                /** @description most records in one request */
+                                maxRecords: number;
+                                /** @description rate per ingest token */
+                                recordsPerSecond: number;
+                                /** @description rate per ingest token */
+                                bytesPerSecond: number;
+                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                burstSeconds: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            folderId: string | null;
+                            description: string;
+                            schemaId: string | null;
+                            retentionDays: number;
+                            /** @enum {string} */
+                            onSchemaViolation: "reject" | "keep";
+                            ingest: {
+                                /** @description largest body, after gzip */
+                                maxBodyBytes: number;
+                                /** @description most records in one request */
+                                maxRecords: number;
+                                /** @description rate per ingest token */
+                                recordsPerSecond: number;
+                                /** @description rate per ingest token */
+                                bytesPerSecond: number;
+                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                burstSeconds: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description null: the top level */
+                    folderId?: string | null;
+                    description?: string;
+                    /** @description null: no schema */
+                    schemaId?: string | null;
+                    /** @description days log records are kept */
+                    retentionDays?: number;
+                    /**
+                     * @description a record that breaks the schema: `reject` it (reported in the ingest answer) or `keep` it flagged
+                     * @enum {string}
+                     */
+                    onSchemaViolation?: "reject" | "keep";
+                    ingest?: {
+                        /** @description largest body, after gzip */
+                        maxBodyBytes?: number;
+                        /** @description most records in one request */
+                        maxRecords?: number;
+                        /** @description rate per ingest token */
+                        recordsPerSecond?: number;
+                        /** @description rate per ingest token */
+                        bytesPerSecond?: number;
+                        /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                        burstSeconds?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            folderId: string | null;
+                            description: string;
+                            schemaId: string | null;
+                            retentionDays: number;
+                            /** @enum {string} */
+                            onSchemaViolation: "reject" | "keep";
+                            ingest: {
+                                /** @description largest body, after gzip */
+                                maxBodyBytes: number;
+                                /** @description most records in one request */
+                                maxRecords: number;
+                                /** @description rate per ingest token */
+                                recordsPerSecond: number;
+                                /** @description rate per ingest token */
+                                bytesPerSecond: number;
+                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                burstSeconds: number;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteEnvironment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listEnvironmentTokens: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            environmentId: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            expiresAt: string | null;
+                            lastUsedAt: string | null;
+                            revokedAt: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createEnvironmentToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description null or absent: never */
+                    expiresAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            environmentId: string;
+                            name: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            expiresAt: string | null;
+                            lastUsedAt: string | null;
+                            revokedAt: string | null;
+                            /** @description the secret (`igl_…`); shown this once, never again */
+                            token: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteEnvironmentToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    searchLogRecords: {
+        parameters: {
+            query?: {
+                /** @description inclusive */
+                from?: string;
+                /** @description exclusive */
+                to?: string;
+                /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                level?: string;
+                /** @description exact service name */
+                service?: string;
+                /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                q?: string;
+                /** @description `nextCursor` of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description unique within the gateway; increases with arrival */
+                            id: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            /** Format: date-time */
+                            receivedAt: string;
+                            level: string;
+                            service: string | null;
+                            message: string;
+                            traceId: string | null;
+                            spanId: string | null;
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            violations: {
+                                path: (string | number)[];
+                                message: string;
+                            }[] | null;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getLogFacets: {
+        parameters: {
+            query: {
+                /** @description inclusive */
+                from?: string;
+                /** @description exclusive */
+                to?: string;
+                /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                level?: string;
+                /** @description exact service name */
+                service?: string;
+                /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                q?: string;
+                /** @description `level`, `service`, or the name of a field */
+                field: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            field: string;
+                            values: {
+                                value: unknown;
+                                count: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getLogHistogram: {
+        parameters: {
+            query?: {
+                /** @description inclusive */
+                from?: string;
+                /** @description exclusive */
+                to?: string;
+                /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                level?: string;
+                /** @description exact service name */
+                service?: string;
+                /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                q?: string;
+                /** @description bucket width, e.g. 30s, 5m, 1h, 1d; default: about 60 buckets */
+                interval?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            from: string;
+                            /** Format: date-time */
+                            to: string;
+                            intervalSeconds: number;
+                            buckets: {
+                                /** Format: date-time */
+                                start: string;
+                                count: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    tailLogRecords: {
+        parameters: {
+            query?: {
+                /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                level?: string;
+                /** @description exact service name */
+                service?: string;
+                /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    ingestLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description records stored (flagged ones included) */
+                            accepted: number;
+                            rejected: number;
+                            /** @description records stored with schema violations (onSchemaViolation: keep) */
+                            flagged: number;
+                            /** @description why records were rejected (the first 1,000 problems) */
+                            errors: {
+                                /** @description position of the record in the request, from 0 */
+                                index: number;
+                                path: (string | number)[];
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    ingestOtlpLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ExportLogsServiceResponse, in the encoding of the request */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        partialSuccess?: {
+                            rejectedLogRecords: string;
+                            errorMessage: string;
+                        };
+                    };
+                    "application/x-protobuf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listContainerhostNodes: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            endpoint: string;
+                            transport: string;
+                            tls: {
+                                ca: boolean;
+                                cert: boolean;
+                                key: boolean;
+                            };
+                            hasSshKey: boolean;
+                            helperImage: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createContainerhostNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description unix:///path.sock, tcp://host:port or ssh://user@host[:port] */
+                    endpoint: string;
+                    tlsCa?: string | null;
+                    tlsCert?: string | null;
+                    tlsKey?: string | null;
+                    sshPrivateKey?: string | null;
+                    helperImage?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            endpoint: string;
+                            transport: string;
+                            tls: {
+                                ca: boolean;
+                                cert: boolean;
+                                key: boolean;
+                            };
+                            hasSshKey: boolean;
+                            helperImage: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getContainerhostNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            endpoint: string;
+                            transport: string;
+                            tls: {
+                                ca: boolean;
+                                cert: boolean;
+                                key: boolean;
+                            };
+                            hasSshKey: boolean;
+                            helperImage: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            engine: {
+                                reachable: boolean;
+                                version: string;
+                                apiVersion: string;
+                                os: string | null;
+                                arch: string | null;
+                                kernelVersion: string | null;
+                                components: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteContainerhostNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateContainerhostNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description unix:///path.sock, tcp://host:port or ssh://user@host[:port] */
+                    endpoint?: string;
+                    tlsCa?: string | null;
+                    tlsCert?: string | null;
+                    tlsKey?: string | null;
+                    sshPrivateKey?: string | null;
+                    helperImage?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            endpoint: string;
+                            transport: string;
+                            tls: {
+                                ca: boolean;
+                                cert: boolean;
+                                key: boolean;
+                            };
+                            hasSshKey: boolean;
+                            helperImage: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listContainers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+                all?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            image: string;
+                            imageId: string;
+                            command: string | null;
+                            state: string;
+                            status: string;
+                            createdAt: string | null;
+                            ports: {
+                                privatePort: number;
+                                publicPort: number | null;
+                                type: string;
+                                ip: string | null;
+                            }[];
+                            labels: {
+                                [key: string]: string;
+                            };
+                            networks: string[];
+                            /** @description the key used by reorder-resources */
+                            resourceKey: string;
+                            sortOrder: number | null;
+                            folderId: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description container name */
+                    name: string;
+                    /** @description image reference; it must be on the node */
+                    image: string;
+                    /** @description command and arguments; default the image's */
+                    cmd?: string[];
+                    /** @description entrypoint; default the image's */
+                    entrypoint?: string[];
+                    /** @description variables by name, e.g. {"LOG_LEVEL": "info"} */
+                    env?: {
+                        [key: string]: string;
+                    };
+                    labels?: {
+                        [key: string]: string;
+                    };
+                    ports?: {
+                        containerPort: number;
+                        /** @description 0 or absent: any free port */
+                        hostPort?: number;
+                        /** @description IP address to publish on */
+                        hostIp?: string;
+                        /**
+                         * @default tcp
+                         * @enum {string}
+                         */
+                        protocol?: "tcp" | "udp" | "sctp";
+                    }[];
+                    mounts?: {
+                        /** @enum {string} */
+                        type: "volume" | "bind";
+                        /** @description volume name, or an absolute path on the node for a bind mount */
+                        source: string;
+                        /** @description absolute path in the container */
+                        target: string;
+                        /** @default false */
+                        readOnly?: boolean;
+                    }[];
+                    networks?: string[];
+                    /** @enum {string} */
+                    restartPolicy?: "no" | "always" | "unless-stopped" | "on-failure";
+                    /** @description memory limit in bytes (at least 6 MiB) */
+                    memoryBytes?: number;
+                    /** @description CPU limit, e.g. 1.5 */
+                    cpus?: number;
+                    /**
+                     * @description start the container once created
+                     * @default false
+                     */
+                    start?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            image: string | null;
+                            imageId: string;
+                            createdAt: string | null;
+                            state: {
+                                status: string;
+                                running: boolean;
+                                paused: boolean;
+                                restarting: boolean;
+                                exitCode: number | null;
+                                error: string | null;
+                                startedAt: string | null;
+                                finishedAt: string | null;
+                            };
+                            command: string[];
+                            workingDir: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            restartPolicy: string | null;
+                            ports: {
+                                privatePort: number;
+                                publicPort: number | null;
+                                type: string;
+                                ip: string | null;
+                            }[];
+                            networks: {
+                                name: string;
+                                networkId: string | null;
+                                ipAddress: string | null;
+                                gateway: string | null;
+                                macAddress: string | null;
+                                aliases: string[];
+                            }[];
+                            mounts: {
+                                type: string;
+                                name: string | null;
+                                source: string;
+                                destination: string;
+                                readOnly: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            image: string | null;
+                            imageId: string;
+                            createdAt: string | null;
+                            state: {
+                                status: string;
+                                running: boolean;
+                                paused: boolean;
+                                restarting: boolean;
+                                exitCode: number | null;
+                                error: string | null;
+                                startedAt: string | null;
+                                finishedAt: string | null;
+                            };
+                            command: string[];
+                            workingDir: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            restartPolicy: string | null;
+                            ports: {
+                                privatePort: number;
+                                publicPort: number | null;
+                                type: string;
+                                ip: string | null;
+                            }[];
+                            networks: {
+                                name: string;
+                                networkId: string | null;
+                                ipAddress: string | null;
+                                gateway: string | null;
+                                macAddress: string | null;
+                                aliases: string[];
+                            }[];
+                            mounts: {
+                                type: string;
+                                name: string | null;
+                                source: string;
+                                destination: string;
+                                readOnly: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteContainer: {
+        parameters: {
+            query?: {
+                /** @description remove a running container (killed first) */
+                force?: boolean;
+                /** @description also remove its anonymous volumes */
+                removeVolumes?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listNetworks: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            driver: string;
+                            scope: string;
+                            internal: boolean;
+                            builtIn: boolean;
+                            subnets: string[];
+                            createdAt: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            /** @description the key used by reorder-resources */
+                            resourceKey: string;
+                            sortOrder: number | null;
+                            folderId: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createNetwork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description network name */
+                    name: string;
+                    /** @default bridge */
+                    driver?: string;
+                    /**
+                     * @description no route to the outside
+                     * @default false
+                     */
+                    internal?: boolean;
+                    /** @description CIDR, e.g. 10.42.0.0/24 */
+                    subnet?: string;
+                    labels?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            driver: string;
+                            scope: string;
+                            internal: boolean;
+                            builtIn: boolean;
+                            subnets: string[];
+                            createdAt: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            containers: {
+                                id: string;
+                                name: string | null;
+                                ipv4Address: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getNetwork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description network id or name */
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            driver: string;
+                            scope: string;
+                            internal: boolean;
+                            builtIn: boolean;
+                            subnets: string[];
+                            createdAt: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            containers: {
+                                id: string;
+                                name: string | null;
+                                ipv4Address: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteNetwork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description network id or name */
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listVolumes: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            driver: string;
+                            mountpoint: string;
+                            scope: string;
+                            createdAt: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            /** @description the key used by reorder-resources */
+                            resourceKey: string;
+                            sortOrder: number | null;
+                            folderId: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createVolume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description volume name */
+                    name: string;
+                    /** @default local */
+                    driver?: string;
+                    labels?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            driver: string;
+                            mountpoint: string;
+                            scope: string;
+                            createdAt: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getVolume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description volume name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            name: string;
+                            driver: string;
+                            mountpoint: string;
+                            scope: string;
+                            createdAt: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteVolume: {
+        parameters: {
+            query?: {
+                /** @description remove the containers using the volume first */
+                force?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description volume name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listImages: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            repoTags: string[];
+                            repoDigests: string[];
+                            size: number;
+                            createdAt: string | null;
+                            containers: number | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            /** @description the key used by reorder-resources */
+                            resourceKey: string;
+                            sortOrder: number | null;
+                            folderId: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description image id or reference */
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            repoTags: string[];
+                            repoDigests: string[];
+                            size: number;
+                            createdAt: string | null;
+                            architecture: string | null;
+                            os: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            command: string[];
+                            exposedPorts: string[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteImage: {
+        parameters: {
+            query?: {
+                /** @description remove even when tagged several times or in use by a stopped container */
+                force?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description image id or reference */
+                imageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            untagged: string[];
+                            deleted: string[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    startContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    pauseContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    unpauseContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    stopContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description seconds before SIGKILL; default the engine's */
+                    timeout?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    restartContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description seconds before SIGKILL; default the engine's */
+                    timeout?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    killContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description signal name or number; default SIGKILL */
+                    signal?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    recreateContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description pull the image again before re-creating
+                     * @default false
+                     */
+                    pull?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            name: string;
+                            image: string | null;
+                            imageId: string;
+                            createdAt: string | null;
+                            state: {
+                                status: string;
+                                running: boolean;
+                                paused: boolean;
+                                restarting: boolean;
+                                exitCode: number | null;
+                                error: string | null;
+                                startedAt: string | null;
+                                finishedAt: string | null;
+                            };
+                            command: string[];
+                            workingDir: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            restartPolicy: string | null;
+                            ports: {
+                                privatePort: number;
+                                publicPort: number | null;
+                                type: string;
+                                ip: string | null;
+                            }[];
+                            networks: {
+                                name: string;
+                                networkId: string | null;
+                                ipAddress: string | null;
+                                gateway: string | null;
+                                macAddress: string | null;
+                                aliases: string[];
+                            }[];
+                            mounts: {
+                                type: string;
+                                name: string | null;
+                                source: string;
+                                destination: string;
+                                readOnly: boolean;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getContainerLogs: {
+        parameters: {
+            query?: {
+                /** @description the last N lines, or all of them */
+                tail?: number | "all";
+                /** @description lines from this time: UNIX seconds or an ISO-8601 date-time */
+                since?: string;
+                /** @description lines before this time: UNIX seconds or an ISO-8601 date-time */
+                until?: string;
+                /** @description answer each line's timestamp */
+                timestamps?: boolean;
+                stdout?: boolean;
+                stderr?: boolean;
+                /** @description stream the lines as Server-Sent Events until the client leaves or the container stops */
+                follow?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or a stream of Server-Sent Events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description stdout or stderr */
+                            stream: string;
+                            timestamp: string | null;
+                            line: string;
+                        }[];
+                        /** @description the answer stopped at its size limit */
+                        truncated: boolean;
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getContainerStats: {
+        parameters: {
+            query?: {
+                /** @description stream a sample per second as Server-Sent Events */
+                stream?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON, or a stream of Server-Sent Events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            cpuPercent: number | null;
+                            memoryBytes: number;
+                            memoryLimitBytes: number | null;
+                            networkRxBytes: number;
+                            networkTxBytes: number;
+                            blockReadBytes: number;
+                            blockWriteBytes: number;
+                            pids: number | null;
+                            readAt: string | null;
+                        };
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    execContainer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description command and arguments (no shell unless you run one) */
+                    cmd: string[];
+                    /** @description variables by name, e.g. {"LOG_LEVEL": "info"} */
+                    env?: {
+                        [key: string]: string;
+                    };
+                    /** @description absolute path */
+                    workingDir?: string;
+                    /** @description user[:group] or uid[:gid] */
+                    user?: string;
+                    /**
+                     * @description how long to wait for the command
+                     * @default 60
+                     */
+                    timeoutSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            exitCode: number | null;
+                            stdout: string;
+                            stderr: string;
+                            /** @description output past 1 MiB per stream was dropped */
+                            truncated: boolean;
+                            timedOut: boolean;
+                            durationMs: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listContainerFiles: {
+        parameters: {
+            query?: {
+                /** @description absolute directory path; default / */
+                path?: string;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            path: string;
+                            entries: {
+                                name: string;
+                                /** @description file, directory, symlink, hardlink or other */
+                                type: string;
+                                /** @description bytes (0 for anything but a file) */
+                                size: number;
+                                /** @description permission bits in octal, e.g. 0644 */
+                                mode: string;
+                                mtime: string | null;
+                                linkTarget: string | null;
+                            }[];
+                            /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteContainerFile: {
+        parameters: {
+            query: {
+                /** @description absolute path to delete */
+                path: string;
+                /** @description delete a directory with its entries */
+                recursive?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getContainerFileContent: {
+        parameters: {
+            query: {
+                /** @description absolute path of the file */
+                path: string;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    writeContainerFile: {
+        parameters: {
+            query: {
+                /** @description absolute path of the file */
+                path: string;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    moveContainerFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description absolute path */
+                    fromPath: string;
+                    /** @description absolute path */
+                    toPath: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    createContainerDirectory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description absolute path of the new directory */
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    writeVolumeFile: {
+        parameters: {
+            query?: {
+                /** @description path inside the volume, for a raw (application/octet-stream) body */
+                path?: string;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description volume name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description path inside the volume; a leading / is allowed */
+                    path: string;
+                    /** @description the file: text (utf8) or base64, as `encoding` says */
+                    content: string;
+                    /**
+                     * @default utf8
+                     * @enum {string}
+                     */
+                    encoding?: "utf8" | "base64";
+                };
+                "application/octet-stream": unknown;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listVolumeFiles: {
+        parameters: {
+            query?: {
+                /** @description directory inside the volume; default the root */
+                path?: string;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description volume name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            path: string;
+                            entries: {
+                                name: string;
+                                /** @description file, directory, symlink, hardlink or other */
+                                type: string;
+                                /** @description bytes (0 for anything but a file) */
+                                size: number;
+                                /** @description permission bits in octal, e.g. 0644 */
+                                mode: string;
+                                mtime: string | null;
+                                linkTarget: string | null;
+                            }[];
+                            /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getVolumeFileContent: {
+        parameters: {
+            query: {
+                /** @description file inside the volume */
+                path: string;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description volume name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    connectNetwork: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description network id or name */
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    containerId: string;
+                    aliases?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    disconnectNetwork: {
+        parameters: {
+            query?: {
+                force?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description network id or name */
+                networkId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    containerId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    pullImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description reference, e.g. nginx:1.27 */
+                    image: string;
+                    credentials?: {
+                        username: string;
+                        /** @description password or access token */
+                        password: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description JSON, or a stream of Server-Sent Events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: string;
+                            repoTags: string[];
+                            repoDigests: string[];
+                            size: number;
+                            createdAt: string | null;
+                            architecture: string | null;
+                            os: string | null;
+                            labels: {
+                                [key: string]: string;
+                            };
+                            command: string[];
+                            exposedPorts: string[];
+                        };
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    pruneImages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            deleted: string[];
+                            /** @description bytes */
+                            spaceReclaimed: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listRegistryCredentials: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            registry: string;
+                            username: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    setRegistryCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description registry host[:port], e.g. registry.example:5000; docker.io for Docker Hub */
+                registry: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    username: string;
+                    /** @description password or access token */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            registry: string;
+                            username: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteRegistryCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description registry host[:port], e.g. registry.example:5000; docker.io for Docker Hub */
+                registry: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    testContainerHealthCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container name (or id) */
+                containerName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    /** @enum {string} */
+                    scheme?: "http" | "https";
+                    hostPort?: number | null;
+                    containerPort?: number | null;
+                    path?: string;
+                    statusMin?: number;
+                    statusMax?: number;
+                    expectedBody?: string | null;
+                    /** @enum {string} */
+                    bodyMatchMode?: "includes" | "exact" | "starts_with" | "ends_with";
+                    intervalSeconds?: number;
+                    timeoutSeconds?: number;
+                    /** @description milliseconds */
+                    slowThreshold?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ok: boolean;
+                            /** @enum {string} */
+                            status: "online" | "degraded" | "offline" | "disabled";
+                            httpStatus: number | null;
+                            responseMs: number | null;
+                            slow: boolean;
+                            bodyMatched: boolean | null;
+                            url: string | null;
+                            error?: string;
+                            /** Format: date-time */
+                            checkedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getContainerHealthCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container name (or id) */
+                containerName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            nodeId: string;
+                            containerName: string;
+                            enabled: boolean;
+                            scheme: string;
+                            hostPort: number | null;
+                            containerPort: number | null;
+                            path: string;
+                            statusMin: number;
+                            statusMax: number;
+                            expectedBody: string | null;
+                            bodyMatchMode: string;
+                            intervalSeconds: number;
+                            timeoutSeconds: number;
+                            slowThreshold: number;
+                            /** Format: date-time */
+                            nextRunAt: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateContainerHealthCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container name (or id) */
+                containerName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled?: boolean;
+                    /**
+                     * @default http
+                     * @enum {string}
+                     */
+                    scheme?: "http" | "https";
+                    hostPort?: number | null;
+                    containerPort?: number | null;
+                    /** @default / */
+                    path?: string;
+                    /** @default 200 */
+                    statusMin?: number;
+                    /** @default 399 */
+                    statusMax?: number;
+                    expectedBody?: string | null;
+                    /**
+                     * @default includes
+                     * @enum {string}
+                     */
+                    bodyMatchMode?: "includes" | "exact" | "starts_with" | "ends_with";
+                    /** @default 30 */
+                    intervalSeconds?: number;
+                    /** @default 5 */
+                    timeoutSeconds?: number;
+                    /**
+                     * @description milliseconds
+                     * @default 1000
+                     */
+                    slowThreshold?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            nodeId: string;
+                            containerName: string;
+                            enabled: boolean;
+                            scheme: string;
+                            hostPort: number | null;
+                            containerPort: number | null;
+                            path: string;
+                            statusMin: number;
+                            statusMax: number;
+                            expectedBody: string | null;
+                            bodyMatchMode: string;
+                            intervalSeconds: number;
+                            timeoutSeconds: number;
+                            slowThreshold: number;
+                            /** Format: date-time */
+                            nextRunAt: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteContainerHealthCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container name (or id) */
+                containerName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listHealthCheckResults: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container name (or id) */
+                containerName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            ok: boolean;
+                            /** @enum {string} */
+                            status: "online" | "degraded" | "offline" | "disabled";
+                            httpStatus: number | null;
+                            responseMs: number | null;
+                            slow: boolean;
+                            bodyMatched: boolean | null;
+                            url: string | null;
+                            error?: string;
+                            /** Format: date-time */
+                            checkedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listHealthChecks: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                status?: "online" | "degraded" | "offline" | "disabled" | "unknown";
+                /** @description only the checks of this node */
+                nodeId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            nodeId: string;
+                            nodeName: string;
+                            containerName: string;
+                            enabled: boolean;
+                            /** @enum {string} */
+                            status: "online" | "degraded" | "offline" | "disabled" | "unknown";
+                            lastCheckedAt: string | null;
+                            httpStatus: number | null;
+                            responseMs: number | null;
+                            error: string | null;
+                            url: string | null;
+                            intervalSeconds: number;
+                            /** Format: date-time */
+                            nextRunAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listFolders: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                resourceType?: "container" | "image" | "network" | "volume" | "compose";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            resourceType: string;
+                            sortOrder: number;
+                            resources: {
+                                /** Format: uuid */
+                                nodeId: string;
+                                resourceKey: string;
+                                sortOrder: number;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    resourceType: "container" | "image" | "network" | "volume" | "compose";
+                    sortOrder?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            resourceType: string;
+                            sortOrder: number;
+                            resources: {
+                                /** Format: uuid */
+                                nodeId: string;
+                                resourceKey: string;
+                                sortOrder: number;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    reorderResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    resourceType: "container" | "image" | "network" | "volume" | "compose";
+                    items: {
+                        /** Format: uuid */
+                        nodeId: string;
+                        resourceKey: string;
+                        sortOrder: number;
+                        folderId?: string | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            resourceType: string;
+                            sortOrder: number;
+                            resources: {
+                                /** Format: uuid */
+                                nodeId: string;
+                                resourceKey: string;
+                                sortOrder: number;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    sortOrder?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            resourceType: string;
+                            sortOrder: number;
+                            resources: {
+                                /** Format: uuid */
+                                nodeId: string;
+                                resourceKey: string;
+                                sortOrder: number;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteFolder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listDatabases: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "keyvalue";
+                            /** @description redis:// or rediss:// without credentials */
+                            url: string;
+                            username: string | null;
+                            /** @description the password itself is write-only */
+                            hasPassword: boolean;
+                            tls: {
+                                rejectUnauthorized: boolean;
+                                caPem?: string;
+                                serverName?: string;
+                            } | null;
+                            dbIndex: number;
+                            allowDangerous: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createDatabase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description redis://host:port[/db] or rediss://… */
+                    url: string;
+                    username?: string | null;
+                    password?: string | null;
+                    tls?: {
+                        /** @description verify the server certificate (default true) */
+                        rejectUnauthorized?: boolean;
+                        caPem?: string | null;
+                        serverName?: string | null;
+                    } | null;
+                    dbIndex?: number;
+                    /** @description allow admin/dangerous commands (callers also need databases:admin) */
+                    allowDangerous?: boolean;
+                    /** @enum {string} */
+                    type: "keyvalue";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "keyvalue";
+                            /** @description redis:// or rediss:// without credentials */
+                            url: string;
+                            username: string | null;
+                            /** @description the password itself is write-only */
+                            hasPassword: boolean;
+                            tls: {
+                                rejectUnauthorized: boolean;
+                                caPem?: string;
+                                serverName?: string;
+                            } | null;
+                            dbIndex: number;
+                            allowDangerous: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDatabase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "keyvalue";
+                            /** @description redis:// or rediss:// without credentials */
+                            url: string;
+                            username: string | null;
+                            /** @description the password itself is write-only */
+                            hasPassword: boolean;
+                            tls: {
+                                rejectUnauthorized: boolean;
+                                caPem?: string;
+                                serverName?: string;
+                            } | null;
+                            dbIndex: number;
+                            allowDangerous: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            status: {
+                                reachable: boolean;
+                                serverVersion: string | null;
+                                latencyMs: number | null;
+                                reason: string | null;
+                                error: string | null;
+                                /** Format: date-time */
+                                checkedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDatabase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDatabase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description redis://host:port[/db] or rediss://… */
+                    url?: string;
+                    username?: string | null;
+                    password?: string | null;
+                    tls?: {
+                        /** @description verify the server certificate (default true) */
+                        rejectUnauthorized?: boolean;
+                        caPem?: string | null;
+                        serverName?: string | null;
+                    } | null;
+                    dbIndex?: number;
+                    /** @description allow admin/dangerous commands (callers also need databases:admin) */
+                    allowDangerous?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            type: "keyvalue";
+                            /** @description redis:// or rediss:// without credentials */
+                            url: string;
+                            username: string | null;
+                            /** @description the password itself is write-only */
+                            hasPassword: boolean;
+                            tls: {
+                                rejectUnauthorized: boolean;
+                                caPem?: string;
+                                serverName?: string;
+                            } | null;
+                            dbIndex: number;
+                            allowDangerous: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    runKeyValueCommand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    command: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the command name as the server knows it, e.g. GET or CONFIG SET */
+                            command: string;
+                            class: "read" | "write" | "admin";
+                            /** @description the reply as JSON; bytes that are not UTF-8 as {"base64": "…"} */
+                            result: unknown;
+                            /** @description string, binary, integer, double, boolean, array, map, null */
+                            type: string;
+                            durationMs: number;
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getKeyValueHistory: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description the command line, credentials masked */
+                            command: string;
+                            commandName: string;
+                            status: "ok" | "error" | "refused";
+                            error: string | null;
+                            durationMs: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description email or user id */
+                actor?: string;
+                /** @description exact action, or a prefix like users.* */
+                action?: string;
+                targetType?: string;
+                targetId?: string;
+                outcome?: "success" | "failure";
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            seq: number;
+                            /** Format: date-time */
+                            occurredAt: string;
+                            actorId: string | null;
+                            actorEmail: string | null;
+                            action: string;
+                            targetType: string | null;
+                            targetId: string | null;
+                            outcome: string;
+                            requestId: string | null;
+                            clientIp: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            prevHash: string;
+                            hash: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getAuditEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            seq: number;
+                            /** Format: date-time */
+                            occurredAt: string;
+                            actorId: string | null;
+                            actorEmail: string | null;
+                            action: string;
+                            targetType: string | null;
+                            targetId: string | null;
+                            outcome: string;
+                            requestId: string | null;
+                            clientIp: string | null;
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            prevHash: string;
+                            hash: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    verifyAuditChain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            valid: boolean;
+                            checkedEvents: number;
+                            headSeq: number | null;
+                            headHash: string | null;
+                            firstBrokenLink: {
+                                seq: number;
+                                id: string | null;
+                                reason: string;
+                                explanation: string;
+                                expected: string;
+                                actual: string;
+                            } | null;
+                            /** Format: date-time */
+                            verifiedAt: string;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listDestinations: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                kind?: "webhook" | "splunk_hec" | "syslog";
+                enabled?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            kind: string;
+                            enabled: boolean;
+                            url: string | null;
+                            host: string | null;
+                            port: number | null;
+                            tls: boolean | null;
+                            hasCaPem: boolean;
+                            index: string | null;
+                            sourcetype: string | null;
+                            source: string | null;
+                            facility: number | null;
+                            appName: string | null;
+                            hasSecret: boolean;
+                            batchSize: number;
+                            flushIntervalMs: number;
+                            maxAttempts: number;
+                            cursorSeq: number;
+                            health: {
+                                status: string;
+                                circuit: string;
+                                circuitOpenUntil: string | null;
+                                lastSuccessAt: string | null;
+                                lastFailureAt: string | null;
+                                lastError: string | null;
+                                consecutiveFailures: number;
+                                backlog: {
+                                    queued: number;
+                                    delivering: number;
+                                    retrying: number;
+                                    failed: number;
+                                    paused: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "webhook" | "splunk_hec" | "syslog";
+                    /**
+                     * @description export events from now (default) or all stored ones
+                     * @enum {string}
+                     */
+                    startFrom?: "now" | "beginning";
+                    enabled?: boolean;
+                    /**
+                     * Format: uri
+                     * @description webhook and splunk_hec
+                     */
+                    url?: string;
+                    /** @description syslog */
+                    host?: string;
+                    /** @description syslog */
+                    port?: number;
+                    /** @description syslog over TLS */
+                    tls?: boolean;
+                    caPem?: string | null;
+                    index?: string | null;
+                    sourcetype?: string | null;
+                    source?: string | null;
+                    /** @description syslog facility, default 13 */
+                    facility?: number;
+                    /** @description syslog APP-NAME */
+                    appName?: string;
+                    /** @description webhook HMAC-SHA256 key (write-only) */
+                    secret?: string;
+                    /** @description Splunk HEC token (write-only) */
+                    token?: string;
+                    batchSize?: number;
+                    flushIntervalMs?: number;
+                    maxAttempts?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            kind: string;
+                            enabled: boolean;
+                            url: string | null;
+                            host: string | null;
+                            port: number | null;
+                            tls: boolean | null;
+                            hasCaPem: boolean;
+                            index: string | null;
+                            sourcetype: string | null;
+                            source: string | null;
+                            facility: number | null;
+                            appName: string | null;
+                            hasSecret: boolean;
+                            batchSize: number;
+                            flushIntervalMs: number;
+                            maxAttempts: number;
+                            cursorSeq: number;
+                            health: {
+                                status: string;
+                                circuit: string;
+                                circuitOpenUntil: string | null;
+                                lastSuccessAt: string | null;
+                                lastFailureAt: string | null;
+                                lastError: string | null;
+                                consecutiveFailures: number;
+                                backlog: {
+                                    queued: number;
+                                    delivering: number;
+                                    retrying: number;
+                                    failed: number;
+                                    paused: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            kind: string;
+                            enabled: boolean;
+                            url: string | null;
+                            host: string | null;
+                            port: number | null;
+                            tls: boolean | null;
+                            hasCaPem: boolean;
+                            index: string | null;
+                            sourcetype: string | null;
+                            source: string | null;
+                            facility: number | null;
+                            appName: string | null;
+                            hasSecret: boolean;
+                            batchSize: number;
+                            flushIntervalMs: number;
+                            maxAttempts: number;
+                            cursorSeq: number;
+                            health: {
+                                status: string;
+                                circuit: string;
+                                circuitOpenUntil: string | null;
+                                lastSuccessAt: string | null;
+                                lastFailureAt: string | null;
+                                lastError: string | null;
+                                consecutiveFailures: number;
+                                backlog: {
+                                    queued: number;
+                                    delivering: number;
+                                    retrying: number;
+                                    failed: number;
+                                    paused: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            discardedDeliveries: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    enabled?: boolean;
+                    /**
+                     * Format: uri
+                     * @description webhook and splunk_hec
+                     */
+                    url?: string;
+                    /** @description syslog */
+                    host?: string;
+                    /** @description syslog */
+                    port?: number;
+                    /** @description syslog over TLS */
+                    tls?: boolean;
+                    caPem?: string | null;
+                    index?: string | null;
+                    sourcetype?: string | null;
+                    source?: string | null;
+                    /** @description syslog facility, default 13 */
+                    facility?: number;
+                    /** @description syslog APP-NAME */
+                    appName?: string;
+                    /** @description webhook HMAC-SHA256 key (write-only) */
+                    secret?: string;
+                    /** @description Splunk HEC token (write-only) */
+                    token?: string;
+                    batchSize?: number;
+                    flushIntervalMs?: number;
+                    maxAttempts?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            kind: string;
+                            enabled: boolean;
+                            url: string | null;
+                            host: string | null;
+                            port: number | null;
+                            tls: boolean | null;
+                            hasCaPem: boolean;
+                            index: string | null;
+                            sourcetype: string | null;
+                            source: string | null;
+                            facility: number | null;
+                            appName: string | null;
+                            hasSecret: boolean;
+                            batchSize: number;
+                            flushIntervalMs: number;
+                            maxAttempts: number;
+                            cursorSeq: number;
+                            health: {
+                                status: string;
+                                circuit: string;
+                                circuitOpenUntil: string | null;
+                                lastSuccessAt: string | null;
+                                lastFailureAt: string | null;
+                                lastError: string | null;
+                                consecutiveFailures: number;
+                                backlog: {
+                                    queued: number;
+                                    delivering: number;
+                                    retrying: number;
+                                    failed: number;
+                                    paused: number;
+                                };
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    testDestination: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            destinationId: string;
+                            /** Format: uuid */
+                            eventId: string;
+                            ok: boolean;
+                            httpStatus: number | null;
+                            error: string | null;
+                            durationMs: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSiemDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                destinationId?: string;
+                status?: "queued" | "delivering" | "retrying" | "delivered" | "failed" | "paused" | "discarded";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            destinationId: string;
+                            status: string;
+                            eventCount: number;
+                            /** Format: uuid */
+                            firstEventId: string;
+                            /** Format: uuid */
+                            lastEventId: string;
+                            firstEventSeq: number;
+                            lastEventSeq: number;
+                            attempts: number;
+                            maxAttempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            deliveredAt: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getSiemDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            destinationId: string;
+                            status: string;
+                            eventCount: number;
+                            /** Format: uuid */
+                            firstEventId: string;
+                            /** Format: uuid */
+                            lastEventId: string;
+                            firstEventSeq: number;
+                            lastEventSeq: number;
+                            attempts: number;
+                            maxAttempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            deliveredAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    requeueSiemDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            destinationId: string;
+                            status: string;
+                            eventCount: number;
+                            /** Format: uuid */
+                            firstEventId: string;
+                            /** Format: uuid */
+                            lastEventId: string;
+                            firstEventSeq: number;
+                            lastEventSeq: number;
+                            attempts: number;
+                            maxAttempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            deliveredAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    uploadSslCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description The leaf certificate, one PEM block */
+                    certificatePem: string;
+                    /** @description PKCS#8, PKCS#1 or SEC1 PEM, possibly encrypted */
+                    privateKeyPem: string;
+                    /** @description Intermediates in order, the leaf's issuer first */
+                    chainPem?: string;
+                    /** @description Decrypts an encrypted key; never stored */
+                    privateKeyPassphrase?: string;
+                    /** @default false */
+                    allowExpired?: boolean;
+                    /** @default false */
+                    allowNotYetValid?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            subject: string | null;
+                            issuer: string | null;
+                            serialNumber: string | null;
+                            sans: string[] | null;
+                            notBefore: string | null;
+                            notAfter: string | null;
+                            fingerprintSha256: string | null;
+                            keyType: string | null;
+                            keyBits: number | null;
+                            /** @description P-256, P-384, P-521, Ed25519… */
+                            curve: string | null;
+                            chainLength: number | null;
+                            expiresInDays: number | null;
+                            expired: boolean | null;
+                            /** @enum {string} */
+                            source: "uploaded" | "acme";
+                            /**
+                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                             * @enum {string}
+                             */
+                            status: "pending" | "valid" | "failed" | "renewing";
+                            lastError: string | null;
+                            /** @description ACME only: when the next renewal (or retry) is due */
+                            nextRenewalAt: string | null;
+                            acme: {
+                                domains: string[];
+                                /** @enum {string} */
+                                challenge: "http-01" | "dns-01";
+                                accountEmail: string;
+                                directoryUrl: string;
+                                dnsProviderId: string | null;
+                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                dnsRecords: {
+                                    /** @description e.g. `_acme-challenge.app.example.com` */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    value: string;
+                                }[];
+                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                awaitingConfirmation: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listSslCertificates: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Only certificates whose notAfter is at most this many days away (expired included) */
+                expiringWithinDays?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+                sort?: "name" | "notAfter";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            subject: string | null;
+                            issuer: string | null;
+                            serialNumber: string | null;
+                            sans: string[] | null;
+                            notBefore: string | null;
+                            notAfter: string | null;
+                            fingerprintSha256: string | null;
+                            keyType: string | null;
+                            keyBits: number | null;
+                            /** @description P-256, P-384, P-521, Ed25519… */
+                            curve: string | null;
+                            chainLength: number | null;
+                            expiresInDays: number | null;
+                            expired: boolean | null;
+                            /** @enum {string} */
+                            source: "uploaded" | "acme";
+                            /**
+                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                             * @enum {string}
+                             */
+                            status: "pending" | "valid" | "failed" | "renewing";
+                            lastError: string | null;
+                            /** @description ACME only: when the next renewal (or retry) is due */
+                            nextRenewalAt: string | null;
+                            acme: {
+                                domains: string[];
+                                /** @enum {string} */
+                                challenge: "http-01" | "dns-01";
+                                accountEmail: string;
+                                directoryUrl: string;
+                                dnsProviderId: string | null;
+                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                dnsRecords: {
+                                    /** @description e.g. `_acme-challenge.app.example.com` */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    value: string;
+                                }[];
+                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                awaitingConfirmation: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getSslCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            subject: string | null;
+                            issuer: string | null;
+                            serialNumber: string | null;
+                            sans: string[] | null;
+                            notBefore: string | null;
+                            notAfter: string | null;
+                            fingerprintSha256: string | null;
+                            keyType: string | null;
+                            keyBits: number | null;
+                            /** @description P-256, P-384, P-521, Ed25519… */
+                            curve: string | null;
+                            chainLength: number | null;
+                            expiresInDays: number | null;
+                            expired: boolean | null;
+                            /** @enum {string} */
+                            source: "uploaded" | "acme";
+                            /**
+                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                             * @enum {string}
+                             */
+                            status: "pending" | "valid" | "failed" | "renewing";
+                            lastError: string | null;
+                            /** @description ACME only: when the next renewal (or retry) is due */
+                            nextRenewalAt: string | null;
+                            acme: {
+                                domains: string[];
+                                /** @enum {string} */
+                                challenge: "http-01" | "dns-01";
+                                accountEmail: string;
+                                directoryUrl: string;
+                                dnsProviderId: string | null;
+                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                dnsRecords: {
+                                    /** @description e.g. `_acme-challenge.app.example.com` */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    value: string;
+                                }[];
+                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                awaitingConfirmation: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateSslCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The leaf certificate, one PEM block */
+                    certificatePem: string;
+                    /** @description PKCS#8, PKCS#1 or SEC1 PEM, possibly encrypted */
+                    privateKeyPem: string;
+                    /** @description Intermediates in order, the leaf's issuer first */
+                    chainPem?: string;
+                    /** @description Decrypts an encrypted key; never stored */
+                    privateKeyPassphrase?: string;
+                    /** @default false */
+                    allowExpired?: boolean;
+                    /** @default false */
+                    allowNotYetValid?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            subject: string | null;
+                            issuer: string | null;
+                            serialNumber: string | null;
+                            sans: string[] | null;
+                            notBefore: string | null;
+                            notAfter: string | null;
+                            fingerprintSha256: string | null;
+                            keyType: string | null;
+                            keyBits: number | null;
+                            /** @description P-256, P-384, P-521, Ed25519… */
+                            curve: string | null;
+                            chainLength: number | null;
+                            expiresInDays: number | null;
+                            expired: boolean | null;
+                            /** @enum {string} */
+                            source: "uploaded" | "acme";
+                            /**
+                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                             * @enum {string}
+                             */
+                            status: "pending" | "valid" | "failed" | "renewing";
+                            lastError: string | null;
+                            /** @description ACME only: when the next renewal (or retry) is due */
+                            nextRenewalAt: string | null;
+                            acme: {
+                                domains: string[];
+                                /** @enum {string} */
+                                challenge: "http-01" | "dns-01";
+                                accountEmail: string;
+                                directoryUrl: string;
+                                dnsProviderId: string | null;
+                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                dnsRecords: {
+                                    /** @description e.g. `_acme-challenge.app.example.com` */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    value: string;
+                                }[];
+                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                awaitingConfirmation: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteSslCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    downloadSslCertificate: {
+        parameters: {
+            query?: {
+                format?: "pem" | "json";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            certificatePem: string;
+                            chainPem: string;
+                            /** @description Certificate followed by the chain */
+                            fullChainPem: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    orderAcmeCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    domains: string[];
+                    /** @enum {string} */
+                    challenge: "http-01" | "dns-01";
+                    accountEmail: string;
+                    /**
+                     * Format: uri
+                     * @description An RFC 8555 directory (https only); the configured default (Let's Encrypt) when absent
+                     */
+                    directoryUrl?: string;
+                    /**
+                     * Format: uuid
+                     * @description dns-01: the DNS provider that creates the TXT records; absent means manual mode
+                     */
+                    dnsProviderId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            subject: string | null;
+                            issuer: string | null;
+                            serialNumber: string | null;
+                            sans: string[] | null;
+                            notBefore: string | null;
+                            notAfter: string | null;
+                            fingerprintSha256: string | null;
+                            keyType: string | null;
+                            keyBits: number | null;
+                            /** @description P-256, P-384, P-521, Ed25519… */
+                            curve: string | null;
+                            chainLength: number | null;
+                            expiresInDays: number | null;
+                            expired: boolean | null;
+                            /** @enum {string} */
+                            source: "uploaded" | "acme";
+                            /**
+                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                             * @enum {string}
+                             */
+                            status: "pending" | "valid" | "failed" | "renewing";
+                            lastError: string | null;
+                            /** @description ACME only: when the next renewal (or retry) is due */
+                            nextRenewalAt: string | null;
+                            acme: {
+                                domains: string[];
+                                /** @enum {string} */
+                                challenge: "http-01" | "dns-01";
+                                accountEmail: string;
+                                directoryUrl: string;
+                                dnsProviderId: string | null;
+                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                dnsRecords: {
+                                    /** @description e.g. `_acme-challenge.app.example.com` */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    value: string;
+                                }[];
+                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                awaitingConfirmation: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    confirmAcmeOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            subject: string | null;
+                            issuer: string | null;
+                            serialNumber: string | null;
+                            sans: string[] | null;
+                            notBefore: string | null;
+                            notAfter: string | null;
+                            fingerprintSha256: string | null;
+                            keyType: string | null;
+                            keyBits: number | null;
+                            /** @description P-256, P-384, P-521, Ed25519… */
+                            curve: string | null;
+                            chainLength: number | null;
+                            expiresInDays: number | null;
+                            expired: boolean | null;
+                            /** @enum {string} */
+                            source: "uploaded" | "acme";
+                            /**
+                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                             * @enum {string}
+                             */
+                            status: "pending" | "valid" | "failed" | "renewing";
+                            lastError: string | null;
+                            /** @description ACME only: when the next renewal (or retry) is due */
+                            nextRenewalAt: string | null;
+                            acme: {
+                                domains: string[];
+                                /** @enum {string} */
+                                challenge: "http-01" | "dns-01";
+                                accountEmail: string;
+                                directoryUrl: string;
+                                dnsProviderId: string | null;
+                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                dnsRecords: {
+                                    /** @description e.g. `_acme-challenge.app.example.com` */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    value: string;
+                                }[];
+                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                awaitingConfirmation: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    renewAcmeCertificate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            subject: string | null;
+                            issuer: string | null;
+                            serialNumber: string | null;
+                            sans: string[] | null;
+                            notBefore: string | null;
+                            notAfter: string | null;
+                            fingerprintSha256: string | null;
+                            keyType: string | null;
+                            keyBits: number | null;
+                            /** @description P-256, P-384, P-521, Ed25519… */
+                            curve: string | null;
+                            chainLength: number | null;
+                            expiresInDays: number | null;
+                            expired: boolean | null;
+                            /** @enum {string} */
+                            source: "uploaded" | "acme";
+                            /**
+                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+                             * @enum {string}
+                             */
+                            status: "pending" | "valid" | "failed" | "renewing";
+                            lastError: string | null;
+                            /** @description ACME only: when the next renewal (or retry) is due */
+                            nextRenewalAt: string | null;
+                            acme: {
+                                domains: string[];
+                                /** @enum {string} */
+                                challenge: "http-01" | "dns-01";
+                                accountEmail: string;
+                                directoryUrl: string;
+                                dnsProviderId: string | null;
+                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                                dnsRecords: {
+                                    /** @description e.g. `_acme-challenge.app.example.com` */
+                                    name: string;
+                                    /** @enum {string} */
+                                    type: "TXT";
+                                    value: string;
+                                }[];
+                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                                awaitingConfirmation: boolean;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listDnsProviders: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "rfc2136";
+                            server: string;
+                            port: number;
+                            zone: string;
+                            tsigKeyName: string;
+                            /** @enum {string} */
+                            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+                            ttl: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createDnsProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description rfc2136: dynamic updates (BIND, Knot, PowerDNS) signed with TSIG
+                     * @enum {string}
+                     */
+                    kind: "rfc2136";
+                    /** @description Host name or address of the primary */
+                    server: string;
+                    /** @default 53 */
+                    port?: number;
+                    /** @description The zone the updates go to, e.g. `example.com` */
+                    zone: string;
+                    tsigKeyName: string;
+                    /**
+                     * @default hmac-sha256
+                     * @enum {string}
+                     */
+                    tsigAlgorithm?: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+                    /** @description The TSIG key, base64; write-only (sealed at rest, never answered) */
+                    tsigSecret: string;
+                    /** @default 60 */
+                    ttl?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "rfc2136";
+                            server: string;
+                            port: number;
+                            zone: string;
+                            tsigKeyName: string;
+                            /** @enum {string} */
+                            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+                            ttl: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDnsProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "rfc2136";
+                            server: string;
+                            port: number;
+                            zone: string;
+                            tsigKeyName: string;
+                            /** @enum {string} */
+                            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+                            ttl: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDnsProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getAcmeChallenge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDomainVerificationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listPages: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name or the slug, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            slug: string;
+                            spaFallback: boolean;
+                            productionDeploymentId: string | null;
+                            deploymentCount: number;
+                            lastDeployment: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                status: "ready";
+                                fileCount: number;
+                                /** @description total size of the files, extracted */
+                                sizeBytes: number;
+                                pinned: boolean;
+                                production: boolean;
+                                archiveFormat: "tar.gz" | "tar" | "zip";
+                                archiveBytes: number;
+                                archiveSha256: string;
+                                /** @description email of the uploader */
+                                createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            } | null;
+                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
+                            url: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description lowercase letters, digits and hyphens, 1 to 63, starting and ending with a letter or digit */
+                    slug: string;
+                    /** @description serve /index.html for paths that match no file (single-page apps) */
+                    spaFallback?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            slug: string;
+                            spaFallback: boolean;
+                            productionDeploymentId: string | null;
+                            deploymentCount: number;
+                            lastDeployment: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                status: "ready";
+                                fileCount: number;
+                                /** @description total size of the files, extracted */
+                                sizeBytes: number;
+                                pinned: boolean;
+                                production: boolean;
+                                archiveFormat: "tar.gz" | "tar" | "zip";
+                                archiveBytes: number;
+                                archiveSha256: string;
+                                /** @description email of the uploader */
+                                createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            } | null;
+                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
+                            url: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getPageBySlug: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description lowercase letters, digits and hyphens, 1 to 63, starting and ending with a letter or digit */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            slug: string;
+                            spaFallback: boolean;
+                            productionDeploymentId: string | null;
+                            deploymentCount: number;
+                            lastDeployment: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                status: "ready";
+                                fileCount: number;
+                                /** @description total size of the files, extracted */
+                                sizeBytes: number;
+                                pinned: boolean;
+                                production: boolean;
+                                archiveFormat: "tar.gz" | "tar" | "zip";
+                                archiveBytes: number;
+                                archiveSha256: string;
+                                /** @description email of the uploader */
+                                createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            } | null;
+                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
+                            url: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            slug: string;
+                            spaFallback: boolean;
+                            productionDeploymentId: string | null;
+                            deploymentCount: number;
+                            lastDeployment: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                status: "ready";
+                                fileCount: number;
+                                /** @description total size of the files, extracted */
+                                sizeBytes: number;
+                                pinned: boolean;
+                                production: boolean;
+                                archiveFormat: "tar.gz" | "tar" | "zip";
+                                archiveBytes: number;
+                                archiveSha256: string;
+                                /** @description email of the uploader */
+                                createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            } | null;
+                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
+                            url: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deletePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updatePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description lowercase letters, digits and hyphens, 1 to 63, starting and ending with a letter or digit */
+                    slug?: string;
+                    spaFallback?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            slug: string;
+                            spaFallback: boolean;
+                            productionDeploymentId: string | null;
+                            deploymentCount: number;
+                            lastDeployment: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                projectId: string;
+                                status: "ready";
+                                fileCount: number;
+                                /** @description total size of the files, extracted */
+                                sizeBytes: number;
+                                pinned: boolean;
+                                production: boolean;
+                                archiveFormat: "tar.gz" | "tar" | "zip";
+                                archiveBytes: number;
+                                archiveSha256: string;
+                                /** @description email of the uploader */
+                                createdBy: string | null;
+                                /** @description the deploy token that uploaded it */
+                                deployTokenId: string | null;
+                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                                previewUrl: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                            } | null;
+                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
+                            url: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listDeployments: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                pinned?: boolean;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            status: "ready";
+                            fileCount: number;
+                            /** @description total size of the files, extracted */
+                            sizeBytes: number;
+                            pinned: boolean;
+                            production: boolean;
+                            archiveFormat: "tar.gz" | "tar" | "zip";
+                            archiveBytes: number;
+                            archiveSha256: string;
+                            /** @description email of the uploader */
+                            createdBy: string | null;
+                            /** @description the deploy token that uploaded it */
+                            deployTokenId: string | null;
+                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                            previewUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createDeployment: {
+        parameters: {
+            query?: {
+                /** @description make it the production deployment at once */
+                promote?: boolean;
+                /** @description leading path segments dropped from every entry, like tar --strip-components */
+                stripComponents?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            status: "ready";
+                            fileCount: number;
+                            /** @description total size of the files, extracted */
+                            sizeBytes: number;
+                            pinned: boolean;
+                            production: boolean;
+                            archiveFormat: "tar.gz" | "tar" | "zip";
+                            archiveBytes: number;
+                            archiveSha256: string;
+                            /** @description email of the uploader */
+                            createdBy: string | null;
+                            /** @description the deploy token that uploaded it */
+                            deployTokenId: string | null;
+                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                            previewUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                deploymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            status: "ready";
+                            fileCount: number;
+                            /** @description total size of the files, extracted */
+                            sizeBytes: number;
+                            pinned: boolean;
+                            production: boolean;
+                            archiveFormat: "tar.gz" | "tar" | "zip";
+                            archiveBytes: number;
+                            archiveSha256: string;
+                            /** @description email of the uploader */
+                            createdBy: string | null;
+                            /** @description the deploy token that uploaded it */
+                            deployTokenId: string | null;
+                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                            previewUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                deploymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listDeploymentFiles: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                deploymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            path: string;
+                            sha256: string;
+                            sizeBytes: number;
+                            contentType: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    promoteDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                deploymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            status: "ready";
+                            fileCount: number;
+                            /** @description total size of the files, extracted */
+                            sizeBytes: number;
+                            pinned: boolean;
+                            production: boolean;
+                            archiveFormat: "tar.gz" | "tar" | "zip";
+                            archiveBytes: number;
+                            archiveSha256: string;
+                            /** @description email of the uploader */
+                            createdBy: string | null;
+                            /** @description the deploy token that uploaded it */
+                            deployTokenId: string | null;
+                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                            previewUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    pinDeployment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                deploymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    pinned: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            status: "ready";
+                            fileCount: number;
+                            /** @description total size of the files, extracted */
+                            sizeBytes: number;
+                            pinned: boolean;
+                            production: boolean;
+                            archiveFormat: "tar.gz" | "tar" | "zip";
+                            archiveBytes: number;
+                            archiveSha256: string;
+                            /** @description email of the uploader */
+                            createdBy: string | null;
+                            /** @description the deploy token that uploaded it */
+                            deployTokenId: string | null;
+                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+                            previewUrl: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            hostname: string;
+                            status: "pending" | "verified" | "failed";
+                            lastError: string | null;
+                            lastCheckedAt: string | null;
+                            verifiedAt: string | null;
+                            certificateId: string | null;
+                            /** @description where the site answers once the domain is verified */
+                            url: string;
+                            /** @description how to prove ownership; either proof is enough */
+                            verification: {
+                                /** @description create a TXT record at this name… */
+                                dnsName: string;
+                                /** @description …with this value */
+                                dnsValue: string;
+                                /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                httpUrl: string;
+                                /** @description …with exactly this body */
+                                httpBody: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a DNS name in lowercase, at least two labels (docs.example.com); no wildcards, no IP addresses */
+                    hostname: string;
+                    certificateId?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            hostname: string;
+                            status: "pending" | "verified" | "failed";
+                            lastError: string | null;
+                            lastCheckedAt: string | null;
+                            verifiedAt: string | null;
+                            certificateId: string | null;
+                            /** @description where the site answers once the domain is verified */
+                            url: string;
+                            /** @description how to prove ownership; either proof is enough */
+                            verification: {
+                                /** @description create a TXT record at this name… */
+                                dnsName: string;
+                                /** @description …with this value */
+                                dnsValue: string;
+                                /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                httpUrl: string;
+                                /** @description …with exactly this body */
+                                httpBody: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            hostname: string;
+                            status: "pending" | "verified" | "failed";
+                            lastError: string | null;
+                            lastCheckedAt: string | null;
+                            verifiedAt: string | null;
+                            certificateId: string | null;
+                            /** @description where the site answers once the domain is verified */
+                            url: string;
+                            /** @description how to prove ownership; either proof is enough */
+                            verification: {
+                                /** @description create a TXT record at this name… */
+                                dnsName: string;
+                                /** @description …with this value */
+                                dnsValue: string;
+                                /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                httpUrl: string;
+                                /** @description …with exactly this body */
+                                httpBody: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    certificateId: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            hostname: string;
+                            status: "pending" | "verified" | "failed";
+                            lastError: string | null;
+                            lastCheckedAt: string | null;
+                            verifiedAt: string | null;
+                            certificateId: string | null;
+                            /** @description where the site answers once the domain is verified */
+                            url: string;
+                            /** @description how to prove ownership; either proof is enough */
+                            verification: {
+                                /** @description create a TXT record at this name… */
+                                dnsName: string;
+                                /** @description …with this value */
+                                dnsValue: string;
+                                /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                httpUrl: string;
+                                /** @description …with exactly this body */
+                                httpBody: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: {
+                /** @description try only this proof; by default the TXT record, then the HTTP token */
+                method?: "dns" | "http";
+            };
+            header?: never;
+            path: {
+                projectId: string;
+                domainId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            hostname: string;
+                            status: "pending" | "verified" | "failed";
+                            lastError: string | null;
+                            lastCheckedAt: string | null;
+                            verifiedAt: string | null;
+                            certificateId: string | null;
+                            /** @description where the site answers once the domain is verified */
+                            url: string;
+                            /** @description how to prove ownership; either proof is enough */
+                            verification: {
+                                /** @description create a TXT record at this name… */
+                                dnsName: string;
+                                /** @description …with this value */
+                                dnsValue: string;
+                                /** @description or answer a GET of this URL (the gateway does so itself)… */
+                                httpUrl: string;
+                                /** @description …with exactly this body */
+                                httpBody: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listDeployTokens: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description only revoked (true) or only live (false) tokens */
+                revoked?: boolean;
+            };
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            name: string;
+                            createdBy: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            revokedAt: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createDeployToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    expiresAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            projectId: string;
+                            name: string;
+                            createdBy: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            lastUsedAt: string | null;
+                            expiresAt: string | null;
+                            revokedAt: string | null;
+                            /** @description the secret (igp_…), shown only in this answer */
+                            token: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    deleteDeployToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                projectId: string;
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    serveSiteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                /** @description Path of the file, may contain `/` */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    testConnectorPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uri
+                     * @description GitLab root, e.g. https://gitlab.example.com
+                     */
+                    baseUrl: string;
+                    /** @description Personal access token (printable ASCII, no spaces); write-only */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            capabilities: {
+                                apiReachable: boolean;
+                                tokenSelf: boolean;
+                                projectsView: boolean;
+                                groupsView: boolean;
+                                repoRead: boolean;
+                                repoWrite: boolean;
+                                ciView: boolean;
+                                pipelineRead: boolean;
+                                registryView: boolean;
+                                webhooksManage: boolean;
+                            };
+                            allowlistEntries: {
+                                entryType: "group" | "project";
+                                remoteId: string;
+                                fullPath: string;
+                                name: string | null;
+                                webUrl: string | null;
+                            }[];
+                            user: {
+                                id: string;
+                                username: string;
+                                name: string;
+                                webUrl: string | null;
+                            } | null;
+                            tokenExpiresAt: string | null;
+                            tokenScopes: string[] | null;
+                            probedProject: {
+                                remoteId: string;
+                                fullPath: string;
+                                accessLevel: number | null;
+                            } | null;
+                            /** @description More groups or projects exist than the listing cap allowed */
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listConnectors: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            baseUrl: string;
+                            allowlist: {
+                                entryType: "group" | "project";
+                                remoteId: string;
+                                fullPath: string;
+                                name: string | null;
+                                webUrl: string | null;
+                            }[];
+                            capabilities: {
+                                [key: string]: boolean;
+                            };
+                            tokenScopes: string[] | null;
+                            tokenExpiresAt: string | null;
+                            remoteUser: {
+                                id: string;
+                                username: string;
+                                name: string;
+                                webUrl: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            lastTestedAt: string;
+                            lastTestOk: boolean;
+                            lastTestError: {
+                                reason: string;
+                                explanation: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * Format: uri
+                     * @description GitLab root, e.g. https://gitlab.example.com
+                     */
+                    baseUrl: string;
+                    /** @description Personal access token (printable ASCII, no spaces); write-only */
+                    token: string;
+                    allowlist?: {
+                        entryType: "group" | "project";
+                        remoteId: string;
+                        fullPath: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            baseUrl: string;
+                            allowlist: {
+                                entryType: "group" | "project";
+                                remoteId: string;
+                                fullPath: string;
+                                name: string | null;
+                                webUrl: string | null;
+                            }[];
+                            capabilities: {
+                                [key: string]: boolean;
+                            };
+                            tokenScopes: string[] | null;
+                            tokenExpiresAt: string | null;
+                            remoteUser: {
+                                id: string;
+                                username: string;
+                                name: string;
+                                webUrl: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            lastTestedAt: string;
+                            lastTestOk: boolean;
+                            lastTestError: {
+                                reason: string;
+                                explanation: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            baseUrl: string;
+                            allowlist: {
+                                entryType: "group" | "project";
+                                remoteId: string;
+                                fullPath: string;
+                                name: string | null;
+                                webUrl: string | null;
+                            }[];
+                            capabilities: {
+                                [key: string]: boolean;
+                            };
+                            tokenScopes: string[] | null;
+                            tokenExpiresAt: string | null;
+                            remoteUser: {
+                                id: string;
+                                username: string;
+                                name: string;
+                                webUrl: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            lastTestedAt: string;
+                            lastTestOk: boolean;
+                            lastTestError: {
+                                reason: string;
+                                explanation: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /**
+                     * Format: uri
+                     * @description GitLab root, e.g. https://gitlab.example.com
+                     */
+                    baseUrl?: string;
+                    /** @description Personal access token (printable ASCII, no spaces); write-only */
+                    token?: string;
+                    allowlist?: {
+                        entryType: "group" | "project";
+                        remoteId: string;
+                        fullPath: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            baseUrl: string;
+                            allowlist: {
+                                entryType: "group" | "project";
+                                remoteId: string;
+                                fullPath: string;
+                                name: string | null;
+                                webUrl: string | null;
+                            }[];
+                            capabilities: {
+                                [key: string]: boolean;
+                            };
+                            tokenScopes: string[] | null;
+                            tokenExpiresAt: string | null;
+                            remoteUser: {
+                                id: string;
+                                username: string;
+                                name: string;
+                                webUrl: string | null;
+                            } | null;
+                            /** Format: date-time */
+                            lastTestedAt: string;
+                            lastTestOk: boolean;
+                            lastTestError: {
+                                reason: string;
+                                explanation: string;
+                            } | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    testConnector: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ok: boolean;
+                            /** Format: date-time */
+                            testedAt: string;
+                            error: {
+                                reason: string;
+                                explanation: string;
+                            } | null;
+                            capabilities: {
+                                apiReachable: boolean;
+                                tokenSelf: boolean;
+                                projectsView: boolean;
+                                groupsView: boolean;
+                                repoRead: boolean;
+                                repoWrite: boolean;
+                                ciView: boolean;
+                                pipelineRead: boolean;
+                                registryView: boolean;
+                                webhooksManage: boolean;
+                            };
+                            allowlistEntries: {
+                                entryType: "group" | "project";
+                                remoteId: string;
+                                fullPath: string;
+                                name: string | null;
+                                webUrl: string | null;
+                            }[];
+                            user: {
+                                id: string;
+                                username: string;
+                                name: string;
+                                webUrl: string | null;
+                            } | null;
+                            tokenExpiresAt: string | null;
+                            tokenScopes: string[] | null;
+                            probedProject: {
+                                remoteId: string;
+                                fullPath: string;
+                                accessLevel: number | null;
+                            } | null;
+                            /** @description More groups or projects exist than the listing cap allowed */
+                            truncated: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getProviderCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        label: string;
+                        /** @enum {string} */
+                        family: "vendor1" | "vendor2" | "vendor3" | "vendor4" | "custom";
+                        /** @enum {string} */
+                        wireProtocol: "vendor1-responses" | "vendor1-chat" | "vendor2-messages" | "vendor4-content";
+                        baseUrl: string;
+                        authTypes: ("oauth" | "api_key" | "local")[];
+                        subscription: boolean;
+                        featured: boolean;
+                        allowBaseUrlOverride?: boolean;
+                        privateNetworkByDefault?: boolean;
+                        supportedOperations?: ("inference" | "images" | "search" | "realtime")[];
+                        modelsPath?: string;
+                        /** @enum {string} */
+                        quotaKind?: "vendor1-quota" | "vendor2-oauth" | "vendor3-usage";
+                        termsVersion?: string;
+                        /** @enum {string|null} */
+                        oauthFlow: "redirect" | "device" | null;
+                        /** @enum {string|null} */
+                        completionMode: "paste_callback" | "device_poll" | null;
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                providerId?: string;
+                authType?: "oauth" | "api_key" | "local";
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            providerId: string;
+                            providerLabel: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            authType: "oauth" | "api_key" | "local";
+                            baseUrl: string | null;
+                            effectiveBaseUrl: string | null;
+                            hasApiKey: boolean;
+                            hasAccessToken: boolean;
+                            hasRefreshToken: boolean;
+                            accessTokenExpiresAt: string | null;
+                            tokenScope: string | null;
+                            lastRefreshedAt: string | null;
+                            lastRefreshError: string | null;
+                            lastTestedAt: string | null;
+                            lastTestOk: boolean | null;
+                            lastTestError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    providerId: string;
+                    name: string;
+                    /** @enum {string} */
+                    authType: "oauth" | "api_key" | "local";
+                    /** @description write-only; stored encrypted */
+                    apiKey?: string;
+                    /** @description only where the catalog entry allows it */
+                    baseUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            providerId: string;
+                            providerLabel: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            authType: "oauth" | "api_key" | "local";
+                            baseUrl: string | null;
+                            effectiveBaseUrl: string | null;
+                            hasApiKey: boolean;
+                            hasAccessToken: boolean;
+                            hasRefreshToken: boolean;
+                            accessTokenExpiresAt: string | null;
+                            tokenScope: string | null;
+                            lastRefreshedAt: string | null;
+                            lastRefreshError: string | null;
+                            lastTestedAt: string | null;
+                            lastTestOk: boolean | null;
+                            lastTestError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            providerId: string;
+                            providerLabel: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            authType: "oauth" | "api_key" | "local";
+                            baseUrl: string | null;
+                            effectiveBaseUrl: string | null;
+                            hasApiKey: boolean;
+                            hasAccessToken: boolean;
+                            hasRefreshToken: boolean;
+                            accessTokenExpiresAt: string | null;
+                            tokenScope: string | null;
+                            lastRefreshedAt: string | null;
+                            lastRefreshError: string | null;
+                            lastTestedAt: string | null;
+                            lastTestOk: boolean | null;
+                            lastTestError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    apiKey?: string | null;
+                    baseUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            providerId: string;
+                            providerLabel: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            authType: "oauth" | "api_key" | "local";
+                            baseUrl: string | null;
+                            effectiveBaseUrl: string | null;
+                            hasApiKey: boolean;
+                            hasAccessToken: boolean;
+                            hasRefreshToken: boolean;
+                            accessTokenExpiresAt: string | null;
+                            tokenScope: string | null;
+                            lastRefreshedAt: string | null;
+                            lastRefreshError: string | null;
+                            lastTestedAt: string | null;
+                            lastTestOk: boolean | null;
+                            lastTestError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    testConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ok: boolean;
+                            url: string;
+                            httpStatus: number | null;
+                            responseMs: number | null;
+                            modelCount: number;
+                            models: {
+                                id: string;
+                                name: string | null;
+                            }[];
+                            error: string | null;
+                            /** Format: date-time */
+                            testedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    refreshConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            providerId: string;
+                            providerLabel: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            authType: "oauth" | "api_key" | "local";
+                            baseUrl: string | null;
+                            effectiveBaseUrl: string | null;
+                            hasApiKey: boolean;
+                            hasAccessToken: boolean;
+                            hasRefreshToken: boolean;
+                            accessTokenExpiresAt: string | null;
+                            tokenScope: string | null;
+                            lastRefreshedAt: string | null;
+                            lastRefreshError: string | null;
+                            lastTestedAt: string | null;
+                            lastTestOk: boolean | null;
+                            lastTestError: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listOauthSessions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                providerId?: string;
+                status?: "pending" | "complete" | "error" | "expired" | "cancelled";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            providerId: string;
+                            /** @enum {string} */
+                            status: "pending" | "complete" | "error" | "expired" | "cancelled";
+                            authorizationUrl: string;
+                            completionMode: string;
+                            userCode: string | null;
+                            pollIntervalSeconds: number | null;
+                            connectionId: string | null;
+                            errorCode: string | null;
+                            errorMessage: string | null;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    startOauthSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    providerId: string;
+                    /** @description name of the connection the session creates */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        providerId: string;
+                        /** @enum {string} */
+                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
+                        authorizationUrl: string;
+                        completionMode: string;
+                        userCode: string | null;
+                        pollIntervalSeconds: number | null;
+                        connectionId: string | null;
+                        errorCode: string | null;
+                        errorMessage: string | null;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getOauthSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        providerId: string;
+                        /** @enum {string} */
+                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
+                        authorizationUrl: string;
+                        completionMode: string;
+                        userCode: string | null;
+                        pollIntervalSeconds: number | null;
+                        connectionId: string | null;
+                        errorCode: string | null;
+                        errorMessage: string | null;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    completeOauthSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description full callback URL or code#state */
+                    callback?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        providerId: string;
+                        /** @enum {string} */
+                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
+                        authorizationUrl: string;
+                        completionMode: string;
+                        userCode: string | null;
+                        pollIntervalSeconds: number | null;
+                        connectionId: string | null;
+                        errorCode: string | null;
+                        errorMessage: string | null;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    cancelOauthSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        providerId: string;
+                        /** @enum {string} */
+                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
+                        authorizationUrl: string;
+                        completionMode: string;
+                        userCode: string | null;
+                        pollIntervalSeconds: number | null;
+                        connectionId: string | null;
+                        errorCode: string | null;
+                        errorMessage: string | null;
+                        /** Format: date-time */
+                        expiresAt: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listNodes: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+                /** @description exact name */
+                name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            rootPath: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description absolute directory on the gateway host; must exist and be writable */
+                    rootPath: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            rootPath: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            rootPath: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description absolute directory on the gateway host; must exist and be writable */
+                    rootPath?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            rootPath: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listUploads: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description open → complete | failed | aborted | expired */
+                status?: "open" | "complete" | "failed" | "aborted" | "expired";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            nodeId: string;
+                            /** @description relative to the node root */
+                            path: string;
+                            totalBytes: number;
+                            /** @description bytes durably written; the next chunk starts here */
+                            receivedBytes: number;
+                            /** @description suggested chunk size */
+                            chunkSize: number;
+                            /** @description largest chunk one PUT may carry */
+                            maxChunkBytes: number;
+                            sha256: string | null;
+                            overwrite: boolean;
+                            /**
+                             * @description open → complete | failed | aborted | expired
+                             * @enum {unknown}
+                             */
+                            status: "open" | "complete" | "failed" | "aborted" | "expired";
+                            /** @description a chunk is being written right now */
+                            writing: boolean;
+                            failureReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            completedAt: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description inside the node root: /a/b.bin and a/b.bin both mean <root>/a/b.bin */
+                    path: string;
+                    totalBytes: number;
+                    /** @description hex SHA-256 of the whole file, verified at completion */
+                    sha256?: string | null;
+                    /** @default false */
+                    overwrite?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            nodeId: string;
+                            /** @description relative to the node root */
+                            path: string;
+                            totalBytes: number;
+                            /** @description bytes durably written; the next chunk starts here */
+                            receivedBytes: number;
+                            /** @description suggested chunk size */
+                            chunkSize: number;
+                            /** @description largest chunk one PUT may carry */
+                            maxChunkBytes: number;
+                            sha256: string | null;
+                            overwrite: boolean;
+                            /**
+                             * @description open → complete | failed | aborted | expired
+                             * @enum {unknown}
+                             */
+                            status: "open" | "complete" | "failed" | "aborted" | "expired";
+                            /** @description a chunk is being written right now */
+                            writing: boolean;
+                            failureReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            completedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            nodeId: string;
+                            /** @description relative to the node root */
+                            path: string;
+                            totalBytes: number;
+                            /** @description bytes durably written; the next chunk starts here */
+                            receivedBytes: number;
+                            /** @description suggested chunk size */
+                            chunkSize: number;
+                            /** @description largest chunk one PUT may carry */
+                            maxChunkBytes: number;
+                            sha256: string | null;
+                            overwrite: boolean;
+                            /**
+                             * @description open → complete | failed | aborted | expired
+                             * @enum {unknown}
+                             */
+                            status: "open" | "complete" | "failed" | "aborted" | "expired";
+                            /** @description a chunk is being written right now */
+                            writing: boolean;
+                            failureReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            completedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            nodeId: string;
+                            /** @description relative to the node root */
+                            path: string;
+                            totalBytes: number;
+                            /** @description bytes durably written; the next chunk starts here */
+                            receivedBytes: number;
+                            /** @description suggested chunk size */
+                            chunkSize: number;
+                            /** @description largest chunk one PUT may carry */
+                            maxChunkBytes: number;
+                            sha256: string | null;
+                            overwrite: boolean;
+                            /**
+                             * @description open → complete | failed | aborted | expired
+                             * @enum {unknown}
+                             */
+                            status: "open" | "complete" | "failed" | "aborted" | "expired";
+                            /** @description a chunk is being written right now */
+                            writing: boolean;
+                            failureReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            completedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    uploadChunk: {
+        parameters: {
+            query?: {
+                offset?: number | null;
+            };
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            nodeId: string;
+                            /** @description relative to the node root */
+                            path: string;
+                            totalBytes: number;
+                            /** @description bytes durably written; the next chunk starts here */
+                            receivedBytes: number;
+                            /** @description suggested chunk size */
+                            chunkSize: number;
+                            /** @description largest chunk one PUT may carry */
+                            maxChunkBytes: number;
+                            sha256: string | null;
+                            overwrite: boolean;
+                            /**
+                             * @description open → complete | failed | aborted | expired
+                             * @enum {unknown}
+                             */
+                            status: "open" | "complete" | "failed" | "aborted" | "expired";
+                            /** @description a chunk is being written right now */
+                            writing: boolean;
+                            failureReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            completedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    completeUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            uploadId: string;
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            nodeId: string;
+                            /** @description relative to the node root */
+                            path: string;
+                            totalBytes: number;
+                            /** @description bytes durably written; the next chunk starts here */
+                            receivedBytes: number;
+                            /** @description suggested chunk size */
+                            chunkSize: number;
+                            /** @description largest chunk one PUT may carry */
+                            maxChunkBytes: number;
+                            sha256: string | null;
+                            overwrite: boolean;
+                            /**
+                             * @description open → complete | failed | aborted | expired
+                             * @enum {unknown}
+                             */
+                            status: "open" | "complete" | "failed" | "aborted" | "expired";
+                            /** @description a chunk is being written right now */
+                            writing: boolean;
+                            failureReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            completedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listChannels: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                kind?: "webhook" | "slack" | "email";
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "webhook" | "slack" | "email";
+                            enabled: boolean;
+                            url: string | null;
+                            urlOrigin: string | null;
+                            /** @description webhook: requests are signed */
+                            hasSecret: boolean;
+                            headerNames: string[];
+                            smtp: {
+                                host: string;
+                                port: number;
+                                secure: boolean;
+                                /** @enum {string} */
+                                starttls: "required" | "opportunistic" | "off";
+                                username: string | null;
+                                hasPassword: boolean;
+                                hasCaPem: boolean;
+                            } | null;
+                            from: string | null;
+                            to: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    kind: "webhook" | "slack" | "email";
+                    enabled?: boolean;
+                    /**
+                     * Format: uri
+                     * @description webhook: where events are posted; slack: the incoming-webhook URL (write-only)
+                     */
+                    url?: string;
+                    /** Format: email */
+                    from?: string;
+                    to?: string[];
+                    /** @description webhook: HMAC-SHA256 signing key (write-only) */
+                    secret?: string;
+                    /** @description webhook: custom request headers; the values are write-only */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    smtp?: {
+                        host: string;
+                        /** @description default 465 if secure, else 587 */
+                        port?: number;
+                        /** @description TLS from the first byte (port 465) */
+                        secure?: boolean;
+                        /**
+                         * @description Without secure: require the STARTTLS upgrade (default), use it when offered, or never
+                         * @enum {string}
+                         */
+                        starttls?: "required" | "opportunistic" | "off";
+                        username?: string;
+                        /** @description write-only */
+                        password?: string;
+                        /** @description CA certificate(s) to trust for TLS, PEM */
+                        caPem?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "webhook" | "slack" | "email";
+                            enabled: boolean;
+                            url: string | null;
+                            urlOrigin: string | null;
+                            /** @description webhook: requests are signed */
+                            hasSecret: boolean;
+                            headerNames: string[];
+                            smtp: {
+                                host: string;
+                                port: number;
+                                secure: boolean;
+                                /** @enum {string} */
+                                starttls: "required" | "opportunistic" | "off";
+                                username: string | null;
+                                hasPassword: boolean;
+                                hasCaPem: boolean;
+                            } | null;
+                            from: string | null;
+                            to: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "webhook" | "slack" | "email";
+                            enabled: boolean;
+                            url: string | null;
+                            urlOrigin: string | null;
+                            /** @description webhook: requests are signed */
+                            hasSecret: boolean;
+                            headerNames: string[];
+                            smtp: {
+                                host: string;
+                                port: number;
+                                secure: boolean;
+                                /** @enum {string} */
+                                starttls: "required" | "opportunistic" | "off";
+                                username: string | null;
+                                hasPassword: boolean;
+                                hasCaPem: boolean;
+                            } | null;
+                            from: string | null;
+                            to: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    enabled?: boolean;
+                    /**
+                     * Format: uri
+                     * @description webhook: where events are posted; slack: the incoming-webhook URL (write-only)
+                     */
+                    url?: string;
+                    /** Format: email */
+                    from?: string;
+                    to?: string[];
+                    secret?: string | null;
+                    headers?: {
+                        [key: string]: string;
+                    } | null;
+                    smtp?: {
+                        host?: string;
+                        /** @description default 465 if secure, else 587 */
+                        port?: number;
+                        /** @description TLS from the first byte (port 465) */
+                        secure?: boolean;
+                        /**
+                         * @description Without secure: require the STARTTLS upgrade (default), use it when offered, or never
+                         * @enum {string}
+                         */
+                        starttls?: "required" | "opportunistic" | "off";
+                        username?: string | null;
+                        password?: string | null;
+                        caPem?: string | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "webhook" | "slack" | "email";
+                            enabled: boolean;
+                            url: string | null;
+                            urlOrigin: string | null;
+                            /** @description webhook: requests are signed */
+                            hasSecret: boolean;
+                            headerNames: string[];
+                            smtp: {
+                                host: string;
+                                port: number;
+                                secure: boolean;
+                                /** @enum {string} */
+                                starttls: "required" | "opportunistic" | "off";
+                                username: string | null;
+                                hasPassword: boolean;
+                                hasCaPem: boolean;
+                            } | null;
+                            from: string | null;
+                            to: string[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    testChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            ok: boolean;
+                            /** @description Why the send failed, when it did */
+                            error?: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listRules: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                /** @description Case-insensitive substring of the name, matched literally */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                            enabled: boolean;
+                            channelIds: string[];
+                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                            filters: {
+                                /**
+                                 * Format: uuid
+                                 * @description containerhost node
+                                 */
+                                nodeId?: string;
+                                containerName?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description SIEM destination
+                                 */
+                                destinationId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description SSL certificate
+                                 */
+                                certificateId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description repository-host connector
+                                 */
+                                connectorId?: string;
+                            };
+                            withinDays: number[] | null;
+                            renotifyMinutes: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                    channelIds: string[];
+                    enabled?: boolean;
+                    /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                    filters?: {
+                        /**
+                         * Format: uuid
+                         * @description containerhost node
+                         */
+                        nodeId?: string;
+                        containerName?: string;
+                        /**
+                         * Format: uuid
+                         * @description SIEM destination
+                         */
+                        destinationId?: string;
+                        /**
+                         * Format: uuid
+                         * @description SSL certificate
+                         */
+                        certificateId?: string;
+                        /**
+                         * Format: uuid
+                         * @description repository-host connector
+                         */
+                        connectorId?: string;
+                    };
+                    /** @description Deadline events: notify once as each threshold (days before expiry) is crossed; default 30, 14, 7, 1 */
+                    withinDays?: number[];
+                    /** @description Condition events: remind every this many minutes while the condition lasts */
+                    renotifyMinutes?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                            enabled: boolean;
+                            channelIds: string[];
+                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                            filters: {
+                                /**
+                                 * Format: uuid
+                                 * @description containerhost node
+                                 */
+                                nodeId?: string;
+                                containerName?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description SIEM destination
+                                 */
+                                destinationId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description SSL certificate
+                                 */
+                                certificateId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description repository-host connector
+                                 */
+                                connectorId?: string;
+                            };
+                            withinDays: number[] | null;
+                            renotifyMinutes: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                            enabled: boolean;
+                            channelIds: string[];
+                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                            filters: {
+                                /**
+                                 * Format: uuid
+                                 * @description containerhost node
+                                 */
+                                nodeId?: string;
+                                containerName?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description SIEM destination
+                                 */
+                                destinationId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description SSL certificate
+                                 */
+                                certificateId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description repository-host connector
+                                 */
+                                connectorId?: string;
+                            };
+                            withinDays: number[] | null;
+                            renotifyMinutes: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    updateRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                    channelIds?: string[];
+                    enabled?: boolean;
+                    filters?: {
+                        /**
+                         * Format: uuid
+                         * @description containerhost node
+                         */
+                        nodeId?: string;
+                        containerName?: string;
+                        /**
+                         * Format: uuid
+                         * @description SIEM destination
+                         */
+                        destinationId?: string;
+                        /**
+                         * Format: uuid
+                         * @description SSL certificate
+                         */
+                        certificateId?: string;
+                        /**
+                         * Format: uuid
+                         * @description repository-host connector
+                         */
+                        connectorId?: string;
+                    } | null;
+                    withinDays?: number[] | null;
+                    renotifyMinutes?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                            enabled: boolean;
+                            channelIds: string[];
+                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
+                            filters: {
+                                /**
+                                 * Format: uuid
+                                 * @description containerhost node
+                                 */
+                                nodeId?: string;
+                                containerName?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description SIEM destination
+                                 */
+                                destinationId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description SSL certificate
+                                 */
+                                certificateId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description repository-host connector
+                                 */
+                                connectorId?: string;
+                            };
+                            withinDays: number[] | null;
+                            renotifyMinutes: number | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listNotificationDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                status?: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+                channelId?: string;
+                ruleId?: string;
+                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            channelId: string;
+                            ruleId: string | null;
+                            /** @enum {string} */
+                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                            /** @description Identity of the event; one delivery per event and channel */
+                            eventId: string;
+                            /** @description The title of the message */
+                            summary: string;
+                            resource: {
+                                type: string;
+                                id: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+                            attempts: number;
+                            maxAttempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            deliveredAt: string | null;
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getNotificationDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            channelId: string;
+                            ruleId: string | null;
+                            /** @enum {string} */
+                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                            /** @description Identity of the event; one delivery per event and channel */
+                            eventId: string;
+                            /** @description The title of the message */
+                            summary: string;
+                            resource: {
+                                type: string;
+                                id: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+                            attempts: number;
+                            maxAttempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            deliveredAt: string | null;
+                            /** @description The event as webhooks receive it */
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            attemptLog: {
+                                attempt: number;
+                                /** @enum {string} */
+                                outcome: "pending" | "succeeded" | "failed" | "interrupted";
+                                /** Format: date-time */
+                                startedAt: string;
+                                finishedAt: string | null;
+                                httpStatus: number | null;
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    requeueNotificationDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            channelId: string;
+                            ruleId: string | null;
+                            /** @enum {string} */
+                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                            /** @description Identity of the event; one delivery per event and channel */
+                            eventId: string;
+                            /** @description The title of the message */
+                            summary: string;
+                            resource: {
+                                type: string;
+                                id: string;
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+                            attempts: number;
+                            maxAttempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            deliveredAt: string | null;
+                            /** @description The event as webhooks receive it */
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            attemptLog: {
+                                attempt: number;
+                                /** @enum {string} */
+                                outcome: "pending" | "succeeded" | "failed" | "interrupted";
+                                /** Format: date-time */
+                                startedAt: string;
+                                finishedAt: string | null;
+                                httpStatus: number | null;
+                                error: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listNotificationEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                            /** @enum {string} */
+                            mode: "condition" | "deadline" | "occurrence";
+                            description: string;
+                            filters: string[];
+                            okStates: string[];
+                            defaultWithinDays: number[] | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listNotificationAlerts: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                            resource: {
+                                type: string;
+                                id: string;
+                                name: string;
+                            };
+                            state: string;
+                            /** Format: date-time */
+                            since: string;
+                            summary: string;
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    checkSetupCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `code` of the one-time link printed on the first start */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The account whose password the link sets */
+                            email: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    setUpConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `code` of the one-time link printed on the first start */
+                    code: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            email: string;
+                            /** @description Send in `X-CSRF-Token` with cookie-authenticated changes */
+                            csrfToken: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+}
