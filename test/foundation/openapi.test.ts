@@ -33,7 +33,9 @@ describe('OpenAPI document', () => {
   });
 
   it('describes every tag its operations use', () => {
-    const described = new Map(document.tags.map((tag: { name: string; description: string }) => [tag.name, tag]));
+    const described = new Map(
+      document.tags.map((tag: { name: string; description: string }) => [tag.name, tag]),
+    );
     for (const item of Object.values<Record<string, { tags: string[] }>>(document.paths))
       for (const operation of Object.values(item))
         for (const tag of operation.tags) expect(described.get(tag), tag).toHaveProperty('description');
@@ -49,7 +51,10 @@ describe('OpenAPI document', () => {
 
   it('names the catch-all parameter of the site server in its path', () => {
     const serve = document.paths['/sites/{slug}/{path}'].get;
-    expect(serve.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual(['path', 'slug']);
+    expect(serve.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual([
+      'path',
+      'slug',
+    ]);
   });
 
   it('refers to one Pagination schema from every list', () => {

@@ -1,8 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { READABLE_NAMES } from '../../src/core/openapi/operation-ids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { READABLE_NAMES } from '../../src/core/openapi/operation-ids.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is read as plain JSON
@@ -98,7 +98,11 @@ const EXPLAINED_WARNINGS: Record<string, string[]> = {
 
 const everyOperation = (): [string, string, Json][] =>
   Object.entries<Json>(document.paths).flatMap(([path, item]) =>
-    Object.entries<Json>(item).map(([method, documented]): [string, string, Json] => [method, path, documented]),
+    Object.entries<Json>(item).map(([method, documented]): [string, string, Json] => [
+      method,
+      path,
+      documented,
+    ]),
   );
 const isGuarded = (documented: Json) => documented.security === undefined || documented.security.length > 0;
 const responseRef = (documented: Json, status: number) => documented.responses[status]?.$ref;
@@ -203,7 +207,8 @@ describe('the OpenAPI document', () => {
         expect(responseRef(documented, 401), where).toBe('#/components/responses/Unauthorized');
         expect(responseRef(documented, 403), where).toBe('#/components/responses/Forbidden');
       }
-      if (path.includes('{')) expect(responseRef(documented, 404), where).toBe('#/components/responses/NotFound');
+      if (path.includes('{'))
+        expect(responseRef(documented, 404), where).toBe('#/components/responses/NotFound');
       if (documented.requestBody) {
         expect(responseRef(documented, 413), where).toBe('#/components/responses/PayloadTooLarge');
         expect(responseRef(documented, 415), where).toBe('#/components/responses/UnsupportedMediaType');
@@ -222,7 +227,11 @@ describe('the OpenAPI document', () => {
 
   it("passes Redocly's recommended rules with only the explained warnings", async () => {
     const config = await createConfig({ extends: ['recommended'] });
-    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: '/openapi.json', config });
+    const problems = await lintFromString({
+      source: JSON.stringify(document),
+      absoluteRef: '/openapi.json',
+      config,
+    });
     const unexplained = problems.filter((problem) => {
       const pointer = problem.location[0]?.pointer ?? '';
       const explained = EXPLAINED_WARNINGS[problem.ruleId] ?? [];
@@ -231,7 +240,9 @@ describe('the OpenAPI document', () => {
         !explained.some((where) => pointer.replaceAll('~1', '/').includes(`/paths/${where}`))
       );
     });
-    expect(unexplained.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    expect(unexplained.map((problem) => `${problem.severity} ${problem.ruleId}: ${problem.message}`)).toEqual(
+      [],
+    );
   });
 
   it('generates TypeScript types with openapi-typescript', async () => {
