@@ -21,6 +21,7 @@ import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
 import { NotificationOutbox } from './core/notifications.js';
+import { completeDocument, documentRoute, SECURITY_SCHEMES } from './core/openapi/openapi-document.js';
 import { OneLinePerRequest } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
@@ -49,6 +50,8 @@ export interface ServerOptions {
 const PUBLIC_PREFIXES = ['/docs'];
 
 const API_VERSION = '1.0.0';
+/** The SPDX identifier of package.json's `license`, stated in the API document. */
+const LICENSE = 'Apache-2.0';
 
 const INVALIDATION_CHANNEL = 'infragate_invalidate';
 
@@ -168,18 +171,19 @@ export async function buildServer(options: ServerOptions): Promise<App> {
       info: {
         title: 'infragate API',
         version: API_VERSION,
-        description: 'Self-hosted administration gateway. Authenticate with `Authorization: Bearer <token>`.',
+        description:
+          'Self-hosted administration gateway. Authenticate with `Authorization: Bearer <token>`, or with the ' +
+          'console session cookie plus the `x-csrf-token` header for changes.',
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transform: ({ schema, url, route }) => {
-      const access = (route.config ?? {}) as { scope?: string; public?: boolean };
-      const documented = { ...(schema as Record<string, unknown>) };
-      if (access.public) documented.security = [];
-      else documented['x-required-scope'] = access.scope;
-      return { schema: documented as typeof schema, url };
-    },
+    transform: documentRoute,
+    transformObject: (documentObject) =>
+      completeDocument('openapiObject' in documentObject ? documentObject.openapiObject : {}, {
+        version: API_VERSION,
+        publicUrl: config.publicUrl,
+        license: LICENSE,
+      }),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

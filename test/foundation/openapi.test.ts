@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../src/core/auth/authenticate.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { openApiSnapshotPath, servedOpenApiDocument } from '../support/openapi-snapshot.js';
 
@@ -13,15 +14,52 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 describe('OpenAPI document', () => {
-  it('is OpenAPI 3.1 with a bearer security scheme applied by default', () => {
+  it('is OpenAPI 3.1 accepting a bearer token or the session cookie by default', () => {
     expect(document.openapi).toBe('3.1.0');
-    expect(document.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
-    expect(document.security).toEqual([{ bearer: [] }]);
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components.securitySchemes.session).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: SESSION_COOKIE,
+    });
+    expect(document.components.securitySchemes.session.description).toContain('x-csrf-token');
+    expect(document.security).toEqual([{ bearer: [] }, { session: [] }]);
+  });
+
+  it("states the license of package.json and the gateway's public URL as its server", () => {
+    const packageJson = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(document.info.license.identifier).toBe(packageJson.license);
+    expect(document.servers).toEqual([{ url: gateway.config.publicUrl, description: 'This gateway' }]);
+  });
+
+  it('describes every tag its operations use', () => {
+    const described = new Map(
+      document.tags.map((tag: { name: string; description: string }) => [tag.name, tag]),
+    );
+    for (const item of Object.values<Record<string, { tags: string[] }>>(document.paths))
+      for (const operation of Object.values(item))
+        for (const tag of operation.tags) expect(described.get(tag), tag).toHaveProperty('description');
   });
 
   it('marks public routes as needing no security and names the scope of the others', () => {
     expect(document.paths['/auth/login'].post.security).toEqual([]);
-    expect(document.paths['/api/admin/users/{id}/name'].patch['x-required-scope']).toBe('admin:users');
+    const rename = document.paths['/api/admin/users/{id}/name'].patch;
+    expect(rename['x-required-scope']).toBe('admin:users');
+    expect(rename.description).toContain('Requires scope `admin:users`.');
+    expect(rename.security).toEqual([{ bearer: [] }, { session: [] }]);
+  });
+
+  it('names the catch-all parameter of the site server in its path', () => {
+    const serve = document.paths['/sites/{slug}/{path}'].get;
+    expect(serve.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual([
+      'path',
+      'slug',
+    ]);
+  });
+
+  it('refers to one Pagination schema from every list', () => {
+    const list = document.paths['/api/admin/users'].get.responses['200'].content['application/json'].schema;
+    expect(list.properties.pagination).toEqual({ $ref: '#/components/schemas/Pagination' });
   });
 
   it('serves interactive docs at /docs', async () => {

@@ -33,7 +33,7 @@ export const userRoutes: GatewayModule<{ users: UserService }> = async (app, { u
   app.post(
     '/users',
     {
-      config: access,
+      config: { ...access, errors: [409] },
       schema: { tags, summary: 'Create a user', body: NewUser, response: { 201: DataOf(User) } },
     },
     async (request, reply) =>
@@ -163,7 +163,7 @@ export const userRoutes: GatewayModule<{ users: UserService }> = async (app, { u
   app.post(
     '/groups',
     {
-      config: access,
+      config: { ...access, errors: [409] },
       schema: { tags, summary: 'Create a group', body: NewGroup, response: { 201: DataOf(Group) } },
     },
     async (request, reply) =>

@@ -19,6 +19,8 @@ import { decodeExportLogsRequest, encodeExportLogsResponse, ProtobufError } from
 import { IngestResult, type IngestTarget } from '../record-schemas.js';
 
 const tags = ['logging ingest'];
+/** Answers beside 200: a bad token, a refused body (type, size, content) and the token's rate limit. */
+const ingestAccess = { public: true, errors: [400, 401, 413, 415, 429] } as const;
 const RECORD_TYPES = ['application/json', 'application/x-ndjson'];
 const OTLP_TYPES = ['application/x-protobuf', 'application/json'];
 const TOKEN_NOTE =
@@ -89,7 +91,7 @@ export const ingestRoutes: GatewayModule<{ tokens: IngestTokens; ingest: IngestS
   app.post(
     '/api/logging/ingest',
     {
-      config: { public: true },
+      config: ingestAccess,
       schema: {
         tags,
         summary: 'Store log records in the environment of the ingest token',
@@ -107,7 +109,7 @@ export const ingestRoutes: GatewayModule<{ tokens: IngestTokens; ingest: IngestS
   app.post(
     '/v1/logs',
     {
-      config: { public: true },
+      config: ingestAccess,
       schema: {
         tags,
         summary: 'OTLP/HTTP log export into the environment of the ingest token',
