@@ -1,11 +1,12 @@
 import account from './account';
 import type { ConsoleArea } from './area';
+import databases from './databases';
 import overview from './overview';
 import users from './users';
 
 /**
  * Every area of the console, in navigation order. The full order is Overview, Containers,
- * Databases, Logging, Audit, Certificates, Pages, Integrations, Inference, Nodes, Users, Account:
- * an area's line goes here, in its place, once its folder exists.
+ * Databases, Logging, Audit, Certificates, Pages, Integrations, Inference, Nodes, Notifications,
+ * Users, Account: an area's line goes here, in its place, once its folder exists.
  */
-export const consoleAreas: readonly ConsoleArea[] = [overview, users, account];
+export const consoleAreas: readonly ConsoleArea[] = [overview, databases, users, account];
