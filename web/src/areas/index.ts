@@ -1,6 +1,7 @@
 import account from './account';
 import type { ConsoleArea } from './area';
 import databases from './databases';
+import inference from './inference';
 import overview from './overview';
 import repohost from './repohost';
 import users from './users';
@@ -10,4 +11,11 @@ import users from './users';
  * Databases, Logging, Audit, Certificates, Pages, Integrations, Inference, Nodes, Notifications,
  * Users, Account: an area's line goes here, in its place, once its folder exists.
  */
-export const consoleAreas: readonly ConsoleArea[] = [overview, databases, repohost, users, account];
+export const consoleAreas: readonly ConsoleArea[] = [
+  overview,
+  databases,
+  repohost,
+  inference,
+  users,
+  account,
+];
