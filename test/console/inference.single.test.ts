@@ -47,7 +47,10 @@ describeInBrowser('the Inference page', () => {
   async function openConnect(label: string) {
     const opened = await openInference();
     await opened.page.getByRole('button', { name: `Connect to ${label}`, exact: true }).click();
-    return { ...opened, dialog: opened.page.getByRole('dialog', { name: `Connect to ${label}`, exact: true }) };
+    return {
+      ...opened,
+      dialog: opened.page.getByRole('dialog', { name: `Connect to ${label}`, exact: true }),
+    };
   }
 
   const connection = async (name: string) =>
