@@ -2,6 +2,7 @@ import account from './account';
 import type { ConsoleArea } from './area';
 import databases from './databases';
 import inference from './inference';
+import nodes from './nodes';
 import overview from './overview';
 import repohost from './repohost';
 import users from './users';
@@ -16,6 +17,7 @@ export const consoleAreas: readonly ConsoleArea[] = [
   databases,
   repohost,
   inference,
+  nodes,
   users,
   account,
 ];
