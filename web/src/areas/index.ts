@@ -3,6 +3,7 @@ import type { ConsoleArea } from './area';
 import databases from './databases';
 import inference from './inference';
 import nodes from './nodes';
+import notifications from './notifications';
 import overview from './overview';
 import repohost from './repohost';
 import users from './users';
@@ -18,6 +19,7 @@ export const consoleAreas: readonly ConsoleArea[] = [
   repohost,
   inference,
   nodes,
+  notifications,
   users,
   account,
 ];
