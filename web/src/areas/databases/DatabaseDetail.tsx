@@ -1,14 +1,12 @@
-import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { mayAccess } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
-import { ConfirmButton } from '../../components/ConfirmButton';
 import { notifySuccess } from '../../components/notify';
-import { PageHeader } from '../../components/PageHeader';
-import { QueryView } from '../../components/QueryView';
+import { EditAndRemove, RecordPage } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { ConnectionStatus } from './ConnectionStatus';
 import { DatabaseDialog } from './DatabaseDialog';
@@ -32,64 +30,55 @@ export function DatabaseDetail() {
     navigate('/databases');
   };
   return (
-    <Stack>
-      <Anchor component={Link} to="/databases" size="sm">
-        ← All databases
-      </Anchor>
-      <QueryView query={database}>
-        {({ data }) => (
-          <>
-            <PageHeader
-              title={data.name}
-              description={`${data.url} · database ${data.dbIndex}`}
-              action={
-                canManage && (
-                  <Group gap="xs">
-                    <Button variant="default" onClick={() => setEditing(true)}>
-                      Edit
-                    </Button>
-                    <ConfirmButton
-                      label="Remove"
-                      title={`Remove ${data.name}?`}
-                      message="Its registration, its connections and everyone's command history on it go. The data on the server stays."
-                      confirmLabel="Remove"
-                      onConfirm={() => remove(data.name)}
-                    />
-                  </Group>
-                )
-              }
-            />
-            <Section
-              title="Connection"
-              action={
-                <Button
-                  size="xs"
-                  variant="default"
-                  loading={database.isFetching}
-                  onClick={() => void database.refetch()}
-                >
-                  Test connection
-                </Button>
-              }
-            >
-              <ConnectionStatus status={data.status} />
-            </Section>
-            <Section title="Console">
-              {canRun ? (
-                <KeyValueConsole database={data} />
-              ) : (
-                <Alert color="yellow" title="Running commands needs databases:read">
-                  <Text size="sm">
-                    Writing needs databases:write as well, and admin commands databases:admin. Ask an
-                    administrator to add them to your group.
-                  </Text>
-                </Alert>
-              )}
-            </Section>
-            {editing && <DatabaseDialog database={data} onClose={() => setEditing(false)} />}
-          </>
-        )}
-      </QueryView>
-    </Stack>
+    <RecordPage
+      back={{ to: '/databases', label: 'All databases' }}
+      query={database}
+      header={({ data }) => ({
+        title: data.name,
+        description: `${data.url} · database ${data.dbIndex}`,
+        action: canManage && (
+          <EditAndRemove
+            onEdit={() => setEditing(true)}
+            verb="Remove"
+            title={`Remove ${data.name}?`}
+            message="Its registration, its connections and everyone's command history on it go. The data on the server stays."
+            onRemove={() => remove(data.name)}
+          />
+        ),
+      })}
+    >
+      {({ data }) => (
+        <>
+          <Section
+            title="Connection"
+            action={
+              <Button
+                size="xs"
+                variant="default"
+                loading={database.isFetching}
+                onClick={() => void database.refetch()}
+              >
+                Test connection
+              </Button>
+            }
+          >
+            <ConnectionStatus status={data.status} />
+          </Section>
+          <Section title="Console">
+            {canRun ? (
+              <KeyValueConsole database={data} />
+            ) : (
+              <Alert color="yellow" title="Running commands needs databases:read">
+                <Text size="sm">
+                  Writing needs databases:write as well, and admin commands databases:admin. Ask an
+                  administrator to add them to your group.
+                </Text>
+              </Alert>
+            )}
+          </Section>
+          {editing && <DatabaseDialog database={data} onClose={() => setEditing(false)} />}
+        </>
+      )}
+    </RecordPage>
   );
 }

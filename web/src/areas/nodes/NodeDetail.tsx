@@ -1,14 +1,11 @@
-import { Anchor, Button, Group, Stack } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { mayAccess } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
-import { ConfirmButton } from '../../components/ConfirmButton';
 import { notifySuccess } from '../../components/notify';
-import { PageHeader } from '../../components/PageHeader';
-import { QueryView } from '../../components/QueryView';
+import { EditAndRemove, RecordPage } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { NodeDialog } from './NodeDialog';
 import { NODES_KEY, type StorageNode } from './queries';
@@ -28,19 +25,16 @@ function NodeActions({ node }: { node: StorageNode }) {
     navigate('/nodes');
   };
   return (
-    <Group gap="xs">
-      <Button variant="default" onClick={() => setEditing(true)}>
-        Edit
-      </Button>
-      <ConfirmButton
-        label="Remove"
+    <>
+      <EditAndRemove
+        onEdit={() => setEditing(true)}
+        verb="Remove"
         title={`Remove the node ${node.name}?`}
         message="Its open uploads are aborted and their data removed. Files already uploaded stay in the directory."
-        confirmLabel="Remove"
-        onConfirm={remove}
+        onRemove={remove}
       />
       {editing && <NodeDialog node={node} onClose={() => setEditing(false)} />}
-    </Group>
+    </>
   );
 }
 
@@ -54,30 +48,28 @@ export function NodeDetail() {
     queryFn: () => call(api.GET('/api/nodes/{id}', { params: { path: { id } } })),
   });
   return (
-    <Stack>
-      <Anchor component={Link} to="/nodes" size="sm">
-        ← All nodes
-      </Anchor>
-      <QueryView query={node}>
-        {({ data }) => (
-          <>
-            <PageHeader
-              title={data.name}
-              description={data.rootPath}
-              action={canManage && <NodeActions node={data} />}
-            />
-            {canManage && (
-              <Section title="Upload a file">
-                <UploadForm onStart={uploading.start} busy={uploading.active?.state === 'sending'} />
-                <UploadStatus active={uploading.active} />
-              </Section>
-            )}
-            <Section title="Uploads">
-              <UploadList nodeId={id} uploading={uploading} canManage={canManage} />
+    <RecordPage
+      back={{ to: '/nodes', label: 'All nodes' }}
+      query={node}
+      header={({ data }) => ({
+        title: data.name,
+        description: data.rootPath,
+        action: canManage && <NodeActions node={data} />,
+      })}
+    >
+      {() => (
+        <>
+          {canManage && (
+            <Section title="Upload a file">
+              <UploadForm onStart={uploading.start} busy={uploading.active?.state === 'sending'} />
+              <UploadStatus active={uploading.active} />
             </Section>
-          </>
-        )}
-      </QueryView>
-    </Stack>
+          )}
+          <Section title="Uploads">
+            <UploadList nodeId={id} uploading={uploading} canManage={canManage} />
+          </Section>
+        </>
+      )}
+    </RecordPage>
   );
 }

@@ -63,13 +63,18 @@ function eventSettings(values: RuleValues, event: EventKind | undefined) {
   };
 }
 
+/** What every rule has: its name, event, channels and whether it is on. */
+const basics = (values: RuleValues) => ({
+  name: values.name,
+  event: values.event as NewRule['event'],
+  channelIds: values.channelIds,
+  enabled: values.enabled,
+});
+
 export function newRule(values: RuleValues, event: EventKind | undefined): NewRule {
   const { filters, withinDays, renotifyMinutes } = eventSettings(values, event);
   return {
-    name: values.name,
-    event: values.event as NewRule['event'],
-    channelIds: values.channelIds,
-    enabled: values.enabled,
+    ...basics(values),
     ...(filters ? { filters } : {}),
     ...(withinDays ? { withinDays } : {}),
     ...(renotifyMinutes !== undefined ? { renotifyMinutes } : {}),
@@ -80,10 +85,7 @@ export function newRule(values: RuleValues, event: EventKind | undefined): NewRu
 export function ruleChanges(values: RuleValues, event: EventKind | undefined): RuleChanges {
   const { filters, withinDays, renotifyMinutes } = eventSettings(values, event);
   return {
-    name: values.name,
-    event: values.event as NewRule['event'],
-    channelIds: values.channelIds,
-    enabled: values.enabled,
+    ...basics(values),
     filters: filters ?? null,
     ...(event?.mode === 'deadline' ? { withinDays: withinDays ?? null } : {}),
     ...(event?.mode === 'condition' ? { renotifyMinutes: renotifyMinutes ?? null } : {}),

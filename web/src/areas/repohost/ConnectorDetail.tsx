@@ -1,16 +1,14 @@
-import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { mayAccess } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
-import { ConfirmButton } from '../../components/ConfirmButton';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyNotice } from '../../components/EmptyNotice';
 import { notifySuccess } from '../../components/notify';
-import { PageHeader } from '../../components/PageHeader';
-import { QueryView } from '../../components/QueryView';
+import { EditAndRemove, RecordPage } from '../../components/RecordPage';
 import { Section } from '../../components/Section';
 import { CapabilityList } from './CapabilityList';
 import { EditConnectorDialog } from './EditConnectorDialog';
@@ -55,18 +53,13 @@ function ConnectorActions({ connector, onEdit }: { connector: Connector; onEdit:
     navigate('/integrations');
   };
   return (
-    <Group gap="xs">
-      <Button variant="default" onClick={onEdit}>
-        Edit
-      </Button>
-      <ConfirmButton
-        label="Delete"
-        title={`Delete ${connector.name}?`}
-        message="The connector and its stored token go; nothing changes on the repository host."
-        confirmLabel="Delete"
-        onConfirm={remove}
-      />
-    </Group>
+    <EditAndRemove
+      onEdit={onEdit}
+      verb="Delete"
+      title={`Delete ${connector.name}?`}
+      message="The connector and its stored token go; nothing changes on the repository host."
+      onRemove={remove}
+    />
   );
 }
 
@@ -81,71 +74,69 @@ export function ConnectorDetail() {
     queryFn: () => call(api.GET('/api/integrations/repohost/connectors/{id}', { params: { path: { id } } })),
   });
   return (
-    <Stack>
-      <Anchor component={Link} to="/integrations" size="sm">
-        ← All repository hosts
-      </Anchor>
-      <QueryView query={connector}>
-        {({ data }) => (
-          <>
-            <PageHeader
-              title={data.name}
-              description={data.baseUrl}
-              action={canManage && <ConnectorActions connector={data} onEdit={() => setEditing(true)} />}
-            />
-            <Section
-              title="Last test"
-              action={
-                canManage && (
-                  <Button
-                    size="xs"
-                    variant="default"
-                    loading={testing === data.id}
-                    onClick={() => void retest(data)}
-                  >
-                    Re-test
-                  </Button>
-                )
-              }
-            >
-              <TestOutcome connector={data} />
-              <TokenFacts facts={{ ...data, user: data.remoteUser }} />
-            </Section>
-            {report?.ok && <PreviewSummary preview={report} title="What the latest test saw" />}
-            <Section title="Capabilities">
-              <CapabilityList capabilities={data.capabilities} />
-            </Section>
-            <Section title="Allowlist">
-              {data.allowlist.length === 0 ? (
-                <EmptyNotice
-                  title="Nothing allowed yet"
-                  description={
-                    canManage ? (
-                      <Text size="sm">Edit the connector to pick the groups and projects it may act on.</Text>
-                    ) : (
-                      'No group or project is allowed.'
-                    )
-                  }
-                />
-              ) : (
-                <DataTable
-                  label="Allowlist"
-                  columns={allowlistColumns}
-                  rows={data.allowlist}
-                  rowKey={(entry) => `${entry.entryType}:${entry.remoteId}`}
-                />
-              )}
-            </Section>
-            {editing && (
-              <EditConnectorDialog
-                connector={data}
-                visible={report?.allowlistEntries ?? []}
-                onClose={() => setEditing(false)}
+    <RecordPage
+      back={{ to: '/integrations', label: 'All repository hosts' }}
+      query={connector}
+      header={({ data }) => ({
+        title: data.name,
+        description: data.baseUrl,
+        action: canManage && <ConnectorActions connector={data} onEdit={() => setEditing(true)} />,
+      })}
+    >
+      {({ data }) => (
+        <>
+          <Section
+            title="Last test"
+            action={
+              canManage && (
+                <Button
+                  size="xs"
+                  variant="default"
+                  loading={testing === data.id}
+                  onClick={() => void retest(data)}
+                >
+                  Re-test
+                </Button>
+              )
+            }
+          >
+            <TestOutcome connector={data} />
+            <TokenFacts facts={{ ...data, user: data.remoteUser }} />
+          </Section>
+          {report?.ok && <PreviewSummary preview={report} title="What the latest test saw" />}
+          <Section title="Capabilities">
+            <CapabilityList capabilities={data.capabilities} />
+          </Section>
+          <Section title="Allowlist">
+            {data.allowlist.length === 0 ? (
+              <EmptyNotice
+                title="Nothing allowed yet"
+                description={
+                  canManage ? (
+                    <Text size="sm">Edit the connector to pick the groups and projects it may act on.</Text>
+                  ) : (
+                    'No group or project is allowed.'
+                  )
+                }
+              />
+            ) : (
+              <DataTable
+                label="Allowlist"
+                columns={allowlistColumns}
+                rows={data.allowlist}
+                rowKey={(entry) => `${entry.entryType}:${entry.remoteId}`}
               />
             )}
-          </>
-        )}
-      </QueryView>
-    </Stack>
+          </Section>
+          {editing && (
+            <EditConnectorDialog
+              connector={data}
+              visible={report?.allowlistEntries ?? []}
+              onClose={() => setEditing(false)}
+            />
+          )}
+        </>
+      )}
+    </RecordPage>
   );
 }
