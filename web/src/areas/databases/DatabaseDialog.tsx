@@ -1,18 +1,10 @@
-import {
-  Checkbox,
-  Modal,
-  NumberInput,
-  PasswordInput,
-  Stack,
-  Switch,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Modal, NumberInput, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { Body } from '../../api/types';
 import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
+import { StoredSecretInput } from '../../components/StoredSecretInput';
 import { DATABASES_KEY, type Database } from './queries';
 
 type Registration = Body<'/api/databases', 'post'>;
@@ -106,23 +98,23 @@ export function DatabaseDialog({ database, onClose }: { database?: Database; onC
             autoComplete="off"
             {...form.getInputProps('username')}
           />
-          <PasswordInput
+          <StoredSecretInput
             label="Password"
             description={
               database?.hasPassword
                 ? 'A password is set; type a new one to replace it, or leave empty to keep it'
                 : 'Stored encrypted; never shown again'
             }
-            autoComplete="new-password"
-            disabled={values.removePassword}
-            {...form.getInputProps('password')}
+            input={form.getInputProps('password')}
+            removal={
+              database?.hasPassword
+                ? {
+                    label: 'Remove the password',
+                    input: form.getInputProps('removePassword', { type: 'checkbox' }),
+                  }
+                : undefined
+            }
           />
-          {database?.hasPassword && (
-            <Checkbox
-              label="Remove the password"
-              {...form.getInputProps('removePassword', { type: 'checkbox' })}
-            />
-          )}
           <NumberInput
             label="Database number"
             description="Leave empty to use the URL's /N, or 0"

@@ -1,9 +1,10 @@
-import { Checkbox, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { Body } from '../../api/types';
 import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
+import { StoredSecretInput } from '../../components/StoredSecretInput';
 import { CONNECTIONS_KEY, type Connection, useCatalog } from './queries';
 
 type Changes = Body<'/api/inference/connections/{id}', 'patch'>;
@@ -48,18 +49,18 @@ export function EditConnectionDialog({
           <FormBanner message={banner} />
           <TextInput label="Name" data-autofocus {...form.getInputProps('name')} />
           {connection.authType !== 'oauth' && (
-            <PasswordInput
+            <StoredSecretInput
               label="New API key"
               description="Leave empty to keep the stored key"
-              autoComplete="off"
-              disabled={form.values.removeApiKey}
-              {...form.getInputProps('apiKey')}
-            />
-          )}
-          {connection.authType === 'local' && connection.hasApiKey && (
-            <Checkbox
-              label="Remove the API key"
-              {...form.getInputProps('removeApiKey', { type: 'checkbox' })}
+              input={form.getInputProps('apiKey')}
+              removal={
+                connection.authType === 'local' && connection.hasApiKey
+                  ? {
+                      label: 'Remove the API key',
+                      input: form.getInputProps('removeApiKey', { type: 'checkbox' }),
+                    }
+                  : undefined
+              }
             />
           )}
           {provider?.allowBaseUrlOverride && (

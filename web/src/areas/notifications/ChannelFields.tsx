@@ -9,6 +9,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
+import { StoredSecretInput } from '../../components/StoredSecretInput';
 import type { ChannelValues } from './channel-form';
 import type { Channel } from './queries';
 
@@ -22,23 +23,23 @@ function WebhookFields({ form, channel }: { form: Form; channel?: Channel }) {
         placeholder="https://hooks.example.com/infragate"
         {...form.getInputProps('url')}
       />
-      <PasswordInput
+      <StoredSecretInput
         label="Signing secret"
         description={
           channel?.hasSecret
             ? 'Requests are signed; type a new secret to replace it, or leave empty to keep it'
             : 'At least 16 characters; signs every request (X-Infragate-Signature)'
         }
-        autoComplete="new-password"
-        disabled={form.values.removeSecret}
-        {...form.getInputProps('secret')}
+        input={form.getInputProps('secret')}
+        removal={
+          channel?.hasSecret
+            ? {
+                label: 'Stop signing (remove the secret)',
+                input: form.getInputProps('removeSecret', { type: 'checkbox' }),
+              }
+            : undefined
+        }
       />
-      {channel?.hasSecret && (
-        <Checkbox
-          label="Stop signing (remove the secret)"
-          {...form.getInputProps('removeSecret', { type: 'checkbox' })}
-        />
-      )}
       <Textarea
         label="Custom headers"
         description={
@@ -105,21 +106,21 @@ function EmailFields({ form, channel }: { form: Form; channel?: Channel }) {
         />
       )}
       <TextInput label="SMTP username" autoComplete="off" {...form.getInputProps('smtpUsername')} />
-      <PasswordInput
+      <StoredSecretInput
         label="SMTP password"
         description={
           channel?.smtp?.hasPassword ? 'A password is set; type a new one to replace it' : 'Stored encrypted'
         }
-        autoComplete="new-password"
-        disabled={form.values.removeSmtpPassword}
-        {...form.getInputProps('smtpPassword')}
+        input={form.getInputProps('smtpPassword')}
+        removal={
+          channel?.smtp?.hasPassword
+            ? {
+                label: 'Remove the password',
+                input: form.getInputProps('removeSmtpPassword', { type: 'checkbox' }),
+              }
+            : undefined
+        }
       />
-      {channel?.smtp?.hasPassword && (
-        <Checkbox
-          label="Remove the password"
-          {...form.getInputProps('removeSmtpPassword', { type: 'checkbox' })}
-        />
-      )}
       <Textarea
         label="CA certificates (PEM)"
         description={
