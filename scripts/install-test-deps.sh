@@ -7,6 +7,7 @@ packages=(
   postgresql        # PostgreSQL server for the postgres test project and multi-instance tests
   redis-server      # key-value databases (issue: databases)
   podman runc busybox-static  # Docker Engine API through Podman, with a locally built busybox image
+  docker-registry apache2-utils  # the CNCF distribution registry for image pulls, htpasswd for its users
   rsyslog           # SIEM syslog sink
   openssl           # certificate test material
   chromium          # the web console's browser tests (playwright-core drives it)
@@ -34,7 +35,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 # Debian starts installed services; the tests run their own instances on free ports.
-for service in postgresql redis-server rsyslog knot; do
+for service in postgresql redis-server rsyslog knot docker-registry; do
   if command -v systemctl >/dev/null 2>&1; then systemctl stop "$service" >/dev/null 2>&1 || true; fi
 done
 echo "install-test-deps: done"

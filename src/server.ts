@@ -22,6 +22,7 @@ import { NotificationOutbox } from './core/notifications.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
 import { registerValidation } from './core/validation.js';
+import { registerWebSockets } from './core/websockets.js';
 import type { Database } from './db/client.js';
 import { modules } from './modules/index.js';
 
@@ -131,6 +132,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   registerJsonBodyParser(app);
   registerInputGuard(app);
   await app.register(fastifyCookie);
+  // Before authentication: its onRequest marks upgrades, so a refused one (401/403) still closes its socket.
+  await registerWebSockets(app);
   registerAuthentication(app, principals);
   await app.register(fastifySwagger, {
     openapi: {

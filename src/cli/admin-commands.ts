@@ -2,9 +2,10 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { systemActor } from '../core/actor.js';
 import type { Deps } from '../core/deps.js';
 import { parseDuration } from '../core/duration.js';
-import { AppError } from '../core/errors.js';
 import { createApiToken } from '../modules/auth/tokens.js';
 import { UserService } from '../modules/users/service.js';
+import { CliError } from './cli-error.js';
+import { alignColumns } from './output.js';
 
 /** What the admin commands run on: the server's deps, or the same three opened by the CLI itself. */
 export type AdminContext = Pick<Deps, 'db' | 'audit' | 'principals'>;
@@ -12,9 +13,6 @@ export type AdminContext = Pick<Deps, 'db' | 'audit' | 'principals'>;
 export interface CommandOutput {
   stdout: string;
 }
-
-/** A failure the CLI reports as one line and a non-zero exit. */
-export class CliError extends Error {}
 
 const ADMIN_COMMANDS = [
   'groups create',
@@ -25,46 +23,11 @@ const ADMIN_COMMANDS = [
 ] as const;
 
 function table(rows: Record<string, unknown>[], columns: string[]): string {
-  const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column] ?? '')))];
-  const widths = columns.map((_, index) => Math.max(...cells.map((line) => line[index]!.length)));
-  return cells
-    .map((line) =>
-      line
-        .map((cell, index) => cell.padEnd(widths[index]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return alignColumns([columns, ...rows.map((row) => columns.map((column) => String(row[column] ?? '')))]);
 }
 
 function list(rows: Record<string, unknown>[], columns: string[], json: boolean): CommandOutput {
   return { stdout: json ? JSON.stringify(rows, null, 2) : table(rows, columns) };
-}
-
-/** Explains an AppError in one line (validation details included). */
-export function describeError(error: unknown): string {
-  if (error instanceof AppError) {
-    const details = error.details as unknown;
-    if (Array.isArray(details)) {
-      return details
-        .map(
-          (issue: { path: unknown[]; message: string }) =>
-            `${issue.path.join('.') || 'input'} ${issue.message}`,
-        )
-        .join('; ');
-    }
-    if (details && typeof details === 'object' && 'reason' in details) {
-      const { reason, ...rest } = details as Record<string, unknown>;
-      return `${error.message}: ${String(reason)} ${JSON.stringify(rest)}`;
-    }
-    return error.message;
-  }
-  if (error instanceof Error) {
-    // Driver errors wrap the database's own message; that one is what a person can act on.
-    const cause = error.cause instanceof Error ? error.cause.message : undefined;
-    return cause && error.message.startsWith('Failed query') ? cause : error.message;
-  }
-  return String(error);
 }
 
 /**

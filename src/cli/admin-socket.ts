@@ -1,13 +1,8 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import {
-  type AdminContext,
-  CliError,
-  type CommandOutput,
-  describeError,
-  runAdminCommand,
-} from './admin-commands.js';
+import { type AdminContext, type CommandOutput, runAdminCommand } from './admin-commands.js';
+import { CliError, describeError } from './cli-error.js';
 
 /** Where a running server listens for CLI commands; file permissions (0600) are the access control. */
 const adminSocketPath = (dataDir: string) => path.join(dataDir, 'infragate.sock');

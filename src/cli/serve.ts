@@ -39,6 +39,7 @@ export async function serve(config: Config): Promise<void> {
       `First start: created ${FIRST_ADMIN_EMAIL} in group admins. Its API token is shown once:`,
       `  ${firstAdmin.token}`,
       `Try: curl -H "Authorization: Bearer ${firstAdmin.token}" ${base}/auth/me`,
+      `Use it from the CLI: infragate login --url ${base} --token-stdin`,
       `Set its password in the browser (one-time link, valid for ${minutes} minutes):`,
       `  ${base}${SETUP_PAGE_PATH}?code=${firstAdmin.setupCode}`,
       '',

@@ -1,11 +1,10 @@
 import fsp from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { isUuid } from '../core/ids.js';
 import type { StorageNode } from '../modules/nodes/schemas.js';
-import { CliError } from './admin-commands.js';
-import { ApiClient, apiError, describeApiError } from './upload/api-client.js';
+import { type ApiClient, apiError, describeApiError } from './api-client.js';
+import { CliError } from './cli-error.js';
+import { Progress } from './progress.js';
 import { formatBytes, parseByteSize } from './upload/byte-sizes.js';
-import { Progress } from './upload/progress.js';
 import { ResumeState } from './upload/resume-state.js';
 import { sendChunks } from './upload/send-chunks.js';
 import { openSession, type UploadSession } from './upload/session.js';
@@ -17,57 +16,35 @@ import { openSession, type UploadSession } from './upload/session.js';
  * the server's durable `receivedBytes` says.
  */
 
-const UPLOAD_USAGE = `usage: infragate upload --node <name|id> [options] <local-file> <remote-path>
+export interface UploadOptions {
+  node: string;
+  overwrite?: boolean;
+  chunkSize?: string;
+  limitRate?: string;
+  /** false with `--no-checksum` */
+  checksum: boolean;
+  restart?: boolean;
+}
 
-  --url URL          gateway base URL (default: $INFRAGATE_URL)
-  --token TOKEN      API token with nodes:manage (default: $INFRAGATE_TOKEN)
-  --overwrite        replace an existing file at <remote-path>
-  --chunk-size N     bytes per chunk (default: the server's suggestion; suffixes K, M, G)
-  --limit-rate R     send at most R bytes per second (suffixes K, M, G)
-  --no-checksum      do not send the file's SHA-256 for verification
-  --restart          forget a remembered session and start over
-`;
-
-export async function runUpload(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      node: { type: 'string' },
-      url: { type: 'string' },
-      token: { type: 'string' },
-      overwrite: { type: 'boolean' },
-      'chunk-size': { type: 'string' },
-      'limit-rate': { type: 'string' },
-      'no-checksum': { type: 'boolean' },
-      restart: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) return UPLOAD_USAGE.trimEnd();
-  if (!values.node) throw new CliError('upload needs --node <name|id>');
-  if (positionals.length !== 2) throw new CliError('upload needs <local-file> <remote-path>');
-  const baseUrl = (values.url ?? env.INFRAGATE_URL ?? '').replace(/\/+$/, '');
-  const token = values.token ?? env.INFRAGATE_TOKEN;
-  if (!baseUrl) throw new CliError('set INFRAGATE_URL or pass --url');
-  if (!token) throw new CliError('set INFRAGATE_TOKEN or pass --token');
-  const [localArg, remotePath] = positionals as [string, string];
+export async function runUpload(
+  api: ApiClient,
+  options: UploadOptions,
+  localArg: string,
+  remotePath: string,
+): Promise<string> {
+  const baseUrl = api.baseUrl;
   const localFile = await fsp.realpath(localArg).catch(() => {
     throw new CliError(`${localArg} does not exist`);
   });
   const stat = await fsp.stat(localFile);
   if (!stat.isFile()) throw new CliError(`${localArg} is not a regular file`);
-  const chunkOverride = values['chunk-size']
-    ? parseByteSize(values['chunk-size'], '--chunk-size')
-    : undefined;
-  const rate = values['limit-rate'] ? parseByteSize(values['limit-rate'], '--limit-rate') : undefined;
+  const chunkOverride = options.chunkSize ? parseByteSize(options.chunkSize, '--chunk-size') : undefined;
+  const rate = options.limitRate ? parseByteSize(options.limitRate, '--limit-rate') : undefined;
 
-  const api = new ApiClient(baseUrl, token);
-  const node = await findNode(api, values.node);
+  const node = await findNode(api, options.node);
   const uploadsRoute = `/api/nodes/${node.id}/files/uploads`;
   const state = new ResumeState({ baseUrl, nodeId: node.id, localFile, remotePath });
-  if (values.restart) await state.forget();
+  if (options.restart) await state.forget();
 
   const session = await openSession({
     api,
@@ -76,8 +53,8 @@ export async function runUpload(argv: string[], env: NodeJS.ProcessEnv = process
     localFile,
     stamp: stat,
     remotePath,
-    overwrite: Boolean(values.overwrite),
-    checksum: !values['no-checksum'],
+    overwrite: Boolean(options.overwrite),
+    checksum: options.checksum,
   });
   if (session.status === 'complete') {
     await state.forget();

@@ -129,11 +129,28 @@ const CREDENTIAL_HEADERS = [
  */
 export class EgressGuard {
   private readonly agent: Agent;
+  private ownHostGuard: EgressGuard | undefined;
 
-  constructor(readonly policy: EgressPolicy) {
+  /** `ownHost`: the guard of work on the gateway's own host, which may also reach loopback. */
+  constructor(
+    readonly policy: EgressPolicy,
+    private readonly ownHost = false,
+  ) {
     this.agent = new Agent({
       connect: { lookup: (hostname, options, callback) => this.lookup(hostname, options, callback) },
     });
+  }
+
+  /**
+   * The guard for outbound work on behalf of a container engine on the gateway's own host (a node on a
+   * local unix socket): its published ports and a registry it pulls from listen on loopback, so loopback
+   * is allowed whatever the policy. Everything the policy refuses otherwise stays refused, and
+   * link-local and metadata addresses are refused as always.
+   */
+  forOwnHost(): EgressGuard {
+    if (this.ownHost) return this;
+    this.ownHostGuard ??= new EgressGuard(this.policy, true);
+    return this.ownHostGuard;
   }
 
   /** Why an address may not be reached under the policy, or undefined when it may. */
@@ -142,6 +159,7 @@ export class EgressGuard {
     if (kind === 'forbidden')
       return 'link-local, cloud metadata, multicast, documentation, reserved and unspecified addresses are always refused';
     if (ALLOWED[this.policy].includes(kind)) return undefined;
+    if (this.ownHost && kind === 'loopback') return undefined;
     return `${kind} addresses are not allowed by INFRAGATE_EGRESS=${this.policy}`;
   }
 
@@ -209,8 +227,8 @@ export class EgressGuard {
     }
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    await Promise.all([this.agent.close(), this.ownHostGuard?.close()]);
   }
 
   private lookup(

@@ -1,33 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectError, expectValidationError } from '../support/expectations.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { offlineNodeFor } from './helpers.js';
 
 // Validation, auth and unknown-node answers of the container actions; none of them reaches an engine,
 // so the node points at a socket that does not exist.
 const MISSING = '00000000-0000-4000-8000-000000000000';
-let gateway: TestGateway;
-let nodeId: string;
-let viewer: string;
-let nobody: string;
+const offline = offlineNodeFor({ volumeWriteLimitBytes: 1024 });
 
-beforeAll(async () => {
-  gateway = await startTestGateway({ volumeWriteLimitBytes: 1024 });
-  const node = await gateway.call('POST', '/api/containerhost/nodes', {
-    body: { name: 'offline', endpoint: 'unix:///run/infragate-test/none.sock' },
-  });
-  nodeId = node.body.data.id;
-  [viewer, nobody] = await Promise.all([
-    gateway.tokenWithScopes(['containerhost:view']),
-    gateway.tokenWithScopes([]),
-  ]);
-});
-afterAll(() => gateway.close());
-
-const node = (id = nodeId) => `/api/containerhost/nodes/${id}`;
+const node = (id = offline.nodeId) => `/api/containerhost/nodes/${id}`;
 
 describe('health-check test (POST …/containers/:containerName/health-check/test) limits', () => {
   const test = (body: unknown) =>
-    gateway.call('POST', `${node()}/containers/web/health-check/test`, { body });
+    offline.gateway.call('POST', `${node()}/containers/web/health-check/test`, { body });
   const cases: [string, unknown, (string | number)[]][] = [
     ['scheme other than http/https', { scheme: 'ftp' }, ['scheme']],
     ['hostPort 0', { hostPort: 0 }, ['hostPort']],
@@ -75,7 +59,7 @@ describe('health-check test (POST …/containers/:containerName/health-check/tes
 
   it('answers 404 for an unknown node', async () => {
     expectError(
-      await gateway.call('POST', `${node(MISSING)}/containers/web/health-check/test`),
+      await offline.gateway.call('POST', `${node(MISSING)}/containers/web/health-check/test`),
       404,
       'NOT_FOUND',
     );
@@ -83,55 +67,76 @@ describe('health-check test (POST …/containers/:containerName/health-check/tes
 
   it('answers 401 without a token and 403 without containerhost:manage, before validation', async () => {
     const url = `${node()}/containers/web/health-check/test`;
-    expectError(await gateway.call('POST', url, { body: { hostPort: 0 }, token: null }), 401, 'UNAUTHORIZED');
-    expectError(await gateway.call('POST', url, { body: { hostPort: 0 }, token: viewer }), 403, 'FORBIDDEN');
+    expectError(
+      await offline.gateway.call('POST', url, { body: { hostPort: 0 }, token: null }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await offline.gateway.call('POST', url, { body: { hostPort: 0 }, token: offline.viewer }),
+      403,
+      'FORBIDDEN',
+    );
   });
 });
 
 describe('saved health checks', () => {
-  const url = (id = nodeId, container = 'web') => `${node(id)}/containers/${container}/health-check`;
+  const url = (id = offline.nodeId, container = 'web') => `${node(id)}/containers/${container}/health-check`;
 
   it('applies the same limits when saving', async () => {
-    expectValidationError(await gateway.call('PUT', url(), { body: { intervalSeconds: 4 } }), [
+    expectValidationError(await offline.gateway.call('PUT', url(), { body: { intervalSeconds: 4 } }), [
       'intervalSeconds',
     ]);
-    expectValidationError(await gateway.call('PUT', url(), { body: { statusMin: 300, statusMax: 200 } }), [
-      'statusMin',
-    ]);
+    expectValidationError(
+      await offline.gateway.call('PUT', url(), { body: { statusMin: 300, statusMax: 200 } }),
+      ['statusMin'],
+    );
   });
 
   it('saves, reads, lists results of and deletes a check, each audited', async () => {
-    const saved = await gateway.call('PUT', url(undefined, 'api'), {
+    const saved = await offline.gateway.call('PUT', url(undefined, 'api'), {
       body: { containerPort: 8080, enabled: false },
     });
     expect(saved.status).toBe(200);
     expect(saved.body.data).toMatchObject({ containerName: 'api', containerPort: 8080, enabled: false });
-    const again = await gateway.call('PUT', url(undefined, 'api'), { body: { containerPort: 9090 } });
+    const again = await offline.gateway.call('PUT', url(undefined, 'api'), { body: { containerPort: 9090 } });
     expect(again.body.data).toMatchObject({ id: saved.body.data.id, containerPort: 9090, enabled: true });
-    const results = await gateway.call('GET', `${url(undefined, 'api')}/results`);
+    const results = await offline.gateway.call('GET', `${url(undefined, 'api')}/results`);
     expect(results.body).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
-    expect((await gateway.call('DELETE', url(undefined, 'api'))).body).toEqual({ success: true });
-    expectError(await gateway.call('GET', url(undefined, 'api')), 404, 'NOT_FOUND');
+    expect((await offline.gateway.call('DELETE', url(undefined, 'api'))).body).toEqual({ success: true });
+    expectError(await offline.gateway.call('GET', url(undefined, 'api')), 404, 'NOT_FOUND');
   });
 
   it('answers 404 for a container without a saved check and for an unknown node', async () => {
-    expectError(await gateway.call('GET', url(undefined, 'nothing-saved')), 404, 'NOT_FOUND');
-    expectError(await gateway.call('GET', `${url(undefined, 'nothing-saved')}/results`), 404, 'NOT_FOUND');
-    expectError(await gateway.call('PUT', url(MISSING), { body: {} }), 404, 'NOT_FOUND');
-    expectError(await gateway.call('DELETE', url(MISSING)), 404, 'NOT_FOUND');
+    expectError(await offline.gateway.call('GET', url(undefined, 'nothing-saved')), 404, 'NOT_FOUND');
+    expectError(
+      await offline.gateway.call('GET', `${url(undefined, 'nothing-saved')}/results`),
+      404,
+      'NOT_FOUND',
+    );
+    expectError(await offline.gateway.call('PUT', url(MISSING), { body: {} }), 404, 'NOT_FOUND');
+    expectError(await offline.gateway.call('DELETE', url(MISSING)), 404, 'NOT_FOUND');
   });
 
   it('answers 401 without a token and 403 without the scope', async () => {
-    expectError(await gateway.call('GET', url(), { token: null }), 401, 'UNAUTHORIZED');
-    expectError(await gateway.call('GET', url(), { token: nobody }), 403, 'FORBIDDEN');
-    expectError(await gateway.call('GET', `${url()}/results`, { token: nobody }), 403, 'FORBIDDEN');
-    expectError(await gateway.call('PUT', url(), { body: {}, token: viewer }), 403, 'FORBIDDEN');
-    expectError(await gateway.call('DELETE', url(), { token: viewer }), 403, 'FORBIDDEN');
+    expectError(await offline.gateway.call('GET', url(), { token: null }), 401, 'UNAUTHORIZED');
+    expectError(await offline.gateway.call('GET', url(), { token: offline.nobody }), 403, 'FORBIDDEN');
+    expectError(
+      await offline.gateway.call('GET', `${url()}/results`, { token: offline.nobody }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(
+      await offline.gateway.call('PUT', url(), { body: {}, token: offline.viewer }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(await offline.gateway.call('DELETE', url(), { token: offline.viewer }), 403, 'FORBIDDEN');
   });
 });
 
 describe('stop (POST …/containers/:containerId/stop) limits', () => {
-  const stop = (body: unknown) => gateway.call('POST', `${node()}/containers/web/stop`, { body });
+  const stop = (body: unknown) => offline.gateway.call('POST', `${node()}/containers/web/stop`, { body });
 
   it('refuses a timeout above 300, below 0, fractional or given as a string', async () => {
     for (const timeout of [301, -1, 1.5, '5']) expectValidationError(await stop({ timeout }), ['timeout']);
@@ -139,31 +144,33 @@ describe('stop (POST …/containers/:containerId/stop) limits', () => {
 
   it('accepts timeout 300 and no body at all, and gets as far as the engine', async () => {
     expect((await stop({ timeout: 300 })).body.details.reason).toBe('ENGINE_UNREACHABLE');
-    const bare = await gateway.call('POST', `${node()}/containers/web/stop`);
+    const bare = await offline.gateway.call('POST', `${node()}/containers/web/stop`);
     expect(bare.body.details.reason).toBe('ENGINE_UNREACHABLE');
   });
 
   it('answers 404 for an unknown node', async () => {
-    expectError(await gateway.call('POST', `${node(MISSING)}/containers/web/stop`), 404, 'NOT_FOUND');
+    expectError(await offline.gateway.call('POST', `${node(MISSING)}/containers/web/stop`), 404, 'NOT_FOUND');
   });
 
   it('answers 401 without a token and 403 without containerhost:manage', async () => {
     const url = `${node()}/containers/web/stop`;
-    expectError(await gateway.call('POST', url, { token: null }), 401, 'UNAUTHORIZED');
-    expectError(await gateway.call('POST', url, { token: viewer }), 403, 'FORBIDDEN');
+    expectError(await offline.gateway.call('POST', url, { token: null }), 401, 'UNAUTHORIZED');
+    expectError(await offline.gateway.call('POST', url, { token: offline.viewer }), 403, 'FORBIDDEN');
   });
 });
 
 describe('network disconnect (POST …/networks/:networkId/disconnect) limits', () => {
-  const url = (id = nodeId) => `${node(id)}/networks/app-net/disconnect`;
+  const url = (id = offline.nodeId) => `${node(id)}/networks/app-net/disconnect`;
 
   it('requires a non-empty containerId', async () => {
-    expectValidationError(await gateway.call('POST', url(), { body: {} }), ['containerId']);
-    expectValidationError(await gateway.call('POST', url(), { body: { containerId: '' } }), ['containerId']);
+    expectValidationError(await offline.gateway.call('POST', url(), { body: {} }), ['containerId']);
+    expectValidationError(await offline.gateway.call('POST', url(), { body: { containerId: '' } }), [
+      'containerId',
+    ]);
   });
 
   it('refuses a force flag that is not a boolean', async () => {
-    const result = await gateway.call('POST', url(), {
+    const result = await offline.gateway.call('POST', url(), {
       body: { containerId: 'web' },
       query: { force: 'maybe' },
     });
@@ -171,17 +178,21 @@ describe('network disconnect (POST …/networks/:networkId/disconnect) limits', 
   });
 
   it('answers 404 for an unknown node', async () => {
-    expectError(await gateway.call('POST', url(MISSING), { body: { containerId: 'web' } }), 404, 'NOT_FOUND');
+    expectError(
+      await offline.gateway.call('POST', url(MISSING), { body: { containerId: 'web' } }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('answers 401 without a token and 403 without containerhost:manage', async () => {
     expectError(
-      await gateway.call('POST', url(), { body: { containerId: 'x' }, token: null }),
+      await offline.gateway.call('POST', url(), { body: { containerId: 'x' }, token: null }),
       401,
       'UNAUTHORIZED',
     );
     expectError(
-      await gateway.call('POST', url(), { body: { containerId: 'x' }, token: viewer }),
+      await offline.gateway.call('POST', url(), { body: { containerId: 'x' }, token: offline.viewer }),
       403,
       'FORBIDDEN',
     );
@@ -189,8 +200,8 @@ describe('network disconnect (POST …/networks/:networkId/disconnect) limits', 
 });
 
 describe('file move (POST …/containers/:containerId/files/move) limits', () => {
-  const move = (body: unknown, id = nodeId) =>
-    gateway.call('POST', `${node(id)}/containers/web/files/move`, { body });
+  const move = (body: unknown, id = offline.nodeId) =>
+    offline.gateway.call('POST', `${node(id)}/containers/web/files/move`, { body });
 
   it('requires fromPath and toPath', async () => {
     const result = await move({});
@@ -215,15 +226,15 @@ describe('file move (POST …/containers/:containerId/files/move) limits', () =>
   it('answers 401 without a token and 403 without containerhost:manage', async () => {
     const url = `${node()}/containers/web/files/move`;
     const body = { fromPath: '/a', toPath: '/b' };
-    expectError(await gateway.call('POST', url, { body, token: null }), 401, 'UNAUTHORIZED');
-    expectError(await gateway.call('POST', url, { body, token: viewer }), 403, 'FORBIDDEN');
+    expectError(await offline.gateway.call('POST', url, { body, token: null }), 401, 'UNAUTHORIZED');
+    expectError(await offline.gateway.call('POST', url, { body, token: offline.viewer }), 403, 'FORBIDDEN');
   });
 });
 
 describe('volume file write (PUT …/volumes/:name/files/write) limits', () => {
-  const url = (id = nodeId) => `${node(id)}/volumes/data/files/write`;
+  const url = (id = offline.nodeId) => `${node(id)}/volumes/data/files/write`;
   const raw = (content: Buffer, query?: Record<string, string>) =>
-    gateway.call('PUT', url(), {
+    offline.gateway.call('PUT', url(), {
       rawBody: content,
       headers: { 'content-type': 'application/octet-stream' },
       ...(query ? { query } : {}),
@@ -235,36 +246,36 @@ describe('volume file write (PUT …/volumes/:name/files/write) limits', () => {
 
   it('answers 413 past the configured size limit, raw or JSON', async () => {
     expectError(await raw(Buffer.alloc(1025), { path: 'big.bin' }), 413, 'VALIDATION_ERROR');
-    const json = await gateway.call('PUT', url(), {
+    const json = await offline.gateway.call('PUT', url(), {
       body: { path: 'big.bin', content: Buffer.alloc(1025).toString('base64'), encoding: 'base64' },
     });
     expectError(json, 413, 'VALIDATION_ERROR');
   });
 
   it('requires path and content in a JSON body and knows only utf8 and base64', async () => {
-    const missing = await gateway.call('PUT', url(), { body: {} });
+    const missing = await offline.gateway.call('PUT', url(), { body: {} });
     expectValidationError(missing, ['path']);
     expectValidationError(missing, ['content']);
     expectValidationError(
-      await gateway.call('PUT', url(), { body: { path: 'a', content: 'x', encoding: 'hex' } }),
+      await offline.gateway.call('PUT', url(), { body: { path: 'a', content: 'x', encoding: 'hex' } }),
       ['encoding'],
     );
     expectValidationError(
-      await gateway.call('PUT', url(), { body: { path: 'a', content: '***', encoding: 'base64' } }),
+      await offline.gateway.call('PUT', url(), { body: { path: 'a', content: '***', encoding: 'base64' } }),
       ['content'],
     );
   });
 
   it('refuses paths that leave the volume, contain NUL or name no file', async () => {
     for (const path of ['../etc/passwd', 'a/../../b', 'a\u0000b', '/', 'dir/']) {
-      const result = await gateway.call('PUT', url(), { body: { path, content: 'x' } });
+      const result = await offline.gateway.call('PUT', url(), { body: { path, content: 'x' } });
       expect({ path, status: result.status }).toEqual({ path, status: 400 });
       expectValidationError(result, ['path']);
     }
   });
 
   it('answers 415 for a content type it does not read', async () => {
-    const result = await gateway.call('PUT', url(), {
+    const result = await offline.gateway.call('PUT', url(), {
       rawBody: 'x',
       headers: { 'content-type': 'text/plain' },
     });
@@ -273,7 +284,7 @@ describe('volume file write (PUT …/volumes/:name/files/write) limits', () => {
 
   it('answers 404 for an unknown node', async () => {
     expectError(
-      await gateway.call('PUT', url(MISSING), { body: { path: 'a', content: 'x' } }),
+      await offline.gateway.call('PUT', url(MISSING), { body: { path: 'a', content: 'x' } }),
       404,
       'NOT_FOUND',
     );
@@ -281,8 +292,8 @@ describe('volume file write (PUT …/volumes/:name/files/write) limits', () => {
 
   it('answers 401 without a token and 403 without containerhost:manage', async () => {
     const body = { path: 'a', content: 'x' };
-    expectError(await gateway.call('PUT', url(), { body, token: null }), 401, 'UNAUTHORIZED');
-    expectError(await gateway.call('PUT', url(), { body, token: viewer }), 403, 'FORBIDDEN');
+    expectError(await offline.gateway.call('PUT', url(), { body, token: null }), 401, 'UNAUTHORIZED');
+    expectError(await offline.gateway.call('PUT', url(), { body, token: offline.viewer }), 403, 'FORBIDDEN');
   });
 });
 
@@ -299,8 +310,11 @@ describe('read models', () => {
       'images/i',
     ]) {
       const url = `${node()}/${path}`;
-      expect((await gateway.call('GET', url, { token: null })).status).toBe(401);
-      expect({ path, status: (await gateway.call('GET', url, { token: nobody })).status }).toEqual({
+      expect((await offline.gateway.call('GET', url, { token: null })).status).toBe(401);
+      expect({
+        path,
+        status: (await offline.gateway.call('GET', url, { token: offline.nobody })).status,
+      }).toEqual({
         path,
         status: 403,
       });
@@ -309,7 +323,7 @@ describe('read models', () => {
 
   it('refuses ?all that is not a boolean', async () => {
     expectValidationError(
-      await gateway.call('GET', `${node()}/containers`, { query: { all: 'sometimes' } }),
+      await offline.gateway.call('GET', `${node()}/containers`, { query: { all: 'sometimes' } }),
       ['all'],
     );
   });

@@ -2,12 +2,17 @@ import crypto from 'node:crypto';
 import type Docker from 'dockerode';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
+import { type RegistryPeer, registryBinaries, startRegistry } from '../services/docker-registry.js';
+import { type EngineRelay, startEngineRelay } from '../services/engine-relay.js';
 import { type PodmanPeer, podmanBinaries, removeLabelled, startPodman } from '../services/podman.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /** Why the Podman suites skip on this machine (no podman, runc or busybox), else undefined. */
 export const podmanSkipReason = podmanBinaries().skipReason;
 if (podmanSkipReason) console.warn(`skipping the Podman suite: ${podmanSkipReason}`);
+
+/** Why the suites that pull from a registry skip (no Podman, or no docker-registry/htpasswd), else undefined. */
+export const registrySkipReason = podmanSkipReason ?? registryBinaries().skipReason;
 
 /** A suite's engine objects: every name holds the suite's random run id, so suites never collide. */
 export interface PodmanSuite {
@@ -40,6 +45,8 @@ export interface PodmanNode {
   webPort: number;
   webIp: string;
   sidecarIp: string;
+  /** The registry the engine may pull from (when the suite asked for one), holding the test image. */
+  registry: RegistryPeer | undefined;
   /** `/api/containerhost/nodes/<nodeId>` */
   base(): string;
   close(): Promise<void>;
@@ -52,12 +59,17 @@ export interface PodmanNode {
  */
 async function startPodmanNode(
   { run, names }: PodmanSuite,
-  overrides: Partial<Config> = {},
+  overrides: Partial<Config>,
+  options: PodmanNodeOptions,
 ): Promise<PodmanNode> {
-  const [podman, gateway] = await Promise.all([startPodman(), startTestGateway(overrides)]);
+  const registry = options.registry ? await startRegistry() : undefined;
+  const [podman, gateway] = await Promise.all([
+    startPodman({ insecureRegistries: registry ? [registry.address] : [] }),
+    startTestGateway(overrides),
+  ]);
   const close = async () => {
     await removeLabelled(podman.docker, `io.infragate.test=${run}`).catch(() => {});
-    await Promise.all([gateway.close(), podman.stop()]);
+    await Promise.all([gateway.close(), podman.stop(), registry?.stop()]);
   };
   try {
     const { docker, image } = podman;
@@ -101,6 +113,7 @@ async function startPodmanNode(
       webPort: Number(web.NetworkSettings.Ports['8080/tcp']![0]!.HostPort),
       webIp: web.NetworkSettings.Networks[names.network]!.IPAddress,
       sidecarIp: sidecar.NetworkSettings.Networks[names.network]!.IPAddress,
+      registry,
       base: () => `/api/containerhost/nodes/${nodeId}`,
       close,
     };
@@ -110,11 +123,20 @@ async function startPodmanNode(
   }
 }
 
+export interface PodmanNodeOptions {
+  /** Start a docker-registry on loopback first (the engine may pull from it over plain HTTP). */
+  registry?: boolean;
+}
+
 /** The suite's Podman node, started before its tests and removed after them; read it inside tests. */
-export function podmanNodeFor(suite: PodmanSuite, overrides: Partial<Config> = {}): PodmanNode {
+export function podmanNodeFor(
+  suite: PodmanSuite,
+  overrides: Partial<Config> = {},
+  options: PodmanNodeOptions = {},
+): PodmanNode {
   const node = {} as PodmanNode;
   beforeAll(async () => {
-    Object.assign(node, await startPodmanNode(suite, overrides));
+    Object.assign(node, await startPodmanNode(suite, overrides, options));
   });
   afterAll(async () => {
     await node.close?.();
@@ -138,4 +160,54 @@ export async function execIn(
   await new Promise((resolve) => stream.on('end', resolve));
   const info = await exec.inspect();
   return { exitCode: info.ExitCode ?? -1, output: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** A gateway with a node whose socket does not exist: requests that pass validation answer 422 at the engine. */
+export interface OfflineNode {
+  gateway: TestGateway;
+  nodeId: string;
+  /** Tokens holding containerhost:view only, and no scope at all. */
+  viewer: string;
+  nobody: string;
+}
+
+/** The suite's offline node, made before its tests; read it inside tests. */
+export function offlineNodeFor(overrides: Partial<Config> = {}): OfflineNode {
+  const offline = {} as OfflineNode;
+  beforeAll(async () => {
+    offline.gateway = await startTestGateway(overrides);
+    const node = await offline.gateway.call('POST', '/api/containerhost/nodes', {
+      body: { name: 'offline', endpoint: 'unix:///run/infragate-test/none.sock' },
+    });
+    offline.nodeId = node.body.data.id;
+    [offline.viewer, offline.nobody] = await Promise.all([
+      offline.gateway.tokenWithScopes(['containerhost:view']),
+      offline.gateway.tokenWithScopes([]),
+    ]);
+  });
+  afterAll(() => offline.gateway?.close());
+  return offline;
+}
+
+/** The suite's gateway listening on loopback, and a second node reaching its engine through a relay. */
+export interface RelayedNode {
+  /** The gateway's base URL, for clients on real sockets. */
+  base: string;
+  /** Counts the engine's open stream connections of the relayed node. */
+  relay: EngineRelay;
+  nodeId: string;
+}
+
+export function relayedNodeFor(node: PodmanNode): RelayedNode {
+  const relayed = {} as RelayedNode;
+  beforeAll(async () => {
+    relayed.base = await node.gateway.listen();
+    relayed.relay = await startEngineRelay(node.podman.socketPath);
+    const created = await node.gateway.call('POST', '/api/containerhost/nodes', {
+      body: { name: 'relayed', endpoint: relayed.relay.endpoint },
+    });
+    relayed.nodeId = created.body.data.id;
+  });
+  afterAll(() => relayed.relay?.close());
+  return relayed;
 }

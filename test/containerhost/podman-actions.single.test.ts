@@ -146,7 +146,7 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: acti
       expectError(await write({ body: { path: 'a.txt', content: 'x' } }, `ig-${run}-none`), 404, 'NOT_FOUND');
     });
 
-    it('answers 422 when the helper image is not on the node', async () => {
+    it('answers 422 when the helper image is not on the node and cannot be pulled', async () => {
       const other = await node.gateway.call('POST', '/api/containerhost/nodes', {
         body: {
           name: 'podman-no-helper',
@@ -162,7 +162,7 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: acti
         },
       );
       expectError(result, 422, 'UNPROCESSABLE_ENTITY');
-      expect(result.body.details.reason).toBe('HELPER_IMAGE_MISSING');
+      expect(result.body.details.reason).toBe('HELPER_IMAGE_PULL_FAILED');
     });
   });
 

@@ -99,7 +99,8 @@ async function databaseFingerprint(): Promise<string> {
     sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
   );
   const counts: string[] = [];
-  for (const { table_name } of tables) {
+  // Job leases are the gateway's own background coordination, taken whenever a job's turn comes.
+  for (const { table_name } of tables.filter((table) => table.table_name !== 'job_leases')) {
     const [row] = await queryRows<{ n: number }>(
       gateway.deps.db,
       sql`select count(*)::int as n from ${sql.identifier(table_name)}`,
@@ -109,7 +110,8 @@ async function databaseFingerprint(): Promise<string> {
   return counts.join(',');
 }
 
-describe('contract fuzzing', () => {
+// Each test walks every operation of the API: the deadline is per walk, and the API keeps growing.
+describe('contract fuzzing', { timeout: 180_000 }, () => {
   it('finds operations to fuzz', () => {
     expect(operations.length).toBeGreaterThan(10);
   });

@@ -12,7 +12,24 @@ const run = promisify(execFile);
 /** The locally built test image: busybox-static plus a small web root for httpd. */
 export const TEST_IMAGE = 'localhost/infragate-test:latest';
 
-const BUSYBOX_APPLETS = ['sh', 'ls', 'mv', 'cat', 'httpd', 'sleep', 'mkdir', 'echo', 'true', 'test', 'rm'];
+const BUSYBOX_APPLETS = [
+  'sh',
+  'ls',
+  'mv',
+  'cat',
+  'httpd',
+  'sleep',
+  'mkdir',
+  'echo',
+  'true',
+  'test',
+  'rm',
+  'rmdir',
+  'stty',
+  'head',
+  'seq',
+  'chmod',
+];
 
 export interface PodmanPeer {
   /** `unix:///…/podman.sock`, ready for a node's endpoint. */
@@ -59,11 +76,17 @@ function writeRootfs(dir: string): string {
   return tarball;
 }
 
+export interface PodmanOptions {
+  /** Registries (`host:port`) the engine pulls from over plain HTTP, e.g. the test registry on loopback. */
+  insecureRegistries?: string[];
+}
+
 /**
  * Starts Podman's Docker-compatible API on a unix socket in a temp dir, per DESIGN.md: runc, default
- * ulimits through CONTAINERS_CONF, and the busybox test image imported locally (no registry here).
+ * ulimits through CONTAINERS_CONF, and the busybox test image imported locally. Registries the engine
+ * may pull from over plain HTTP are listed in its own registries.conf (CONTAINERS_REGISTRIES_CONF).
  */
-export async function startPodman(): Promise<PodmanPeer> {
+export async function startPodman(options: PodmanOptions = {}): Promise<PodmanPeer> {
   const podman = podmanBinaries().path!;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-podman-'));
   const conf = path.join(dir, 'containers.conf');
@@ -71,7 +94,14 @@ export async function startPodman(): Promise<PodmanPeer> {
     conf,
     '[containers]\ndefault_ulimits = ["nofile=1024:1024", "nproc=1024:1024"]\n\n[engine]\nruntime = "runc"\n',
   );
-  const env = { ...process.env, CONTAINERS_CONF: conf };
+  const registries = path.join(dir, 'registries.conf');
+  fs.writeFileSync(
+    registries,
+    (options.insecureRegistries ?? [])
+      .map((registry) => `[[registry]]\nlocation = "${registry}"\ninsecure = true\n`)
+      .join('\n'),
+  );
+  const env = { ...process.env, CONTAINERS_CONF: conf, CONTAINERS_REGISTRIES_CONF: registries };
   const tarball = writeRootfs(dir);
   await run('tar', ['-C', path.join(dir, 'rootfs'), '-cf', tarball, '.']);
   await run(podman, ['import', tarball, TEST_IMAGE], { env });

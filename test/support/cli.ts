@@ -1,6 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import type { Config } from '../../src/config.js';
 import { freePort } from '../services/peers.js';
+import { startTestGateway } from './gateway.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(REPO_ROOT, 'src/cli.ts');
@@ -15,13 +19,15 @@ export interface CliResult {
 // a SIGKILL sent to the wrapper leaves running.
 const NODE_ARGS = ['--import', 'tsx', CLI];
 
-/** Runs `infragate <args>` from source, as an operator would, with its own environment. */
-export function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
+/** Runs a program to its end, feeding it `stdin`, and collects what it wrote. */
+function runToEnd(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  stdin: string,
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
-      env: { ...process.env, ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -32,8 +38,40 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin ?? '');
+    child.stdin.end(stdin);
   });
+}
+
+/** Runs `infragate <args>` from source, as an operator would, with its own environment. */
+export function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
+  return runToEnd(process.execPath, [...NODE_ARGS, ...args], env, stdin ?? '');
+}
+
+/** Quotes a word for `sh -c`. */
+const shellWord = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Runs `infragate <args>` with its standard streams on a pseudo-terminal (util-linux `script`), as
+ * a person at a terminal would see it: tables instead of JSON, a progress bar redrawn in place.
+ * Everything it wrote arrives as `stdout`, with terminal line ends (`\r\n`).
+ */
+export function runCliInTerminal(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const command = [process.execPath, ...NODE_ARGS, ...args].map(shellWord).join(' ');
+  return runToEnd('script', ['-qec', command, '/dev/null'], { ...env, COLUMNS: '200' }, '');
+}
+
+/**
+ * The environment of a CLI run against a gateway: its URL and token, and a config home of its own
+ * so no saved login of the person running the tests is read or written.
+ */
+export function apiCliEnv(baseUrl: string, token: string): Record<string, string> {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-cli-home-'));
+  return {
+    INFRAGATE_URL: baseUrl,
+    INFRAGATE_TOKEN: token,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+  };
 }
 
 /** A real `infragate serve` in its own process (node + tsx loader, so its pid is the server's). */
@@ -109,3 +147,31 @@ function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): P
     child.kill(signal);
   });
 }
+
+/** The CLI as a gateway's admin would run it against `baseUrl`; `json` also checks the exit code. */
+export function apiCli(baseUrl: string, token: string) {
+  const env = apiCliEnv(baseUrl, token);
+  const run = (args: string[], stdin?: string) => runCli(args, env, stdin);
+  return {
+    env,
+    run,
+    // biome-ignore lint/suspicious/noExplicitAny: tests read answers freely
+    async json(args: string[], stdin?: string): Promise<any> {
+      const result = await run(args, stdin);
+      if (result.code !== 0)
+        throw new Error(`infragate ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+      return JSON.parse(result.stdout);
+    },
+    terminal: (args: string[]) => runCliInTerminal(args, env),
+  };
+}
+
+/** A listening test gateway and the CLI of its admin, for the CLI suites. */
+export async function gatewayWithCli(overrides: Partial<Config> = {}) {
+  const gateway = await startTestGateway(overrides);
+  const baseUrl = await gateway.listen();
+  return { gateway, baseUrl, cli: apiCli(baseUrl, gateway.adminToken) };
+}
+
+/** What `apiCli` answers. */
+export type ApiCli = ReturnType<typeof apiCli>;

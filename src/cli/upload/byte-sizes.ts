@@ -1,4 +1,4 @@
-import { CliError } from '../admin-commands.js';
+import { CliError } from '../cli-error.js';
 
 /** Byte counts as people write and read them: `512K` in options, `1.5 MiB` in output. */
 
@@ -21,5 +21,5 @@ export function formatBytes(bytes: number): string {
     value /= 1024;
     unit += 1;
   }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
+  return `${unit === 0 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`;
 }

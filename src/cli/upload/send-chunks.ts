@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { CliError } from '../admin-commands.js';
-import { type ApiClient, apiError, describeApiError, reasonOf } from './api-client.js';
+import { type ApiClient, apiError, describeApiError, reasonOf } from '../api-client.js';
+import { CliError } from '../cli-error.js';
+import type { Progress } from '../progress.js';
 import { meter } from './meter.js';
-import type { Progress } from './progress.js';
 import type { UploadSession } from './session.js';
 
 /** Failed attempts in a row before the command gives up (rerunning it resumes). */

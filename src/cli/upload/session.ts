@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Upload } from '../../modules/nodes/schemas.js';
-import { CliError } from '../admin-commands.js';
-import { type ApiClient, apiError, describeApiError, reasonOf } from './api-client.js';
-import { Progress } from './progress.js';
+import { type ApiClient, apiError, describeApiError, reasonOf } from '../api-client.js';
+import { CliError } from '../cli-error.js';
+import { Progress } from '../progress.js';
 import type { LocalFileStamp, ResumeState } from './resume-state.js';
 
 /** The upload session as the API answers it (the CLI reads only these fields). */
@@ -85,8 +85,8 @@ async function createSession(request: SessionRequest): Promise<UploadSession> {
 /** SHA-256 of the local file, with a progress bar (the server verifies it at completion). */
 async function sha256Of(file: string, size: number): Promise<string> {
   const hash = crypto.createHash('sha256');
-  const progress = new Progress(size, 0);
   process.stderr.write('computing SHA-256…\n');
+  const progress = new Progress(size, 0);
   let done = 0;
   for await (const data of fs.createReadStream(file, { highWaterMark: 1024 * 1024 })) {
     hash.update(data as Buffer);

@@ -115,3 +115,22 @@ export const containerhostResourcePlacements = pgTable(
     index('containerhost_resource_placements_folder_idx').on(table.folderId),
   ],
 );
+
+/** Registry credentials stored for one node, by registry host; the password is sealed, never answered. */
+export const containerhostRegistryCredentials = pgTable(
+  'containerhost_registry_credentials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    nodeId: uuid('node_id')
+      .notNull()
+      .references(() => containerhostNodes.id, { onDelete: 'cascade' }),
+    registry: text('registry').notNull(),
+    username: text('username').notNull(),
+    passwordSealed: text('password_sealed').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    unique('containerhost_registry_credentials_node_registry_key').on(table.nodeId, table.registry),
+  ],
+);

@@ -1,7 +1,7 @@
-import { PassThrough } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import Docker from 'dockerode';
-import { findEgressDenial } from '../../core/egress-guard.js';
-import { AppError, notFound, unprocessable } from '../../core/errors.js';
+import { type EgressGuard, findEgressDenial } from '../../core/egress-guard.js';
+import { AppError, conflict, notFound, unprocessable } from '../../core/errors.js';
 
 /** A node's endpoint, parsed: where its Docker Engine API listens and how to reach it. */
 export type Endpoint =
@@ -47,6 +47,13 @@ export function parseEndpoint(text: string): Endpoint | { error: string } {
   return { error: 'must be unix:///path.sock, tcp://host:port or ssh://user@host' };
 }
 
+/**
+ * The egress guard for outbound work on a node's behalf (probes of its ports, pulls from a registry): a
+ * node on a local unix socket is the gateway's own host, so loopback is allowed (EgressGuard.forOwnHost).
+ */
+export const egressFor = (egress: EgressGuard, engine: { ownHost: boolean }) =>
+  engine.ownHost ? egress.forOwnHost() : egress;
+
 /** The host name probes use to reach ports the node publishes. */
 export function publishedHost(endpoint: Endpoint): string {
   return endpoint.kind === 'unix' ? '127.0.0.1' : endpoint.host;
@@ -64,71 +71,92 @@ function engineMessage(error: EngineFailure): string {
 
 /**
  * One connection to one node's engine. Every call carries a deadline (the modem's socket timeout and a
- * race against a timer), so an engine that hangs answers 422 instead of holding the request.
+ * race against a timer), so an engine that hangs answers 422 instead of holding the request. Streams
+ * (logs, stats, pulls, exec sessions) use a second client without the socket timeout: a quiet stream is
+ * not a hung one. Their opening is bounded by the deadline; after that they live until they end or the
+ * caller's signal aborts them.
  */
 export class Engine {
   constructor(
     readonly docker: Docker,
+    readonly streams: Docker,
     readonly endpoint: Endpoint,
-    private readonly timeoutMs: number,
+    readonly timeoutMs: number,
   ) {}
 
+  /** A node on a local unix socket is the gateway's own host (see EgressGuard.forOwnHost). */
+  get ownHost(): boolean {
+    return this.endpoint.kind === 'unix';
+  }
+
   /**
-   * Runs `fn` against the engine; engine 404s become NOT_FOUND naming `what`, unreachable engines and
-   * refused operations 422. `extraMs` extends the deadline for calls that wait by design (stop).
+   * Runs `fn` against the engine; engine 404s become NOT_FOUND naming `what`, conflicts 409, unreachable
+   * engines and refused operations 422. `extraMs` extends the deadline for calls that wait by design
+   * (stop, restart); those go through the client without a socket timeout.
    */
   async call<T>(what: Record<string, unknown>, fn: (docker: Docker) => Promise<T>, extraMs = 0): Promise<T> {
-    const deadline = this.timeoutMs + extraMs;
+    return this.withDeadline(what, fn(extraMs > 0 ? this.streams : this.docker), this.timeoutMs + extraMs);
+  }
+
+  /** Whether the engine knows an object: its inspect answers (true) or is a 404 (false). */
+  async exists(
+    what: Record<string, unknown>,
+    inspect: (docker: Docker) => Promise<unknown>,
+  ): Promise<boolean> {
+    return this.call(what, (docker) =>
+      inspect(docker).then(
+        () => true,
+        (error) => ((error as { statusCode?: number }).statusCode === 404 ? false : Promise.reject(error)),
+      ),
+    );
+  }
+
+  /**
+   * Opens a long-lived engine stream. The deadline covers the opening only (a stream that arrives late is
+   * destroyed); aborting `signal` destroys the stream, which is how a client that leaves ends it.
+   */
+  async openStream<T extends Readable | Duplex>(
+    what: Record<string, unknown>,
+    open: (docker: Docker) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    if (signal?.aborted) throw unprocessable('CLIENT_GONE', 'the client left before the stream opened');
+    const opening = open(this.streams);
+    let stream: T;
+    try {
+      stream = await this.withDeadline(what, opening, this.timeoutMs);
+    } catch (error) {
+      opening.then((late) => late.destroy()).catch(() => {});
+      throw error;
+    }
+    if (signal) {
+      const destroy = () => stream.destroy();
+      signal.addEventListener('abort', destroy, { once: true });
+      stream.once('close', () => signal.removeEventListener('abort', destroy));
+      if (signal.aborted) stream.destroy();
+    }
+    return stream;
+  }
+
+  /** Waits for `work` at most `deadlineMs`; the engine's failures are translated as `call` does. */
+  async withDeadline<T>(what: Record<string, unknown>, work: Promise<T>, deadlineMs = this.timeoutMs) {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () =>
           reject(
-            unprocessable('ENGINE_TIMEOUT', `the container engine did not answer within ${deadline} ms`),
+            unprocessable('ENGINE_TIMEOUT', `the container engine did not answer within ${deadlineMs} ms`),
           ),
-        deadline,
+        deadlineMs,
       );
     });
     try {
-      return await Promise.race([fn(this.docker), timeout]);
+      return await Promise.race([work, timeout]);
     } catch (error) {
       throw translateEngineError(error, what);
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /** Runs a command (argument array, no shell) in a running container; answers exit code and output. */
-  async exec(
-    containerId: string,
-    cmd: string[],
-  ): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-    return this.call({ containerId }, async (docker) => {
-      const exec = await docker.getContainer(containerId).exec({
-        Cmd: cmd,
-        AttachStdout: true,
-        AttachStderr: true,
-      });
-      const stream = await exec.start({ hijack: true, stdin: false });
-      const stdout = new PassThrough();
-      const stderr = new PassThrough();
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      stdout.on('data', (chunk: Buffer) => out.push(chunk));
-      stderr.on('data', (chunk: Buffer) => err.push(chunk));
-      docker.modem.demuxStream(stream, stdout, stderr);
-      await new Promise<void>((resolve, reject) => {
-        stream.on('end', resolve);
-        stream.on('close', resolve);
-        stream.on('error', reject);
-      });
-      const info = await exec.inspect();
-      return {
-        exitCode: info.ExitCode ?? -1,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-      };
-    });
   }
 }
 
@@ -145,12 +173,38 @@ const UNREACHABLE_CODES = new Set([
   'EPIPE',
 ]);
 
+/**
+ * Podman's causes for what Docker answers 409 (or 403, for networks in use and built-in networks): a name
+ * in use, a container in the wrong state, an object something else still uses, an image id with several
+ * names (Docker: "must be forced").
+ */
+const PODMAN_CONFLICT_CAUSES = [
+  /^container state improper$/,
+  /^that name is already in use$/,
+  /^(network|volume) already exists$/,
+  /^(network|volume) is being used$/,
+  /^image is in use by a container$/,
+  /by ID with more than one tag .*please force removal$/,
+];
+
+function isEngineConflict(error: EngineFailure): boolean {
+  const status = error?.statusCode;
+  if (status === 409 || status === 403) return true;
+  const cause = error?.json?.cause;
+  return (
+    status === 500 && typeof cause === 'string' && PODMAN_CONFLICT_CAUSES.some((known) => known.test(cause))
+  );
+}
+
+/** An engine failure as the gateway answers it: 404, 409 (with the engine's words), or 422 with a reason. */
 export function translateEngineError(error: EngineFailure, what: Record<string, unknown>): Error {
   if (error instanceof AppError) return error;
   const denial = findEgressDenial(error);
   if (denial) return unprocessable('EGRESS_DENIED', denial.message, { rule: denial.rule });
   const status = error?.statusCode;
   if (status === 404) return notFound({ ...what, engineMessage: engineMessage(error) });
+  if (isEngineConflict(error))
+    return conflict('ENGINE_CONFLICT', { explanation: engineMessage(error), engineStatus: status });
   if (typeof status === 'number')
     return unprocessable('ENGINE_REFUSED', engineMessage(error), { engineStatus: status });
   const code = error?.code ?? error?.cause?.code;
@@ -171,12 +225,20 @@ export function translateEngineError(error: EngineFailure, what: Record<string, 
  * is the caller's (EngineNodeService), which also repeats it whenever it reuses a client.
  */
 export function connectEngine(endpoint: Endpoint, credentials: EngineCredentials, timeoutMs: number): Engine {
-  let options: Docker.DockerOptions;
-  if (endpoint.kind === 'unix') {
-    options = { socketPath: endpoint.socketPath, timeout: timeoutMs };
-  } else if (endpoint.kind === 'tcp') {
+  const options = clientOptions(endpoint, credentials, timeoutMs);
+  const { timeout: _socketTimeout, ...streamOptions } = options;
+  return new Engine(new Docker(options), new Docker(streamOptions), endpoint, timeoutMs);
+}
+
+function clientOptions(
+  endpoint: Endpoint,
+  credentials: EngineCredentials,
+  timeoutMs: number,
+): Docker.DockerOptions {
+  if (endpoint.kind === 'unix') return { socketPath: endpoint.socketPath, timeout: timeoutMs };
+  if (endpoint.kind === 'tcp') {
     const tls = Boolean(credentials.tlsCa || credentials.tlsCert || credentials.tlsKey);
-    options = {
+    return {
       host: endpoint.host,
       port: endpoint.port,
       protocol: tls ? 'https' : 'http',
@@ -185,20 +247,18 @@ export function connectEngine(endpoint: Endpoint, credentials: EngineCredentials
       ...(credentials.tlsCert ? { cert: credentials.tlsCert } : {}),
       ...(credentials.tlsKey ? { key: credentials.tlsKey } : {}),
     };
-  } else {
-    options = {
-      protocol: 'ssh',
-      host: endpoint.host,
-      port: endpoint.port,
-      username: endpoint.username,
-      timeout: timeoutMs,
-      sshOptions: {
-        readyTimeout: timeoutMs,
-        ...(credentials.sshKey ? { privateKey: credentials.sshKey } : {}),
-      },
-    } as Docker.DockerOptions;
   }
-  return new Engine(new Docker(options), endpoint, timeoutMs);
+  return {
+    protocol: 'ssh',
+    host: endpoint.host,
+    port: endpoint.port,
+    username: endpoint.username,
+    timeout: timeoutMs,
+    sshOptions: {
+      readyTimeout: timeoutMs,
+      ...(credentials.sshKey ? { privateKey: credentials.sshKey } : {}),
+    },
+  } as Docker.DockerOptions;
 }
 
 /** Networks every engine creates itself; disconnecting from one can cut a container off. */
@@ -206,3 +266,34 @@ export const BUILT_IN_NETWORKS = new Set(['bridge', 'host', 'none']);
 
 /** Engines answer container names with a leading slash (`/web`). */
 export const stripSlash = (name: string | undefined) => (name ?? '').replace(/^\//, '');
+
+/** A raw engine request, for what dockerode does not offer as needed (a stream it would buffer, a status it does not expect). */
+export function dial<T>(
+  docker: Docker,
+  request: {
+    path: string;
+    method: 'GET' | 'POST';
+    options?: object;
+    isStream?: boolean;
+    okStatuses: number[];
+  },
+): Promise<T> {
+  const statusCodes: Record<number, true | string> = {
+    404: 'not found',
+    409: 'conflict',
+    500: 'server error',
+  };
+  for (const status of request.okStatuses) statusCodes[status] = true;
+  return new Promise((resolve, reject) =>
+    docker.modem.dial(
+      {
+        path: request.path,
+        method: request.method,
+        options: request.options ?? {},
+        isStream: request.isStream ?? false,
+        statusCodes,
+      },
+      (error: unknown, data: unknown) => (error ? reject(error) : resolve(data as T)),
+    ),
+  );
+}

@@ -1,7 +1,7 @@
 import type { ContainerInspectInfo } from 'dockerode';
 import { type EgressGuard, findEgressDenial } from '../../core/egress-guard.js';
 import { unprocessable } from '../../core/errors.js';
-import { type Engine, publishedHost } from './docker.js';
+import { type Engine, egressFor, publishedHost } from './docker.js';
 import type { HealthCheckConfig, HealthResult } from './schemas/health-checks.js';
 
 // One HTTP(S) probe of a container: where it goes, and what the answer means.
@@ -34,7 +34,7 @@ export async function probeContainer(
     return unmeasuredResult('offline', url, `container is ${container.State?.Status ?? 'not running'}`);
   const started = performance.now();
   try {
-    const response = await egress.fetch(url, {
+    const response = await egressFor(egress, engine).fetch(url, {
       method: 'GET',
       timeoutMs: config.timeoutSeconds * 1000,
       maxRedirects: 0,

@@ -13,6 +13,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // Refusals of these mean "wrong credentials", not "the session ended".
 const SIGN_IN_PATHS = new Set(['/auth/login', '/auth/setup', '/auth/setup/check']);
 
+/** The refusal a request gets when no answer came back at all. */
+export const UNREACHABLE = { code: 'NETWORK_ERROR', message: 'The gateway cannot be reached' };
+
 let csrfToken: string | undefined;
 let sessionLost: (() => void) | undefined;
 
@@ -26,24 +29,37 @@ export function onSessionLost(listener: (() => void) | undefined): void {
   sessionLost = listener;
 }
 
+/** The header a change carries (none before sign-in): for requests made outside `api`, e.g. uploads. */
+export function csrfHeader(): Record<string, string> {
+  return csrfToken ? { 'x-csrf-token': csrfToken } : {};
+}
+
+/**
+ * Ends the session when an answer says it is gone: a 401, or a refused CSRF token. Requests made
+ * outside `api` (uploads) report their answers here too.
+ */
+export function noteRefusal(status: number, body: unknown): void {
+  if (status === 401 || (status === 403 && new ApiError(403, body).reason === 'CSRF_TOKEN_INVALID')) {
+    sessionLost?.();
+  }
+}
+
 api.use({
   onRequest({ request }) {
-    if (csrfToken && !SAFE_METHODS.has(request.method)) request.headers.set('x-csrf-token', csrfToken);
+    if (!SAFE_METHODS.has(request.method)) {
+      for (const [name, value] of Object.entries(csrfHeader())) request.headers.set(name, value);
+    }
     return request;
   },
   async onResponse({ response, schemaPath }) {
-    if (SIGN_IN_PATHS.has(schemaPath)) return response;
-    const lost =
-      response.status === 401 ||
-      (response.status === 403 &&
-        new ApiError(
-          403,
-          await response
-            .clone()
-            .json()
-            .catch(() => undefined),
-        ).reason === 'CSRF_TOKEN_INVALID');
-    if (lost) sessionLost?.();
+    if (SIGN_IN_PATHS.has(schemaPath) || response.ok) return response;
+    noteRefusal(
+      response.status,
+      await response
+        .clone()
+        .json()
+        .catch(() => undefined),
+    );
     return response;
   },
 });
@@ -59,7 +75,7 @@ export async function call<T>(
   try {
     answer = await pending;
   } catch {
-    throw new ApiError(0, { code: 'NETWORK_ERROR', message: 'The gateway cannot be reached' });
+    throw new ApiError(0, UNREACHABLE);
   }
   if (!answer.response.ok) throw new ApiError(answer.response.status, answer.error);
   return answer.data as T;

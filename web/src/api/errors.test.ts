@@ -89,6 +89,43 @@ describe('a refused form', () => {
     });
   });
 
+  it('shows a refusal whose reason the form maps to a field next to that field, with its explanation', () => {
+    const error = new ApiError(422, {
+      code: 'UNPROCESSABLE_ENTITY',
+      message: 'Request could not be processed',
+      details: { reason: 'KEY_MISMATCH', explanation: 'the private key does not belong to the certificate' },
+    });
+    expect(formErrors(error, ['certificatePem', 'privateKeyPem'], { KEY_MISMATCH: 'privateKeyPem' })).toEqual(
+      {
+        fields: { privateKeyPem: 'the private key does not belong to the certificate' },
+        banner: 'Request could not be processed',
+      },
+    );
+  });
+
+  it('names a mapped reason in words when it comes without an explanation', () => {
+    const error = new ApiError(409, {
+      code: 'CONFLICT',
+      message: 'Resource already exists',
+      details: { reason: 'SLUG_TAKEN' },
+    });
+    expect(formErrors(error, ['name', 'slug'], { SLUG_TAKEN: 'slug' }).fields).toEqual({
+      slug: 'slug taken',
+    });
+  });
+
+  it('keeps a mapped reason in the banner when the form lacks that field', () => {
+    const error = new ApiError(409, {
+      code: 'CONFLICT',
+      message: 'Resource already exists',
+      details: { reason: 'SLUG_TAKEN' },
+    });
+    expect(formErrors(error, ['name'], { SLUG_TAKEN: 'slug' })).toEqual({
+      fields: {},
+      banner: 'Resource already exists: slug taken',
+    });
+  });
+
   it('shows a failure that is not a refusal in the banner', () => {
     expect(formErrors(new Error('The email or password is not correct.'), ['email']).banner).toBe(
       'The email or password is not correct.',

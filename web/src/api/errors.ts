@@ -95,11 +95,29 @@ function placeWithin(path: (string | number)[]): string {
 }
 
 /**
- * Splits a refusal between the form's fields and its banner: each validation issue goes to the
- * field its path names or lies under (`['scopes', 2]` → `scopes`, saying which item), the
- * envelope's message and every issue no field of the form shows go to the banner.
+ * Which field a refusal with a `details.reason` is about, for reasons a form can point at:
+ * `{CERTIFICATE_NAME_TAKEN: 'name', KEY_MISMATCH: 'privateKeyPem'}`.
  */
-export function formErrors(error: unknown, fieldNames: readonly string[]): FormErrors {
+export type ReasonFields = Readonly<Record<string, string>>;
+
+/**
+ * Splits a refusal between the form's fields and its banner: each validation issue goes to the
+ * field its path names or lies under (`['scopes', 2]` → `scopes`, saying which item), a reason the
+ * form maps to a field goes there (its explanation, or the reason in words), the envelope's
+ * message and every issue no field of the form shows go to the banner.
+ */
+export function formErrors(
+  error: unknown,
+  fieldNames: readonly string[],
+  reasonFields: ReasonFields = {},
+): FormErrors {
+  const reasonField = error instanceof ApiError && error.reason ? reasonFields[error.reason] : undefined;
+  if (error instanceof ApiError && error.reason && reasonField && fieldNames.includes(reasonField)) {
+    return {
+      fields: { [reasonField]: error.explanation ?? reasonInWords(error.reason) },
+      banner: error.message,
+    };
+  }
   if (!(error instanceof ApiError) || error.issues.length === 0) {
     return { fields: {}, banner: describeError(error) };
   }

@@ -2651,7 +2651,129 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** Create a container (and start it with start: true) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description container name */
+                        name: string;
+                        /** @description image reference; it must be on the node */
+                        image: string;
+                        /** @description command and arguments; default the image's */
+                        cmd?: string[];
+                        /** @description entrypoint; default the image's */
+                        entrypoint?: string[];
+                        /** @description variables by name, e.g. {"LOG_LEVEL": "info"} */
+                        env?: {
+                            [key: string]: string;
+                        };
+                        labels?: {
+                            [key: string]: string;
+                        };
+                        ports?: {
+                            containerPort: number;
+                            /** @description 0 or absent: any free port */
+                            hostPort?: number;
+                            /** @description IP address to publish on */
+                            hostIp?: string;
+                            /**
+                             * @default tcp
+                             * @enum {string}
+                             */
+                            protocol?: "tcp" | "udp" | "sctp";
+                        }[];
+                        mounts?: {
+                            /** @enum {string} */
+                            type: "volume" | "bind";
+                            /** @description volume name, or an absolute path on the node for a bind mount */
+                            source: string;
+                            /** @description absolute path in the container */
+                            target: string;
+                            /** @default false */
+                            readOnly?: boolean;
+                        }[];
+                        networks?: string[];
+                        /** @enum {string} */
+                        restartPolicy?: "no" | "always" | "unless-stopped" | "on-failure";
+                        /** @description memory limit in bytes (at least 6 MiB) */
+                        memoryBytes?: number;
+                        /** @description CPU limit, e.g. 1.5 */
+                        cpus?: number;
+                        /**
+                         * @description start the container once created
+                         * @default false
+                         */
+                        start?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                image: string | null;
+                                imageId: string;
+                                createdAt: string | null;
+                                state: {
+                                    status: string;
+                                    running: boolean;
+                                    paused: boolean;
+                                    restarting: boolean;
+                                    exitCode: number | null;
+                                    error: string | null;
+                                    startedAt: string | null;
+                                    finishedAt: string | null;
+                                };
+                                command: string[];
+                                workingDir: string | null;
+                                labels: {
+                                    [key: string]: string;
+                                };
+                                restartPolicy: string | null;
+                                ports: {
+                                    privatePort: number;
+                                    publicPort: number | null;
+                                    type: string;
+                                    ip: string | null;
+                                }[];
+                                networks: {
+                                    name: string;
+                                    networkId: string | null;
+                                    ipAddress: string | null;
+                                    gateway: string | null;
+                                    macAddress: string | null;
+                                    aliases: string[];
+                                }[];
+                                mounts: {
+                                    type: string;
+                                    name: string | null;
+                                    source: string;
+                                    destination: string;
+                                    readOnly: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2738,7 +2860,39 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /** Remove a container (a running one needs ?force=true) */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description remove a running container (killed first) */
+                    force?: boolean;
+                    /** @description also remove its anonymous volumes */
+                    removeVolumes?: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -2807,7 +2961,68 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** Create a network */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description network name */
+                        name: string;
+                        /** @default bridge */
+                        driver?: string;
+                        /**
+                         * @description no route to the outside
+                         * @default false
+                         */
+                        internal?: boolean;
+                        /** @description CIDR, e.g. 10.42.0.0/24 */
+                        subnet?: string;
+                        labels?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                driver: string;
+                                scope: string;
+                                internal: boolean;
+                                builtIn: boolean;
+                                subnets: string[];
+                                createdAt: string | null;
+                                labels: {
+                                    [key: string]: string;
+                                };
+                                containers: {
+                                    id: string;
+                                    name: string | null;
+                                    ipv4Address: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2868,7 +3083,34 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a network no container is attached to (built-in networks are refused) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description network id or name */
+                    networkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -2934,7 +3176,53 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /** Create a volume */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description volume name */
+                        name: string;
+                        /** @default local */
+                        driver?: string;
+                        labels?: {
+                            [key: string]: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                name: string;
+                                driver: string;
+                                mountpoint: string;
+                                scope: string;
+                                createdAt: string | null;
+                                labels: {
+                                    [key: string]: string;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2987,7 +3275,37 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete a volume (409 while in use; ?force=true removes the containers using it first) */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description remove the containers using the volume first */
+                    force?: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description volume name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -3111,6 +3429,168 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        /** Delete an image (409 while a container uses it) */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description remove even when tagged several times or in use by a stopped container */
+                    force?: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description image id or reference */
+                    imageId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                untagged: string[];
+                                deleted: string[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start a container (already running is success) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a running container */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/unpause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unpause a paused container */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -3144,6 +3624,883 @@ export interface paths {
                     "application/json": {
                         /** @description seconds before SIGKILL; default the engine's */
                         timeout?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/restart": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restart a container */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description seconds before SIGKILL; default the engine's */
+                        timeout?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/kill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signal to a running container (default SIGKILL) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description signal name or number; default SIGKILL */
+                        signal?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/recreate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-create a container with the same configuration (optionally pulling its image first) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description pull the image again before re-creating
+                         * @default false
+                         */
+                        pull?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                name: string;
+                                image: string | null;
+                                imageId: string;
+                                createdAt: string | null;
+                                state: {
+                                    status: string;
+                                    running: boolean;
+                                    paused: boolean;
+                                    restarting: boolean;
+                                    exitCode: number | null;
+                                    error: string | null;
+                                    startedAt: string | null;
+                                    finishedAt: string | null;
+                                };
+                                command: string[];
+                                workingDir: string | null;
+                                labels: {
+                                    [key: string]: string;
+                                };
+                                restartPolicy: string | null;
+                                ports: {
+                                    privatePort: number;
+                                    publicPort: number | null;
+                                    type: string;
+                                    ip: string | null;
+                                }[];
+                                networks: {
+                                    name: string;
+                                    networkId: string | null;
+                                    ipAddress: string | null;
+                                    gateway: string | null;
+                                    macAddress: string | null;
+                                    aliases: string[];
+                                }[];
+                                mounts: {
+                                    type: string;
+                                    name: string | null;
+                                    source: string;
+                                    destination: string;
+                                    readOnly: boolean;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A container's log lines (stdout and stderr demultiplexed); ?follow=true streams them */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description the last N lines, or all of them */
+                    tail?: number | "all";
+                    /** @description lines from this time: UNIX seconds or an ISO-8601 date-time */
+                    since?: string;
+                    /** @description lines before this time: UNIX seconds or an ISO-8601 date-time */
+                    until?: string;
+                    /** @description answer each line's timestamp */
+                    timestamps?: boolean;
+                    stdout?: boolean;
+                    stderr?: boolean;
+                    /** @description stream the lines as Server-Sent Events until the client leaves or the container stops */
+                    follow?: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description JSON, or a stream of Server-Sent Events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description stdout or stderr */
+                                stream: string;
+                                timestamp: string | null;
+                                line: string;
+                            }[];
+                            /** @description the answer stopped at its size limit */
+                            truncated: boolean;
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A running container's resource use: one sample, or ?stream=true for one a second */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description stream a sample per second as Server-Sent Events */
+                    stream?: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description JSON, or a stream of Server-Sent Events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                cpuPercent: number | null;
+                                memoryBytes: number;
+                                memoryLimitBytes: number | null;
+                                networkRxBytes: number;
+                                networkTxBytes: number;
+                                blockReadBytes: number;
+                                blockWriteBytes: number;
+                                pids: number | null;
+                                readAt: string | null;
+                            };
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/exec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a command in a running container to completion (time limit, output bounded to 1 MiB per stream) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description command and arguments (no shell unless you run one) */
+                        cmd: string[];
+                        /** @description variables by name, e.g. {"LOG_LEVEL": "info"} */
+                        env?: {
+                            [key: string]: string;
+                        };
+                        /** @description absolute path */
+                        workingDir?: string;
+                        /** @description user[:group] or uid[:gid] */
+                        user?: string;
+                        /**
+                         * @description how long to wait for the command
+                         * @default 60
+                         */
+                        timeoutSeconds?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                exitCode: number | null;
+                                stdout: string;
+                                stderr: string;
+                                /** @description output past 1 MiB per stream was dropped */
+                                truncated: boolean;
+                                timedOut: boolean;
+                                durationMs: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a directory of a container (name, type, size, mode, mtime, link target) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description absolute directory path; default / */
+                    path?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                path: string;
+                                entries: {
+                                    name: string;
+                                    /** @description file, directory, symlink, hardlink or other */
+                                    type: string;
+                                    /** @description bytes (0 for anything but a file) */
+                                    size: number;
+                                    /** @description permission bits in octal, e.g. 0644 */
+                                    mode: string;
+                                    mtime: string | null;
+                                    linkTarget: string | null;
+                                }[];
+                                /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
+                                truncated: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Delete a file or directory in a running container (rm/rmdir, no shell) */
+        delete: {
+            parameters: {
+                query: {
+                    /** @description absolute path to delete */
+                    path: string;
+                    /** @description delete a directory with its entries */
+                    recursive?: boolean;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/files/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a file of a container */
+        get: {
+            parameters: {
+                query: {
+                    /** @description absolute path of the file */
+                    path: string;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": unknown;
+                    };
+                };
+            };
+        };
+        /** Upload or replace a file in a container (raw body, at most INFRAGATE_VOLUME_WRITE_LIMIT_BYTES) */
+        put: {
+            parameters: {
+                query: {
+                    /** @description absolute path of the file */
+                    path: string;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/files/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a file or directory inside a running container (exec of mv, no shell) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description absolute path */
+                        fromPath: string;
+                        /** @description absolute path */
+                        toPath: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/files/mkdir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a directory (and missing parents) in a container */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description container id or name */
+                    containerId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description absolute path of the new directory */
+                        path: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/volumes/{name}/files/write": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Write a file into a volume: raw body (application/octet-stream) with ?path=, or JSON {path, content, encoding: utf8|base64} */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description path inside the volume, for a raw (application/octet-stream) body */
+                    path?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description volume name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description path inside the volume; a leading / is allowed */
+                        path: string;
+                        /** @description the file: text (utf8) or base64, as `encoding` says */
+                        content: string;
+                        /**
+                         * @default utf8
+                         * @enum {string}
+                         */
+                        encoding?: "utf8" | "base64";
+                    };
+                    "application/octet-stream": unknown;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/volumes/{name}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a directory of a volume (through a helper container) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description directory inside the volume; default the root */
+                    path?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description volume name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                path: string;
+                                entries: {
+                                    name: string;
+                                    /** @description file, directory, symlink, hardlink or other */
+                                    type: string;
+                                    /** @description bytes (0 for anything but a file) */
+                                    size: number;
+                                    /** @description permission bits in octal, e.g. 0644 */
+                                    mode: string;
+                                    mtime: string | null;
+                                    linkTarget: string | null;
+                                }[];
+                                /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
+                                truncated: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/volumes/{name}/files/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Download a file of a volume */
+        get: {
+            parameters: {
+                query: {
+                    /** @description file inside the volume */
+                    path: string;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description volume name */
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": unknown;
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/networks/{networkId}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Connect a container to a network (with optional aliases) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description network id or name */
+                    networkId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        containerId: string;
+                        aliases?: string[];
                     };
                 };
             };
@@ -3218,7 +4575,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/files/move": {
+    "/api/containerhost/nodes/{nodeId}/images/pull": {
         parameters: {
             query?: never;
             header?: never;
@@ -3227,7 +4584,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Move a file or directory inside a running container (exec of mv, no shell) */
+        /** Pull an image; with Accept: text/event-stream the progress streams per layer, else the answer comes when done */
         post: {
             parameters: {
                 query?: never;
@@ -3235,21 +4592,77 @@ export interface paths {
                 path: {
                     /** @description node id */
                     nodeId: string;
-                    /** @description container id or name */
-                    containerId: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description absolute path */
-                        fromPath: string;
-                        /** @description absolute path */
-                        toPath: string;
+                        /** @description reference, e.g. nginx:1.27 */
+                        image: string;
+                        credentials?: {
+                            username: string;
+                            /** @description password or access token */
+                            password: string;
+                        };
                     };
                 };
             };
+            responses: {
+                /** @description JSON, or a stream of Server-Sent Events */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                id: string;
+                                repoTags: string[];
+                                repoDigests: string[];
+                                size: number;
+                                createdAt: string | null;
+                                architecture: string | null;
+                                os: string | null;
+                                labels: {
+                                    [key: string]: string;
+                                };
+                                command: string[];
+                                exposedPorts: string[];
+                            };
+                        };
+                        "text/event-stream": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/images/prune": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove dangling images (untagged and unused) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
             responses: {
                 /** @description Default Response */
                 200: {
@@ -3258,7 +4671,11 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            success: boolean;
+                            data: {
+                                deleted: string[];
+                                /** @description bytes */
+                                spaceReclaimed: number;
+                            };
                         };
                     };
                 };
@@ -3270,7 +4687,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/containerhost/nodes/{nodeId}/volumes/{name}/files/write": {
+    "/api/containerhost/nodes/{nodeId}/registry-credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a node's stored registry credentials (registry and username; never the password) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                registry: string;
+                                username: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/registry-credentials/{registry}": {
         parameters: {
             query?: never;
             header?: never;
@@ -3278,38 +4754,64 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Write a file into a volume: raw body (application/octet-stream) with ?path=, or JSON {path, content, encoding: utf8|base64} */
+        /** Store (or replace) a registry's credentials for the node's pulls */
         put: {
             parameters: {
-                query?: {
-                    /** @description path inside the volume, for a raw (application/octet-stream) body */
-                    path?: string;
-                };
+                query?: never;
                 header?: never;
                 path: {
                     /** @description node id */
                     nodeId: string;
-                    /** @description volume name */
-                    name: string;
+                    /** @description registry host[:port], e.g. registry.example:5000; docker.io for Docker Hub */
+                    registry: string;
                 };
                 cookie?: never;
             };
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description path inside the volume; a leading / is allowed */
-                        path: string;
-                        /** @description the file: text (utf8) or base64, as `encoding` says */
-                        content: string;
-                        /**
-                         * @default utf8
-                         * @enum {string}
-                         */
-                        encoding?: "utf8" | "base64";
+                        username: string;
+                        /** @description password or access token */
+                        password: string;
                     };
-                    "application/octet-stream": unknown;
                 };
             };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                registry: string;
+                                username: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a registry's stored credentials */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description node id */
+                    nodeId: string;
+                    /** @description registry host[:port], e.g. registry.example:5000; docker.io for Docker Hub */
+                    registry: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
             responses: {
                 /** @description Default Response */
                 200: {
@@ -3324,8 +4826,6 @@ export interface paths {
                 };
             };
         };
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3633,6 +5133,76 @@ export interface paths {
                                 error?: string;
                                 /** Format: date-time */
                                 checkedAt: string;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/health-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every saved health check across nodes with its latest status, filterable by status and node */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                    status?: "online" | "degraded" | "offline" | "disabled" | "unknown";
+                    /** @description only the checks of this node */
+                    nodeId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                nodeId: string;
+                                nodeName: string;
+                                containerName: string;
+                                enabled: boolean;
+                                /** @enum {string} */
+                                status: "online" | "degraded" | "offline" | "disabled" | "unknown";
+                                lastCheckedAt: string | null;
+                                httpStatus: number | null;
+                                responseMs: number | null;
+                                error: string | null;
+                                url: string | null;
+                                intervalSeconds: number;
+                                /** Format: date-time */
+                                nextRunAt: string;
                             }[];
                             pagination: {
                                 page: number;

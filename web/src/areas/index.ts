@@ -1,10 +1,12 @@
 import account from './account';
 import type { ConsoleArea } from './area';
+import certificates from './certificates';
 import databases from './databases';
 import inference from './inference';
 import nodes from './nodes';
 import notifications from './notifications';
 import overview from './overview';
+import pages from './pages';
 import repohost from './repohost';
 import users from './users';
 
@@ -16,6 +18,8 @@ import users from './users';
 export const consoleAreas: readonly ConsoleArea[] = [
   overview,
   databases,
+  certificates,
+  pages,
   repohost,
   inference,
   nodes,

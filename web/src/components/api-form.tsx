@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Group, Stack } from '@mantine/core';
 import { type FormValidateInput, useForm } from '@mantine/form';
 import { type FormEventHandler, type ReactNode, useState } from 'react';
-import { formErrors } from '../api/errors';
+import { formErrors, type ReasonFields } from '../api/errors';
 
 interface ApiFormOptions<Values extends Record<string, unknown>, Result> {
   initialValues: Values;
@@ -11,6 +11,8 @@ interface ApiFormOptions<Values extends Record<string, unknown>, Result> {
   submit: (values: Values) => Promise<Result>;
   /** After the gateway accepted: close the dialog, invalidate lists, toast. */
   onDone?: (result: Result, values: Values) => void | Promise<void>;
+  /** Refusals whose `details.reason` is about one field: `{SLUG_TAKEN: 'slug'}`. */
+  reasonFields?: ReasonFields;
 }
 
 /**
@@ -34,7 +36,7 @@ export function useApiForm<Values extends Record<string, unknown>, Result>(
       const result = await options.submit(values);
       await options.onDone?.(result, values);
     } catch (error) {
-      const mapped = formErrors(error, Object.keys(values));
+      const mapped = formErrors(error, Object.keys(values), options.reasonFields);
       form.setErrors(mapped.fields);
       setBanner(mapped.banner);
     } finally {

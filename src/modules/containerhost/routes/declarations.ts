@@ -1,3 +1,8 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { type TSchema, Type } from 'typebox';
+import { validationError } from '../../../core/errors.js';
+import type { FileRead } from '../archive.js';
+
 /** What the container-host routes declare: the scope each needs and their OpenAPI tag. */
 export const view = { scope: 'containerhost:view' } as const;
 export const manage = { scope: 'containerhost:manage' } as const;
@@ -7,3 +12,43 @@ export const tags = ['containerhost'];
 export const emptyBodyAsObject = async (request: { body: unknown }) => {
   if (request.body === undefined || request.body === null) request.body = {};
 };
+
+/** The bytes of a file, as a request body or an answer (no `type`: a parsed raw body is a Buffer). */
+export const FileBytes = Type.Unsafe<Buffer>({ format: 'binary', description: 'the bytes of the file' });
+
+/** A download: the file's bytes (`application/octet-stream`). */
+export const FileDownload = {
+  200: { description: 'the file', content: { 'application/octet-stream': { schema: FileBytes } } },
+};
+
+/** An answer that is JSON, or Server-Sent Events when the query or `Accept` asks for a stream. */
+export const JsonOrEvents = (json: TSchema, events: string) => ({
+  200: {
+    description: 'JSON, or a stream of Server-Sent Events',
+    content: {
+      'application/json': { schema: json },
+      'text/event-stream': { schema: Type.String({ description: events }) },
+    },
+  },
+});
+
+/** Sends a file read from an engine; the engine stream ends with the response (also when the client leaves). */
+export function sendFile(reply: FastifyReply, file: FileRead, path: string): FastifyReply {
+  const name = path.split('/').pop() || 'file';
+  return reply
+    .header('content-type', 'application/octet-stream')
+    .header('content-length', String(file.size))
+    .header('content-disposition', `attachment; filename*=UTF-8''${encodeURIComponent(name)}`)
+    .send(file.stream);
+}
+
+/**
+ * Refuses every content type a routes file does not parse with 415 (JSON and application/octet-stream
+ * are parsed; text/plain, which Fastify parses by default, is refused too).
+ */
+export function acceptOnlyJsonAndBytes(app: FastifyInstance, expected: string): void {
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', (_request, _payload, done) =>
+    done(validationError([{ path: [], message: expected }], 415), undefined),
+  );
+}

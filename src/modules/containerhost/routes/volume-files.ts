@@ -1,10 +1,18 @@
 import type { GatewayModule } from '../../../core/app.js';
 import { invalidField, validationError } from '../../../core/errors.js';
-import { Success } from '../../../core/http-schemas.js';
+import { DataOf, Success } from '../../../core/http-schemas.js';
+import type { OpenStreams } from '../../../core/sse.js';
+import { DirectoryListing } from '../schemas/files.js';
 import { VolumeParams } from '../schemas/params.js';
-import { VolumeFileBody, type VolumeFileJson, VolumeWriteQuery } from '../schemas/volume-files.js';
+import {
+  VolumeBrowseQuery,
+  VolumeFileBody,
+  type VolumeFileJson,
+  VolumeReadQuery,
+  VolumeWriteQuery,
+} from '../schemas/volume-files.js';
 import type { VolumeFile, VolumeFileService } from '../volume-files.js';
-import { manage, tags } from './declarations.js';
+import { acceptOnlyJsonAndBytes, FileDownload, manage, sendFile, tags, view } from './declarations.js';
 
 const TWO_FORMS = 'send application/octet-stream with ?path=, or a JSON object {path, content, encoding}';
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -35,16 +43,13 @@ function fileOf(
   return { path: body.path, content };
 }
 
-/** `/api/containerhost/nodes/:nodeId/volumes/:name/files`: files written into a volume. */
+/** `/api/containerhost/nodes/:nodeId/volumes/:name/files`: a volume's files, browsed, read and written. */
 export const volumeFileRoutes: GatewayModule<{
   volumeFiles: VolumeFileService;
   writeLimitBytes: number;
-}> = async (app, { volumeFiles, writeLimitBytes }) => {
-  // JSON and application/octet-stream are read; any other content type (text/plain included) is 415.
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('*', (_request, _payload, done) =>
-    done(validationError([{ path: [], message: TWO_FORMS }], 415), undefined),
-  );
+  streams: OpenStreams;
+}> = async (app, { volumeFiles, writeLimitBytes, streams }) => {
+  acceptOnlyJsonAndBytes(app, TWO_FORMS);
 
   app.put(
     '/write',
@@ -67,6 +72,42 @@ export const volumeFileRoutes: GatewayModule<{
       const file = fileOf(body, request.query.path, writeLimitBytes);
       await volumeFiles.write(request.actor, request.params.nodeId, request.params.name, file);
       return { success: true };
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'List a directory of a volume (through a helper container)',
+        params: VolumeParams,
+        querystring: VolumeBrowseQuery,
+        response: { 200: DataOf(DirectoryListing) },
+      },
+    },
+    async (request) => ({
+      data: await volumeFiles.list(request.params.nodeId, request.params.name, request.query.path ?? '/'),
+    }),
+  );
+
+  app.get(
+    '/content',
+    {
+      config: view,
+      schema: {
+        tags,
+        summary: 'Download a file of a volume',
+        params: VolumeParams,
+        querystring: VolumeReadQuery,
+        response: FileDownload,
+      },
+    },
+    async (request, reply) => {
+      const { nodeId, name } = request.params;
+      const file = await volumeFiles.read(nodeId, name, request.query.path, streams.track(reply));
+      return sendFile(reply, file, request.query.path);
     },
   );
 };

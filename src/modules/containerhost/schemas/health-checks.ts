@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, StringEnum, Timestamp, Uuid } from '../../../core/http-schemas.js';
+import { Nullable, NullableTimestamp, StringEnum, Timestamp, Uuid } from '../../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../../core/pagination.js';
 import { BODY_MATCH_MODES, HEALTH_SCHEMES, HEALTH_STATUSES } from '../../../db/schema/index.js';
 
@@ -93,3 +93,33 @@ export type HealthCheckConfig = Required<HealthCheckInput>;
 export type HealthResult = Static<typeof HealthResult>;
 export type SavedHealthResult = Static<typeof SavedHealthResult>;
 export type SavedHealthCheck = Static<typeof SavedHealthCheck>;
+
+/** The statuses of the overview: a result's status, `disabled` for a check switched off, `unknown` before its first run. */
+export const OVERVIEW_STATUSES = ['online', 'degraded', 'offline', 'disabled', 'unknown'] as const;
+
+export const HealthOverviewQuery = Type.Object({
+  ...PaginationQueryFields,
+  status: Type.Optional(StringEnum(OVERVIEW_STATUSES)),
+  nodeId: Type.Optional(Uuid('only the checks of this node')),
+});
+
+/** A saved check across nodes, with its latest result. */
+export const HealthOverviewItem = Type.Object({
+  id: Uuid(),
+  nodeId: Uuid(),
+  nodeName: Type.String(),
+  containerName: Type.String(),
+  enabled: Type.Boolean(),
+  status: StringEnum(OVERVIEW_STATUSES),
+  lastCheckedAt: NullableTimestamp,
+  httpStatus: Nullable(Type.Integer()),
+  responseMs: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  url: Nullable(Type.String()),
+  intervalSeconds: Type.Integer(),
+  nextRunAt: Timestamp,
+});
+
+export type OverviewStatus = (typeof OVERVIEW_STATUSES)[number];
+export type HealthOverviewQuery = Static<typeof HealthOverviewQuery>;
+export type HealthOverviewItem = Static<typeof HealthOverviewItem>;

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../../core/http-schemas.js';
 
-/** A file written into a volume (`PUT …/volumes/:name/files/write`), in its two body forms. */
+/** A volume's files: written (`PUT …/volumes/:name/files/write`, two body forms), browsed and read. */
 
 const VolumePath = (description: string) => Type.String({ minLength: 1, maxLength: 1024, description });
 
@@ -28,3 +28,9 @@ export const VolumeFileBody = {
 };
 
 export type VolumeFileJson = Static<typeof VolumeFileJson>;
+
+export const VolumeBrowseQuery = Type.Object({
+  path: Type.Optional(VolumePath('directory inside the volume; default the root')),
+});
+
+export const VolumeReadQuery = Type.Object({ path: VolumePath('file inside the volume') });

@@ -1,74 +1,24 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { api, call } from '../../api/client';
-import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
+import { NewTokenDialog } from '../../components/NewTokenDialog';
 import { TOKENS_KEY } from './query-keys';
 
-/** Names a new token, then shows its secret once: it cannot be read again afterwards. */
+/** Names a new API token, then shows its secret once: it cannot be read again afterwards. */
 export function CreateTokenDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const [secret, setSecret] = useState<string | undefined>();
-  const { form, banner, submitting, onSubmit } = useApiForm({
-    initialValues: { name: '', expiresInDays: '' as number | string },
-    validate: { name: (value) => (value.trim() ? null : 'Name the token after what will use it') },
-    submit: ({ name, expiresInDays }) =>
-      call(
-        api.POST('/auth/tokens', {
-          body: { name, ...(typeof expiresInDays === 'number' ? { expiresInDays } : {}) },
-        }),
-      ),
-    onDone: async ({ data }) => {
-      setSecret(data.token);
-      await queryClient.invalidateQueries({ queryKey: TOKENS_KEY });
-    },
-  });
-  const finish = () => {
-    setSecret(undefined);
-    form.reset();
-    onClose();
-  };
   return (
-    <Modal opened={opened} onClose={finish} title={secret ? 'Your new API token' : 'Create an API token'}>
-      {secret ? (
-        <Stack>
-          <Alert color="yellow" title="Copy it now">
-            This is the only time the token is shown. Store it somewhere safe.
-          </Alert>
-          <Code block>{secret}</Code>
-          <Group justify="flex-end">
-            <CopyButton value={secret}>
-              {({ copied, copy }) => (
-                <Button variant="light" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy token'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={finish}>Done</Button>
-          </Group>
-        </Stack>
-      ) : (
-        <form onSubmit={onSubmit} noValidate>
-          <Stack>
-            <FormBanner message={banner} />
-            <TextInput
-              label="Name"
-              description="What will use it, e.g. ci-deploy"
-              data-autofocus
-              {...form.getInputProps('name')}
-            />
-            <NumberInput
-              label="Expires in days"
-              description="Leave empty for a token that does not expire"
-              min={1}
-              max={3650}
-              allowDecimal={false}
-              {...form.getInputProps('expiresInDays')}
-            />
-            <FormActions submitLabel={'Create token'} submitting={submitting} onCancel={finish} />
-          </Stack>
-        </form>
-      )}
-    </Modal>
+    <NewTokenDialog
+      opened={opened}
+      onClose={onClose}
+      kind="API token"
+      nameHint="What will use it, e.g. ci-deploy"
+      queryKey={TOKENS_KEY}
+      create={async ({ name, expiresInDays }) => {
+        const { data } = await call(
+          api.POST('/auth/tokens', {
+            body: { name, ...(typeof expiresInDays === 'number' ? { expiresInDays } : {}) },
+          }),
+        );
+        return data.token;
+      }}
+    />
   );
 }

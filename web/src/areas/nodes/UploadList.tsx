@@ -1,11 +1,10 @@
 import { Badge, Button, FileButton, Group, Stack, Text } from '@mantine/core';
 import { api, call } from '../../api/client';
-import { formatBytes } from '../../components/byte-size';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
-import { ResumableUploadProgress } from '../../components/ResumableUploadProgress';
+import { formatBytes, formatDateTime } from '../../components/format';
 import { ServerList } from '../../components/ServerList';
+import { UploadProgress } from '../../components/UploadProgress';
 import { type Upload, uploadsKey } from './queries';
 import type { useNodeUpload } from './use-node-upload';
 
@@ -86,10 +85,10 @@ export function UploadList({
         const current = live(upload);
         if (current.status === 'complete') return formatBytes(current.totalBytes);
         return (
-          <ResumableUploadProgress
-            label={`Upload of ${current.path}`}
-            receivedBytes={current.receivedBytes}
-            totalBytes={current.totalBytes}
+          <UploadProgress
+            name={current.path}
+            progress={{ loaded: current.receivedBytes, total: current.totalBytes }}
+            inRow
             {...(current.status === 'open' ? {} : { color: 'gray' })}
           />
         );

@@ -6,24 +6,20 @@ import { type Column, DataTable } from '../../components/DataTable';
 import { formatDateTime } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
 import { Section } from '../../components/Section';
+import { CertificateLink } from '../certificates/CertificateLinks';
+import { EXPIRY_WARNING_DAYS, expiryBadge } from '../certificates/certificate-status';
 
 type Certificate = Answer<'/api/ssl-certificates', 'get'>['data'][number];
 
-const WITHIN_DAYS = 30;
-
 const columns: Column<Certificate>[] = [
-  { header: 'Certificate', cell: (certificate) => certificate.name },
+  { header: 'Certificate', cell: (certificate) => <CertificateLink certificate={certificate} /> },
   { header: 'Expires', cell: (certificate) => formatDateTime(certificate.notAfter) },
   {
     header: 'Status',
-    cell: (certificate) =>
-      certificate.expired ? (
-        <Badge color="red">Expired</Badge>
-      ) : (
-        <Badge color="orange">
-          {certificate.expiresInDays === 1 ? 'In 1 day' : `In ${certificate.expiresInDays} days`}
-        </Badge>
-      ),
+    cell: (certificate) => {
+      const badge = expiryBadge(certificate);
+      return <Badge color={badge.color}>{badge.label}</Badge>;
+    },
   },
 ];
 
@@ -34,7 +30,7 @@ export default function ExpiringCertificates() {
     queryFn: () =>
       call(
         api.GET('/api/ssl-certificates', {
-          params: { query: { expiringWithinDays: WITHIN_DAYS, sort: 'notAfter', limit: 20 } },
+          params: { query: { expiringWithinDays: EXPIRY_WARNING_DAYS, sort: 'notAfter', limit: 20 } },
         }),
       ),
   });
@@ -43,7 +39,7 @@ export default function ExpiringCertificates() {
       <QueryView query={certificates}>
         {({ data, pagination }) =>
           data.length === 0 ? (
-            <Text c="dimmed">No certificate expires within {WITHIN_DAYS} days.</Text>
+            <Text c="dimmed">No certificate expires within {EXPIRY_WARNING_DAYS} days.</Text>
           ) : (
             <>
               <DataTable
@@ -54,7 +50,7 @@ export default function ExpiringCertificates() {
               />
               {pagination.total > data.length && (
                 <Text size="sm" c="dimmed">
-                  {pagination.total - data.length} more expire within {WITHIN_DAYS} days.
+                  {pagination.total - data.length} more expire within {EXPIRY_WARNING_DAYS} days.
                 </Text>
               )}
             </>

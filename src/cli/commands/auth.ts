@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import { apiAction } from '../api-command.js';
+import { text, whole } from '../flags.js';
+import { createCommand, deleteCommand, lsCommand, type Resource, unwrap } from '../resource.js';
+
+/** The caller's own API tokens and browser sessions (`/auth/…`, any valid token). */
+const tokens: Resource = { noun: 'token', route: '/auth/tokens', lookup: { by: 'name' } };
+const sessions: Resource = { noun: 'session', route: '/auth/me/sessions', lookup: 'as-is' };
+
+export function registerAuth(program: Command): void {
+  const area = program.command('auth').description("the caller's own API tokens and sessions");
+  const sub = area.command('tokens').description('your API tokens (the local one: infragate tokens create)');
+  lsCommand(sub, tokens, {
+    columns: ['name', 'createdAt', 'expiresAt', 'lastUsedAt', 'id'],
+    unpaginated: true,
+  });
+  createCommand(sub, tokens, {
+    flags: [
+      text('--name <name>', 'name', 'token name', true),
+      whole('--expires-in-days <days>', 'expiresInDays', 'lifetime (1-3650; default: never)'),
+    ],
+    description: 'create an API token (shown once)',
+  });
+  deleteCommand(sub, tokens, {
+    name: 'revoke',
+    description: 'revoke one of your API tokens (name or id)',
+    done: 'revoked',
+  });
+
+  const sessionSub = area.command('sessions').description('your browser sessions');
+  lsCommand(sessionSub, sessions, {
+    columns: ['name', 'createdAt', 'lastUsedAt', 'clientIp', 'current', 'id'],
+    unpaginated: true,
+  });
+  apiAction(
+    sessionSub
+      .command('revoke-others')
+      .description('end your other sessions (all of them with an API token)'),
+    async (context) => {
+      const answer = unwrap(await context.api.call('POST', '/auth/me/sessions/revoke-others'));
+      context.out.done(answer, `revoked ${(answer as { revoked: number }).revoked} sessions`);
+    },
+  );
+}

@@ -1,0 +1,161 @@
+import fsp from 'node:fs/promises';
+import type { Command } from 'commander';
+import { apiAction } from '../api-command.js';
+import { CliError } from '../cli-error.js';
+import { readStdinOnce } from '../fields.js';
+import { bool, type Flag, nullable, text, whole } from '../flags.js';
+import {
+  actionCommand,
+  getCommand,
+  lsCommand,
+  type Resource,
+  recordRoute,
+  resourceCommand,
+} from '../resource.js';
+import { hostFlag, underHost } from './container-hosts.js';
+
+/** What runs on a container host: containers (with health checks), networks, volumes, images. */
+
+const onHost = (noun: string, collection: string): Resource => ({
+  noun,
+  route: (context) => underHost(context, collection),
+  lookup: 'as-is',
+  scope: [hostFlag],
+});
+
+const containers = onHost('container', 'containers');
+const networks = onHost('network', 'networks');
+const volumes = onHost('volume', 'volumes');
+const images = onHost('image', 'images');
+const nameFilter = text('--q <text>', 'q', 'substring of the name');
+
+const healthFlags: Flag[] = [
+  bool('enabled', 'enabled', 'run the check on its schedule'),
+  text('--scheme <scheme>', 'scheme', 'http or https'),
+  whole('--host-port <port>', 'hostPort', 'probe this port on the host'),
+  whole('--container-port <port>', 'containerPort', 'probe this port of the container'),
+  text('--path <path>', 'path', 'request path, e.g. /healthz'),
+  whole('--status-min <code>', 'statusMin', 'lowest healthy status'),
+  whole('--status-max <code>', 'statusMax', 'highest healthy status'),
+  nullable('--expected-body <text>', 'expectedBody', 'text the body must contain'),
+  text('--body-match <mode>', 'bodyMatchMode', 'includes, exact, starts_with or ends_with'),
+  whole('--interval <seconds>', 'intervalSeconds', 'seconds between scheduled checks'),
+  whole('--timeout <seconds>', 'timeoutSeconds', 'deadline of one probe'),
+  whole('--slow-threshold <ms>', 'slowThreshold', 'latency past which a probe counts as slow'),
+];
+
+function registerHealth(parent: Command): void {
+  const health = parent
+    .command('health')
+    .description("a container's HTTP health check (saved per container name)");
+  actionCommand(health, containers, {
+    name: 'get',
+    method: 'GET',
+    path: '/health-check',
+    description: 'show the saved check',
+  });
+  actionCommand(health, containers, {
+    name: 'set',
+    method: 'PUT',
+    path: '/health-check',
+    flags: healthFlags,
+    description: 'save the check (fields left out keep their defaults)',
+  });
+  actionCommand(health, containers, {
+    name: 'delete',
+    method: 'DELETE',
+    path: '/health-check',
+    description: 'remove the check',
+    done: 'health check deleted',
+  });
+  actionCommand(health, containers, {
+    name: 'test',
+    path: '/health-check/test',
+    flags: healthFlags,
+    description: 'probe the container once now (flags override the saved check)',
+  });
+  const results: Resource = {
+    ...containers,
+    route: async (context) =>
+      `${await recordRoute(containers, context, context.args[0])}/health-check/results`,
+  };
+  lsCommand(health, results, {
+    name: 'results <container>',
+    columns: ['checkedAt', 'status', 'httpStatus', 'responseMs', 'slow', 'error'],
+    description: 'recent results of the scheduled check',
+  });
+}
+
+export function registerContainers(program: Command): void {
+  const area = program.command('containers').description('containers of a container host (--host)');
+  lsCommand(area, containers, {
+    columns: ['name', 'image', 'state', 'status', 'id'],
+    filters: [nameFilter, { flags: '--all', field: 'all', description: 'include stopped containers' }],
+  });
+  getCommand(area, containers, 'inspect a container (by name or id)');
+  actionCommand(area, containers, {
+    name: 'stop',
+    path: '/stop',
+    flags: [whole('--timeout <seconds>', 'timeout', 'seconds between SIGTERM and SIGKILL (0-300)')],
+    description: 'stop a container (an already stopped one is success)',
+    done: 'stopped',
+  });
+  actionCommand(area, containers, {
+    name: 'move-file <from> <to>',
+    path: '/files/move',
+    fromArgs: ([fromPath, toPath]) => ({ fromPath, toPath }),
+    description: 'move a file inside a running container (mv, absolute paths)',
+    done: 'moved',
+  });
+  registerHealth(area);
+
+  const networkArea = program.command('networks').description('networks of a container host (--host)');
+  lsCommand(networkArea, networks, {
+    columns: ['name', 'driver', 'scope', 'builtIn', 'id'],
+    filters: [nameFilter],
+  });
+  getCommand(networkArea, networks, 'inspect a network and its containers');
+  actionCommand(networkArea, networks, {
+    name: 'disconnect <container>',
+    path: '/disconnect',
+    fromArgs: ([containerId]) => ({ containerId }),
+    query: [{ flags: '--force', field: 'force', description: 'also from bridge, host or none' }],
+    description: 'disconnect a container from a network',
+    done: 'disconnected',
+  });
+
+  const volumeArea = program.command('volumes').description('volumes of a container host (--host)');
+  lsCommand(volumeArea, volumes, { columns: ['name', 'driver', 'mountpoint'], filters: [nameFilter] });
+  getCommand(volumeArea, volumes);
+  apiAction(
+    resourceCommand(
+      volumeArea,
+      volumes,
+      'write <volume> <path> <file>',
+      'write a local file (- for standard input) to a path in the volume',
+    ),
+    async (context) => {
+      const [volume, path, file] = context.args as [string, string, string];
+      const content =
+        file === '-'
+          ? Buffer.from(await readStdinOnce())
+          : await fsp.readFile(file).catch(() => {
+              throw new CliError(`cannot read ${file}`);
+            });
+      const route = `${await recordRoute(volumes, context, volume)}/files/write`;
+      const answer = await context.api.call('PUT', route, {
+        query: { path },
+        body: content,
+        length: content.length,
+      });
+      context.out.done(answer, `wrote ${content.length} bytes to ${volume}:${path}`);
+    },
+  );
+
+  const imageArea = program.command('images').description('images of a container host (--host)');
+  lsCommand(imageArea, images, {
+    columns: ['tags', 'size', 'created', 'id'],
+    filters: [text('--q <text>', 'q', 'substring of the id or a tag')],
+  });
+  getCommand(imageArea, images, 'inspect an image (id or reference such as library/nginx:1.27)');
+}

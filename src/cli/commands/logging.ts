@@ -1,0 +1,215 @@
+import type { Command } from 'commander';
+import { apiAction } from '../api-command.js';
+import { CliError } from '../cli-error.js';
+import { type Flag, idFlag, text, whole } from '../flags.js';
+import {
+  createCommand,
+  crudCommands,
+  deleteCommand,
+  getCommand,
+  idOf,
+  lsCommand,
+  type Resource,
+  resourceCommand,
+  unwrap,
+  updateCommand,
+} from '../resource.js';
+
+/** Logging: two folder trees (schema folders, environment folders), schemas and environments. */
+
+const route = (name: string) => `/api/logging/${name}`;
+
+/** A folder named by name or id; `root` is the top level (null). */
+function folderFlag(flags: string, field: string, folders: Resource, description: string): Flag {
+  return {
+    flags,
+    field,
+    description: `${description} (name, id or root)`,
+    parse: (value: string, context) => (value === 'root' ? null : idOf(folders, context, value)),
+  };
+}
+
+/** The same, for list filters, where the API takes `root` itself. */
+function folderFilter(flags: string, field: string, folders: Resource): Flag {
+  return {
+    flags,
+    field,
+    description: 'only in this folder (name, id or root)',
+    parse: (value: string, context) => (value === 'root' ? 'root' : idOf(folders, context, value)),
+  };
+}
+
+interface TreeFolder {
+  id: string;
+  name: string;
+  children: TreeFolder[];
+}
+
+function printTree(folders: TreeFolder[], depth = 0): string[] {
+  return folders.flatMap((folder) => [
+    `${'  '.repeat(depth)}${folder.name}  ${folder.id}`,
+    ...printTree(folder.children, depth + 1),
+  ]);
+}
+
+function registerFolders(program: Command, tree: 'schema' | 'environment'): Resource {
+  const folders: Resource = { noun: 'folder', route: route(`${tree}-folders`) };
+  const area = program.command(`${tree}-folders`).description(`the ${tree} folder tree`);
+  lsCommand(area, folders, {
+    columns: ['name', 'parentId', 'sortOrder', 'id'],
+    filters: [
+      folderFilter('--parent <folder>', 'parentId', folders),
+      text('--q <text>', 'q', 'substring of the name'),
+    ],
+  });
+  apiAction(resourceCommand(area, folders, 'tree', 'show the whole tree'), async (context) => {
+    const answer = await context.api.call('GET', route(`${tree}-folders`), { query: { tree: true } });
+    const roots = unwrap(answer) as TreeFolder[];
+    if (context.out.json) context.out.record(roots);
+    else context.out.line(printTree(roots).join('\n') || '(none)');
+  });
+  getCommand(area, folders);
+  createCommand(area, folders, {
+    flags: [
+      text('--name <name>', 'name', 'folder name', true),
+      folderFlag('--parent <folder>', 'parentId', folders, 'parent folder'),
+    ],
+  });
+  updateCommand(area, folders, {
+    name: 'rename',
+    args: '<name>',
+    method: 'PUT',
+    flags: [],
+    fromArgs: ([name]) => ({ name }),
+    description: 'rename a folder',
+  });
+  updateCommand(area, folders, {
+    name: 'move',
+    method: 'PUT',
+    path: '/move',
+    flags: [{ ...folderFlag('--parent <folder>', 'parentId', folders, 'new parent folder'), required: true }],
+    description: 'move a folder and its subtree under another parent (at the end)',
+  });
+  apiAction(
+    resourceCommand(
+      area,
+      folders,
+      'reorder <folders...>',
+      'put these children of --parent first, in this order',
+    ).requiredOption('--parent <folder>', 'their parent (name, id or root)'),
+    async (context) => {
+      const [refs] = context.args as [string[]];
+      const parentId =
+        context.opts.parent === 'root' ? null : await idOf(folders, context, context.opts.parent);
+      const ids = await Promise.all(refs.map((ref) => idOf(folders, context, ref)));
+      const answer = await context.api.call('PUT', `${route(`${tree}-folders`)}/reorder`, {
+        json: { parentId, ids },
+      });
+      context.out.list(unwrap(answer) as unknown[], ['name', 'sortOrder', 'id']);
+    },
+  );
+  deleteCommand(area, folders, {
+    flags: [{ flags: '--recursive', field: 'recursive', description: 'also delete what the folder holds' }],
+  });
+  return folders;
+}
+
+function registerItems(
+  program: Command,
+  kind: 'schema' | 'environment',
+  folders: Resource,
+  extra: Flag[],
+): Resource {
+  const plural = `${kind}s`;
+  const items: Resource = { noun: kind, route: route(plural) };
+  const area = program.command(plural).description(`logging ${plural}`);
+  const flags = (creating: boolean): Flag[] => [
+    text('--name <name>', 'name', `${kind} name`, creating),
+    folderFlag('--folder <folder>', 'folderId', folders, 'folder'),
+    text('--description <text>', 'description', 'description'),
+    ...extra,
+  ];
+  crudCommands(area, items, {
+    list: {
+      columns:
+        kind === 'schema'
+          ? ['name', 'folderId', 'description', 'id']
+          : ['name', 'folderId', 'schemaId', 'retentionDays', 'id'],
+      filters: [
+        folderFilter('--folder <folder>', 'folderId', folders),
+        ...(kind === 'environment' ? [schemaFilter] : []),
+        text('--q <text>', 'q', 'substring of the name'),
+      ],
+    },
+    // A schema needs its field list, even an empty one.
+    create: { flags: flags(true), fromArgs: () => (kind === 'schema' ? { fields: [] } : {}) },
+    update: { method: 'PUT', flags: flags(false) },
+  });
+  apiAction(
+    resourceCommand(area, items, `move <${plural}...>`, `move ${plural} into a folder`).requiredOption(
+      '--folder <folder>',
+      'target folder (name, id or root)',
+    ),
+    async (context) => {
+      const [refs] = context.args as [string[]];
+      const folderId =
+        context.opts.folder === 'root' ? null : await idOf(folders, context, context.opts.folder);
+      const ids = await Promise.all(refs.map((ref) => idOf(items, context, ref)));
+      const path = `${route(`${kind}-folders`)}/move-${plural}`;
+      const answer = unwrap(await context.api.call('POST', path, { json: { ids, folderId } }));
+      context.out.done(answer, `moved ${ids.length} ${plural}`);
+    },
+  );
+  return items;
+}
+
+const schemas: Resource = { noun: 'schema', route: route('schemas') };
+
+const schemaFilter = idFlag(
+  '--schema <schema>',
+  'schemaId',
+  'only environments of this schema (name or id)',
+  (context, ref) => idOf(schemas, context, ref),
+);
+
+const FIELD_TYPES = ['string', 'number', 'boolean', 'timestamp', 'object'];
+
+/** `--field name:type[:required]`, repeatable, in order. */
+const schemaFields: Flag = {
+  flags: '--schema-field <name:type[:required]>',
+  field: 'fields',
+  description: `a schema field; type is ${FIELD_TYPES.join(', ')}`,
+  repeatable: true,
+  parse: (specs: string[]) =>
+    specs.map((spec) => {
+      const [name, type, required, ...rest] = spec.split(':');
+      if (
+        !name ||
+        !type ||
+        !FIELD_TYPES.includes(type) ||
+        rest.length > 0 ||
+        (required && required !== 'required')
+      )
+        throw new CliError(
+          `--schema-field ${spec} is not name:type or name:type:required (type: ${FIELD_TYPES.join(', ')})`,
+        );
+      return { name, type, required: required === 'required' };
+    }),
+};
+
+export function registerLogging(program: Command): void {
+  const area = program
+    .command('logging')
+    .description('logging folders, schemas and environments (logging:view|manage)');
+  const schemaFolders = registerFolders(area, 'schema');
+  const environmentFolders = registerFolders(area, 'environment');
+  registerItems(area, 'schema', schemaFolders, [schemaFields]);
+  registerItems(area, 'environment', environmentFolders, [
+    {
+      ...schemaFilter,
+      description: 'schema the records follow (name, id, or none)',
+      parse: (value: string, context) => (value === 'none' ? null : idOf(schemas, context, value)),
+    },
+    whole('--retention-days <days>', 'retentionDays', 'days records are kept (1-3650)'),
+  ]);
+}

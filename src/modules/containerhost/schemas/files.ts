@@ -1,0 +1,45 @@
+import { type Static, Type } from 'typebox';
+import { Nullable, NullableTimestamp } from '../../../core/http-schemas.js';
+
+/** Files in a container (through the archive API) and the directory listings volumes share. */
+
+const ContainerPath = (description: string) => Type.String({ minLength: 1, maxLength: 4096, description });
+
+export const DirectoryEntry = Type.Object({
+  name: Type.String(),
+  type: Type.String({ description: 'file, directory, symlink, hardlink or other' }),
+  size: Type.Number({ description: 'bytes (0 for anything but a file)' }),
+  mode: Type.String({ description: 'permission bits in octal, e.g. 0644' }),
+  mtime: NullableTimestamp,
+  linkTarget: Nullable(Type.String()),
+});
+
+export const DirectoryListing = Type.Object({
+  path: Type.String(),
+  entries: Type.Array(DirectoryEntry),
+  truncated: Type.Boolean({
+    description: 'the listing stopped early (over 10000 entries, or a tree too large to scan)',
+  }),
+});
+
+export const ContainerBrowseQuery = Type.Object({
+  path: Type.Optional(ContainerPath('absolute directory path; default /')),
+});
+
+export const ContainerFileQuery = Type.Object({ path: ContainerPath('absolute path of the file') });
+
+export const ContainerDeleteQuery = Type.Object({
+  path: ContainerPath('absolute path to delete'),
+  recursive: Type.Optional(
+    Type.Boolean({ default: false, description: 'delete a directory with its entries' }),
+  ),
+});
+
+export const DirectoryCreation = Type.Object({ path: ContainerPath('absolute path of the new directory') });
+
+export const FileMove = Type.Object({
+  fromPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
+  toPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
+});
+
+export type FileMove = Static<typeof FileMove>;

@@ -1,0 +1,61 @@
+import type { AuditActor } from '../../core/actor.js';
+import type { Deps } from '../../core/deps.js';
+import { conflict, validationError } from '../../core/errors.js';
+import { labelIssues } from './container-spec.js';
+import { stripSlash } from './docker.js';
+import { recordEngineChange } from './engine-audit.js';
+import type { EngineNodeService } from './engine-nodes.js';
+import type { ResourceService } from './resources.js';
+import type { Volume } from './schemas/resources.js';
+import type { VolumeCreation } from './schemas/volumes.js';
+
+/** A node's volumes: create and delete, each change audited. */
+export class VolumeService {
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'audit'> & {
+      engineNodes: EngineNodeService;
+      resources: ResourceService;
+    },
+  ) {}
+
+  /** Creates a volume; a name in use is 409 (engines would answer the existing volume instead). */
+  async create(actor: AuditActor, nodeId: string, input: VolumeCreation): Promise<Volume> {
+    const issues = labelIssues(input.labels);
+    if (issues.length > 0) throw validationError(issues);
+    const { engine } = await this.deps.engineNodes.engine(nodeId);
+    const what = { nodeId, volume: input.name };
+    const taken = await engine.exists(what, (docker) => docker.getVolume(input.name).inspect());
+    if (taken) throw conflict('VOLUME_NAME_TAKEN', { name: input.name });
+    const driver = input.driver ?? 'local';
+    await engine.call(what, (docker) =>
+      docker.createVolume({ Name: input.name, Driver: driver, Labels: input.labels ?? {} }),
+    );
+    await recordEngineChange(this.deps, actor, 'volume', 'created', input.name, { nodeId, driver });
+    return this.deps.resources.inspectVolume(nodeId, input.name);
+  }
+
+  /**
+   * Deletes a volume. One in use is 409 unless `force`, which first removes the containers that use it
+   * (running ones too); their names are in the audit event.
+   */
+  async remove(actor: AuditActor, nodeId: string, name: string, force: boolean): Promise<void> {
+    const { engine } = await this.deps.engineNodes.engine(nodeId);
+    const what = { nodeId, volume: name };
+    await engine.call(what, (docker) => docker.getVolume(name).inspect());
+    const users = force
+      ? await engine.call(what, (docker) =>
+          docker.listContainers({ all: true, filters: JSON.stringify({ volume: [name] }) }),
+        )
+      : [];
+    for (const user of users)
+      await engine.call({ nodeId, containerId: user.Id }, (docker) =>
+        docker.getContainer(user.Id).remove({ force: true }),
+      );
+    await engine.call(what, (docker) => docker.getVolume(name).remove());
+    await recordEngineChange(this.deps, actor, 'volume', 'deleted', name, {
+      nodeId,
+      force,
+      removedContainers: users.map((user) => stripSlash(user.Names?.[0])),
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiCli, gatewayWithCli } from '../support/cli.js';
+import type { TestGateway } from '../support/gateway.js';
+
+let gateway: TestGateway;
+let cli: ApiCli;
+beforeAll(async () => {
+  ({ gateway, cli } = await gatewayWithCli());
+});
+afterAll(() => gateway.close());
+
+describe('infragate admin groups and admin users (through the API)', () => {
+  it('creates a group, lists it, and replaces its scopes', async () => {
+    const group = await cli.json([
+      'admin',
+      'groups',
+      'create',
+      '--name',
+      'ops',
+      '--scopes',
+      'logging:view,pages:*',
+    ]);
+    expect(group).toMatchObject({ name: 'ops', scopes: ['logging:view', 'pages:*'] });
+    const listed = await cli.json(['admin', 'groups', 'ls']);
+    expect(listed.map((row: { name: string }) => row.name)).toContain('ops');
+    const changed = await cli.json(['admin', 'groups', 'set-scopes', 'ops', 'pages:view']);
+    expect(changed.scopes).toEqual(['pages:view']);
+  });
+
+  it('creates a user with a password from stdin, finds it by email, disables and enables it', async () => {
+    await cli.json(['admin', 'groups', 'create', '--name', 'support', '--scopes', '']);
+    const user = await cli.json(
+      [
+        'admin',
+        'users',
+        'create',
+        '--email',
+        'sam@example.org',
+        '--name',
+        'Sam',
+        '--group',
+        'support',
+        '--password-stdin',
+      ],
+      'a long password\n',
+    );
+    expect(user).toMatchObject({ email: 'sam@example.org', groupName: 'support', hasPassword: true });
+    expect((await cli.json(['admin', 'users', 'get', 'sam@example.org'])).id).toBe(user.id);
+    expect((await cli.json(['admin', 'users', 'disable', 'sam@example.org'])).disabled).toBe(true);
+    expect((await cli.json(['admin', 'users', 'enable', user.id])).disabled).toBe(false);
+    const found = await cli.json(['admin', 'users', 'ls', '--q', 'sam@']);
+    expect(found.map((row: { email: string }) => row.email)).toEqual(['sam@example.org']);
+  });
+
+  it('names an unknown user in one line', async () => {
+    const result = await cli.run(['admin', 'users', 'get', 'nobody@example.org']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe('infragate: no user with email nobody@example.org');
+  });
+});
+
+describe('infragate auth tokens (the caller’s own, through the API)', () => {
+  it('creates a token shown once, lists it without its secret and revokes it by name', async () => {
+    const created = await cli.json(['auth', 'tokens', 'create', '--name', 'ci', '--expires-in-days', '7']);
+    expect(created.token).toMatch(/^igw_/);
+    const listed = await cli.json(['auth', 'tokens', 'ls']);
+    expect(listed.find((token: { name: string }) => token.name === 'ci')).not.toHaveProperty('token');
+    expect((await gateway.call('GET', '/auth/me', { token: created.token })).status).toBe(200);
+    expect((await cli.run(['auth', 'tokens', 'revoke', 'ci'])).code).toBe(0);
+    expect((await gateway.call('GET', '/auth/me', { token: created.token })).status).toBe(401);
+  });
+});
