@@ -111,9 +111,10 @@ describeInBrowser(
         mimeType: 'application/x-pem-file',
         buffer: Buffer.from(pki.rsaLeaf.keyPem),
       });
-      await expect(dialog.getByRole('textbox', { name: 'Private key' }).inputValue()).resolves.toBe(
-        pki.rsaLeaf.keyPem,
-      );
+      // The picked file is read asynchronously: the field fills a moment after the pick.
+      await expect
+        .poll(() => dialog.getByRole('textbox', { name: 'Private key' }).inputValue())
+        .toBe(pki.rsaLeaf.keyPem);
       await dialog.getByRole('textbox', { name: 'Chain' }).fill(pki.chainPem);
       expect(await accessibilityViolations(page)).toEqual([]);
       await screenshot(page, 'certificates-upload');
