@@ -102,6 +102,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     notifications: new NotificationOutbox({ maxAttempts: config.notify.maxAttempts }),
     principals,
     log: app.log,
+    subscribe: database.subscribe,
     onClose: (hook) => closers.push(hook),
   };
   app.decorate('deps', deps);

@@ -104,6 +104,8 @@ export const AUDIT_ACTIONS = {
     'logging.environment_folder.deleted',
     'logging.environment_folder.reordered',
     'logging.environment_folder.moved',
+    'logging.ingest_token.created',
+    'logging.ingest_token.revoked',
     'logging.schema.created',
     'logging.schema.deleted',
     'logging.schema.updated',

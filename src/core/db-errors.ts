@@ -1,7 +1,7 @@
 import { conflict } from './errors.js';
 
 /** True when a database error, however wrapped, carries this SQLSTATE. */
-function hasSqlState(error: unknown, code: string): boolean {
+export function hasSqlState(error: unknown, code: string): boolean {
   for (
     let current = error;
     current instanceof Error || isObject(current);

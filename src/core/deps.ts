@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Database, Db } from '../db/client.js';
 import type { AuditRecorder } from './audit-recorder.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
 import type { BackgroundJobs } from './background-jobs.js';
@@ -21,6 +21,11 @@ export interface Deps {
   notifications: NotificationOutbox;
   principals: PrincipalResolver;
   log: FastifyBaseLogger;
+  /**
+   * LISTEN on a channel (PostgreSQL NOTIFY from any gateway process on the same database, or the
+   * embedded database's own notifications); answers the function that stops listening.
+   */
+  subscribe: Database['subscribe'];
   /** Closes things a module opened (pools, watchers) when the server closes. */
   onClose(hook: () => Promise<void> | void): void;
 }

@@ -3,10 +3,11 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ERROR_MESSAGE } from './errors.js';
 
-/** One Server-Sent Event: its name (`message` when absent) and its data, sent as one line of JSON. */
+/** One Server-Sent Event: its name (`message` when absent), its data as one line of JSON, and an optional id. */
 export interface ServerSentEvent {
   event?: string;
   data: unknown;
+  id?: string;
 }
 
 /** A comment line every so often keeps proxies from closing a quiet stream and finds clients that left. */
@@ -17,9 +18,13 @@ export function wantsEventStream(request: FastifyRequest): boolean {
   return /\btext\/event-stream\b/i.test(request.headers.accept ?? '');
 }
 
-function format({ event, data }: ServerSentEvent): string {
+/** Event names and ids are single tokens of the protocol; a line break would start a new field. */
+const oneLine = (text: string) => text.replace(/[\r\n]/g, ' ');
+
+function format({ event, data, id }: ServerSentEvent): string {
   // JSON never holds a raw newline, so one `data:` line carries the whole payload.
-  return `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+  const fields = `${id === undefined ? '' : `id: ${oneLine(id)}\n`}${event ? `event: ${oneLine(event)}\n` : ''}`;
+  return `${fields}data: ${JSON.stringify(data)}\n\n`;
 }
 
 /** The envelope of an error that happens once the stream has started (the status line is long sent). */
@@ -56,13 +61,83 @@ export class OpenStreams {
   }
 }
 
+/** One Server-Sent Events answer that its producer pushes events into. */
+export interface EventStream {
+  /**
+   * Writes one event (or several at once) and resolves when the socket took it, so a slow client slows its
+   * producer instead of growing a buffer. Resolves at once after the client left.
+   */
+  send(events: ServerSentEvent | ServerSentEvent[]): Promise<void>;
+  /** Whether the client is gone or the stream was ended. */
+  readonly closed: boolean;
+  /** Resolves when the client leaves or `end()` is called. */
+  readonly done: Promise<void>;
+  end(): void;
+}
+
+const EVENT_STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  // Reverse proxies (nginx) would otherwise buffer the stream.
+  'x-accel-buffering': 'no',
+} as const;
+
 /**
- * Answers with `text/event-stream`: each event (or batch of events) as it comes, a heartbeat comment
- * while none does, an `end` event when the source is done, or an `error` event with the error envelope
- * when it fails after the stream began. Errors before the first byte are the caller's to throw (a normal JSON answer). The
- * body is a stream Fastify pipes and destroys when the client leaves; `signal` (from `track`) stops the
- * source then. Writes wait for the client to drain, so a slow reader slows the source instead of filling
- * memory.
+ * Takes the reply over for a producer that pushes events (the log tail): answers 200 `text/event-stream`
+ * at once, sends a heartbeat comment while nothing else goes out, and `done` resolves when the client
+ * leaves. It writes to the socket itself (hijacked), so a client that leaves releases its connection at
+ * once; the route's checks (authentication, validation, 404) run before, so their errors still get the
+ * JSON envelope, and the headers the `onSend` hooks would add are sent here.
+ */
+export function openEventStream(request: FastifyRequest, reply: FastifyReply): EventStream {
+  reply.hijack();
+  const socket = reply.raw;
+  socket.writeHead(200, {
+    ...EVENT_STREAM_HEADERS,
+    connection: 'keep-alive',
+    'x-content-type-options': 'nosniff',
+    'x-request-id': request.id,
+  });
+  socket.write(': stream open\n\n');
+  let closed = false;
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const heartbeat = setInterval(() => socket.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  heartbeat.unref();
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    finish();
+  };
+  // The response's 'close' fires when the client disconnects (or the answer ended).
+  socket.on('close', close);
+  return {
+    get closed() {
+      return closed;
+    },
+    done,
+    async send(events) {
+      if (closed || socket.write([events].flat().map(format).join(''))) return;
+      await Promise.race([once(socket, 'drain'), done]);
+    },
+    end() {
+      close();
+      socket.end();
+    },
+  };
+}
+
+/**
+ * Answers with `text/event-stream` from a source that is an async iterable (engine logs, stats, pull
+ * progress): each event (or batch of events, one write) as it comes, a heartbeat comment while none does, an
+ * `end` event when the source is done, or an `error` event with the error envelope when it fails after the
+ * stream began (errors before the first byte are the caller's to throw as a normal JSON answer). The body is
+ * a stream Fastify pipes (through the usual `onSend` hooks) and destroys when the client leaves; `signal`
+ * (from `OpenStreams.track`) stops the source then. Writes wait for the client to drain, so a slow reader
+ * slows the source instead of filling memory.
  */
 export function sendEventStream(
   reply: FastifyReply,
@@ -81,7 +156,6 @@ export function sendEventStream(
   }, HEARTBEAT_MS);
   const pump = async () => {
     try {
-      // A source may hand over several events at once (all the lines of one engine chunk): one write.
       for await (const batch of events) await write([batch].flat().map(format).join(''));
       await write(format({ event: 'end', data: {} }));
     } catch (error) {
@@ -94,9 +168,5 @@ export function sendEventStream(
   void pump().catch(() => {
     // Only a drain wait cut short by the client leaving gets here; there is nobody left to tell.
   });
-  return reply
-    .header('content-type', 'text/event-stream; charset=utf-8')
-    .header('cache-control', 'no-cache')
-    .header('x-accel-buffering', 'no')
-    .send(body as Readable);
+  return reply.headers(EVENT_STREAM_HEADERS).send(body as Readable);
 }

@@ -16,6 +16,8 @@ export const advisoryLocks = {
   schemaFolderTree: 7_302_118_460,
   /** Structural changes to the logging environment folder tree. */
   environmentFolderTree: 7_302_118_461,
+  /** Creating and dropping log record partitions (modules/logging/partitions.ts). */
+  logPartitions: 7_302_118_462,
   /** Storing and collecting pages blobs (reference counting against garbage collection). */
   pagesBlobs: 7_302_118_907,
 } as const;

@@ -15,6 +15,9 @@ const PUBLIC_ROUTES = [
   /^\/assets\/:name$/,
   /^\/\.well-known\/acme-challenge\//,
   /^\/\.well-known\/infragate-domain\//,
+  // Ingest takes its own write-only tokens (igl_…), which the ingest routes resolve themselves.
+  /^\/api\/logging\/ingest$/,
+  /^\/v1\/logs$/,
 ];
 
 /** The only routes that accept a pages deploy token (`config.credential`), besides API tokens. */

@@ -25,9 +25,16 @@ export interface DatabaseShape {
 /** The migrations' own bookkeeping table, which the Drizzle schema does not declare. */
 const BOOKKEEPING = 'infragate_migrations';
 
+/**
+ * Ordinary and partitioned tables, not their partitions: Drizzle cannot declare partitioning, so a
+ * partitioned table (log_records) is compared as the plain table the schema declares, and the
+ * partitions made at run time are no part of the schema.
+ */
+const TABLE = `c.relkind in ('r', 'p') and not c.relispartition`;
+
 const CATALOG = {
   tables: `select c.relname as line from pg_class c join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'public' and c.relkind = 'r' and c.relname <> '${BOOKKEEPING}'`,
+    where n.nspname = 'public' and ${TABLE} and c.relname <> '${BOOKKEEPING}'`,
   columns: `select c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
       || case when a.attnotnull then ' not null' else ' null' end
       || coalesce(' default ' || pg_get_expr(d.adbin, d.adrelid), '') as line
@@ -35,18 +42,18 @@ const CATALOG = {
     join pg_class c on c.oid = a.attrelid
     join pg_namespace n on n.oid = c.relnamespace
     left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-    where n.nspname = 'public' and c.relkind = 'r' and c.relname <> '${BOOKKEEPING}'
+    where n.nspname = 'public' and ${TABLE} and c.relname <> '${BOOKKEEPING}'
       and a.attnum > 0 and not a.attisdropped`,
-  indexes: `select regexp_replace(pg_get_indexdef(i.indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON ', 'CREATE \\1INDEX ON ')
+  indexes: `select regexp_replace(pg_get_indexdef(i.indexrelid), '^CREATE (UNIQUE )?INDEX \\S+ ON (ONLY )?', 'CREATE \\1INDEX ON ')
       || case when i.indisprimary then ' PRIMARY KEY' else '' end as line
     from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'public' and c.relname <> '${BOOKKEEPING}'`,
+    where n.nspname = 'public' and ${TABLE} and c.relname <> '${BOOKKEEPING}'`,
   foreignKeys: `select c.relname || ': ' || pg_get_constraintdef(k.oid) as line
     from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'public' and k.contype = 'f'`,
+    where n.nspname = 'public' and ${TABLE} and k.contype = 'f'`,
   checks: `select c.relname || ': ' || pg_get_constraintdef(k.oid) as line
     from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
-    where n.nspname = 'public' and k.contype = 'c'`,
+    where n.nspname = 'public' and ${TABLE} and k.contype = 'c'`,
 } as const;
 
 /** `CHECK ((kind = ANY (ARRAY['a'::text, 'b'::text])))` or, for one value, `CHECK ((kind = 'a'::text))`. */

@@ -5,6 +5,10 @@ import { createdAt, updatedAt } from './columns.js';
 export const LOG_FIELD_TYPES = ['string', 'number', 'boolean', 'timestamp', 'object'] as const;
 export type LogFieldType = (typeof LOG_FIELD_TYPES)[number];
 
+/** What ingest does with a record that does not follow the environment's schema. */
+export const SCHEMA_VIOLATION_POLICIES = ['reject', 'keep'] as const;
+export type SchemaViolationPolicy = (typeof SCHEMA_VIOLATION_POLICIES)[number];
+
 /** One field of a logging schema, as stored. */
 export interface LogFieldDefinition {
   name: string;
@@ -66,6 +70,15 @@ export const loggingEnvironments = pgTable(
     description: text('description').notNull().default(''),
     schemaId: uuid('schema_id').references(() => loggingSchemas.id),
     retentionDays: integer('retention_days').notNull(),
+    onSchemaViolation: text('on_schema_violation', { enum: SCHEMA_VIOLATION_POLICIES })
+      .notNull()
+      .default('reject'),
+    // Ingest limits: one request's size, and each ingest token's rate (token buckets).
+    ingestMaxBodyBytes: integer('ingest_max_body_bytes').notNull().default(5_242_880),
+    ingestMaxRecords: integer('ingest_max_records').notNull().default(10_000),
+    ingestRecordsPerSecond: integer('ingest_records_per_second').notNull().default(10_000),
+    ingestBytesPerSecond: integer('ingest_bytes_per_second').notNull().default(10_485_760),
+    ingestBurstSeconds: integer('ingest_burst_seconds').notNull().default(10),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

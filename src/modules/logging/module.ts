@@ -1,16 +1,38 @@
 import type { GatewayModule } from '../../core/app.js';
+import { IngestService } from './ingest-service.js';
+import { IngestTokens } from './ingest-tokens.js';
+import { LogPartitions } from './partitions.js';
+import { RecordSearch } from './record-search.js';
+import { RecordStore } from './record-store.js';
+import { RecordTail } from './record-tail.js';
+import { LogRetention } from './retention.js';
 import { logEnvironmentRoutes } from './routes/environments.js';
 import { folderTreeRoutes } from './routes/folders.js';
+import { ingestRoutes } from './routes/ingest.js';
+import { recordRoutes } from './routes/records.js';
 import { logSchemaRoutes } from './routes/schemas.js';
+import { ingestTokenRoutes } from './routes/tokens.js';
 import { LogEnvironment, LogSchema } from './schemas.js';
 import { LoggingService } from './service.js';
 
 /**
- * Logging configuration: builds the service once and registers the routes of its two folder trees,
- * its schemas and its environments (`logging:view` / `logging:manage`).
+ * Logging: the configuration (two folder trees, schemas, environments) and the log store of each
+ * environment (ingest tokens, ingest over HTTP and OTLP, search, facets, histogram, live tail, and
+ * the partition job that keeps retention). Builds every service once and registers the routes.
  */
 const loggingModule: GatewayModule = async (app) => {
-  const logging = new LoggingService(app.deps);
+  const { deps } = app;
+  const logging = new LoggingService(deps);
+  const partitions = new LogPartitions(deps);
+  const tail = new RecordTail(deps);
+  deps.onClose(await tail.listen());
+  // Open tails would keep the server from closing: they end first.
+  app.addHook('preClose', async () => tail.endAll());
+  new LogRetention(deps, partitions).register();
+  const tokens = new IngestTokens(deps, logging);
+  const ingest = new IngestService(new RecordStore(deps, partitions), tail);
+  const search = new RecordSearch(deps, logging);
+
   await app.register(folderTreeRoutes, {
     prefix: '/api/logging/schema-folders',
     tree: logging.schemaFolders,
@@ -31,6 +53,9 @@ const loggingModule: GatewayModule = async (app) => {
   });
   await app.register(logSchemaRoutes, { prefix: '/api/logging/schemas', logging });
   await app.register(logEnvironmentRoutes, { prefix: '/api/logging/environments', logging });
+  await app.register(ingestTokenRoutes, { prefix: '/api/logging/environments', tokens });
+  await app.register(recordRoutes, { prefix: '/api/logging/environments', search, tail });
+  await app.register(ingestRoutes, { tokens, ingest });
 };
 
 export default loggingModule;

@@ -1,7 +1,15 @@
 import { type Static, Type } from 'typebox';
-import { LiteralUnion, Name, PageOf, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  LiteralUnion,
+  Name,
+  PageOf,
+  SearchText,
+  StringEnum,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
-import { LOG_FIELD_TYPES } from '../../db/schema/index.js';
+import { LOG_FIELD_TYPES, SCHEMA_VIOLATION_POLICIES } from '../../db/schema/index.js';
 
 /** The shapes of the logging area: route schemas, and through `Static` the service's types. */
 
@@ -105,6 +113,24 @@ export const LogSchemaChanges = Type.Object({
 // Environments
 
 const RetentionDays = Type.Integer({ minimum: 1, maximum: 3650, description: 'days log records are kept' });
+const OnSchemaViolation = StringEnum(
+  SCHEMA_VIOLATION_POLICIES,
+  'a record that breaks the schema: `reject` it (reported in the ingest answer) or `keep` it flagged',
+);
+const MiB = 1024 * 1024;
+/** Limits of one ingest request and of each ingest token's rate; every field has a default. */
+const IngestLimits = Type.Object({
+  maxBodyBytes: Type.Integer({ minimum: 1024, maximum: 64 * MiB, description: 'largest body, after gzip' }),
+  maxRecords: Type.Integer({ minimum: 1, maximum: 100_000, description: 'most records in one request' }),
+  recordsPerSecond: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'rate per ingest token' }),
+  bytesPerSecond: Type.Integer({ minimum: 1024, maximum: 1024 * MiB, description: 'rate per ingest token' }),
+  burstSeconds: Type.Integer({
+    minimum: 1,
+    maximum: 3600,
+    description: 'a token may send this many seconds of its rate at once (and always one full request)',
+  }),
+});
+const IngestLimitChanges = Type.Partial(IngestLimits);
 
 export const LogEnvironment = Type.Object({
   id: Uuid(),
@@ -113,6 +139,8 @@ export const LogEnvironment = Type.Object({
   description: Type.String(),
   schemaId: Type.Union([Uuid(), Type.Null()]),
   retentionDays: Type.Integer(),
+  onSchemaViolation: StringEnum(SCHEMA_VIOLATION_POLICIES),
+  ingest: IngestLimits,
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
@@ -129,6 +157,8 @@ export const NewLogEnvironment = Type.Object({
   description: Type.Optional(Description),
   schemaId: Type.Optional(NullableUuid('the schema of its log records')),
   retentionDays: Type.Optional({ ...RetentionDays, default: DEFAULT_RETENTION_DAYS }),
+  onSchemaViolation: Type.Optional(OnSchemaViolation),
+  ingest: Type.Optional(IngestLimitChanges),
 });
 export const LogEnvironmentChanges = Type.Object({
   name: Type.Optional(Name),
@@ -136,6 +166,8 @@ export const LogEnvironmentChanges = Type.Object({
   description: Type.Optional(Description),
   schemaId: Type.Optional(NullableUuid('null: no schema')),
   retentionDays: Type.Optional(RetentionDays),
+  onSchemaViolation: Type.Optional(OnSchemaViolation),
+  ingest: Type.Optional(IngestLimitChanges),
 });
 
 export type Folder = Static<typeof Folder>;
@@ -151,3 +183,4 @@ export type LogEnvironment = Static<typeof LogEnvironment>;
 export type LogEnvironmentListQuery = Static<typeof LogEnvironmentListQuery>;
 export type NewLogEnvironment = Static<typeof NewLogEnvironment>;
 export type LogEnvironmentChanges = Static<typeof LogEnvironmentChanges>;
+export type IngestLimits = Static<typeof IngestLimits>;

@@ -15,6 +15,7 @@ import {
   loggingSchemaFolders,
   loggingSchemas,
 } from '../../db/schema/index.js';
+import { changedSettings, environmentColumns, environmentView, settingColumns } from './environment-rows.js';
 import { FolderTree, type ItemTable } from './folder-tree.js';
 import {
   DEFAULT_RETENTION_DAYS,
@@ -37,17 +38,6 @@ const schemaColumns = {
   fields: loggingSchemas.fields,
   createdAt: loggingSchemas.createdAt,
   updatedAt: loggingSchemas.updatedAt,
-};
-
-const environmentColumns = {
-  id: loggingEnvironments.id,
-  name: loggingEnvironments.name,
-  folderId: loggingEnvironments.folderId,
-  description: loggingEnvironments.description,
-  schemaId: loggingEnvironments.schemaId,
-  retentionDays: loggingEnvironments.retentionDays,
-  createdAt: loggingEnvironments.createdAt,
-  updatedAt: loggingEnvironments.updatedAt,
 };
 
 /** Field names of one schema are unique; a duplicate names the later occurrence. */
@@ -224,6 +214,7 @@ export class LoggingService {
           .limit(limit)
           .offset(offset),
       this.deps.db.select({ value: count() }).from(loggingEnvironments).where(where),
+      environmentView,
     );
   }
 
@@ -234,7 +225,7 @@ export class LoggingService {
         )[0]
       : undefined;
     if (!row) throw notFound({ environmentId: id });
-    return row;
+    return environmentView(row);
   }
 
   async createEnvironment(actor: AuditActor, input: NewLogEnvironment): Promise<LogEnvironment> {
@@ -245,6 +236,7 @@ export class LoggingService {
       description: input.description ?? '',
       schemaId: input.schemaId ?? null,
       retentionDays: input.retentionDays ?? DEFAULT_RETENTION_DAYS,
+      ...settingColumns(input),
     };
     return this.deps.db.transaction(async (tx) => {
       await this.lockForEnvironment(tx, values.schemaId, values.folderId);
@@ -272,6 +264,7 @@ export class LoggingService {
     if (input.folderId !== undefined) changes.folderId = input.folderId;
     if (input.schemaId !== undefined) changes.schemaId = input.schemaId;
     if (input.retentionDays !== undefined) changes.retentionDays = input.retentionDays;
+    Object.assign(changes, settingColumns(input));
     return this.deps.db.transaction(async (tx) => {
       await this.lockForEnvironment(tx, changes.schemaId ?? null, changes.folderId ?? null);
       const before = await this.getEnvironment(id, tx);
@@ -281,10 +274,7 @@ export class LoggingService {
           .set({ ...changes, updatedAt: new Date() })
           .where(eq(loggingEnvironments.id, id)),
       );
-      const metadata: Record<string, unknown> = { changed: Object.keys(changes).sort() };
-      for (const key of ['name', 'folderId', 'schemaId', 'retentionDays'] as const) {
-        if (changes[key] !== undefined) metadata[key] = { from: before[key], to: changes[key] };
-      }
+      const metadata = { changed: Object.keys(changes).sort(), ...changedSettings(before, changes) };
       await this.deps.audit.record(tx, actor, {
         action: 'logging.environment.updated',
         targetType: 'environment',
@@ -363,10 +353,11 @@ export class LoggingService {
   private async environmentsByIds(ids: string[]): Promise<LogEnvironment[]> {
     const wanted = ids.filter(isUuid);
     if (wanted.length === 0) return [];
-    return this.deps.db
+    const rows = await this.deps.db
       .select(environmentColumns)
       .from(loggingEnvironments)
       .where(inArray(loggingEnvironments.id, wanted))
       .orderBy(asc(loggingEnvironments.name), asc(loggingEnvironments.id));
+    return rows.map(environmentView);
   }
 }

@@ -1624,6 +1624,20 @@ export interface paths {
                                     description: string;
                                     schemaId: string | null;
                                     retentionDays: number;
+                                    /** @enum {string} */
+                                    onSchemaViolation: "reject" | "keep";
+                                    ingest: {
+                                        /** @description largest body, after gzip */
+                                        maxBodyBytes: number;
+                                        /** @description most records in one request */
+                                        maxRecords: number;
+                                        /** @description rate per ingest token */
+                                        recordsPerSecond: number;
+                                        /** @description rate per ingest token */
+                                        bytesPerSecond: number;
+                                        /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                        burstSeconds: number;
+                                    };
                                     /** Format: date-time */
                                     createdAt: string;
                                     /** Format: date-time */
@@ -2114,6 +2128,20 @@ export interface paths {
                                 description: string;
                                 schemaId: string | null;
                                 retentionDays: number;
+                                /** @enum {string} */
+                                onSchemaViolation: "reject" | "keep";
+                                ingest: {
+                                    /** @description largest body, after gzip */
+                                    maxBodyBytes: number;
+                                    /** @description most records in one request */
+                                    maxRecords: number;
+                                    /** @description rate per ingest token */
+                                    recordsPerSecond: number;
+                                    /** @description rate per ingest token */
+                                    bytesPerSecond: number;
+                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                    burstSeconds: number;
+                                };
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -2153,6 +2181,23 @@ export interface paths {
                          * @default 30
                          */
                         retentionDays?: number;
+                        /**
+                         * @description a record that breaks the schema: `reject` it (reported in the ingest answer) or `keep` it flagged
+                         * @enum {string}
+                         */
+                        onSchemaViolation?: "reject" | "keep";
+                        ingest?: {
+                            /** @description largest body, after gzip */
+                            maxBodyBytes?: number;
+                            /** @description most records in one request */
+                            maxRecords?: number;
+                            /** @description rate per ingest token */
+                            recordsPerSecond?: number;
+                            /** @description rate per ingest token */
+                            bytesPerSecond?: number;
+                            /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                            burstSeconds?: number;
+                        };
                     };
                 };
             };
@@ -2172,6 +2217,20 @@ export interface paths {
                                 description: string;
                                 schemaId: string | null;
                                 retentionDays: number;
+                                /** @enum {string} */
+                                onSchemaViolation: "reject" | "keep";
+                                ingest: {
+                                    /** @description largest body, after gzip */
+                                    maxBodyBytes: number;
+                                    /** @description most records in one request */
+                                    maxRecords: number;
+                                    /** @description rate per ingest token */
+                                    recordsPerSecond: number;
+                                    /** @description rate per ingest token */
+                                    bytesPerSecond: number;
+                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                    burstSeconds: number;
+                                };
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -2222,6 +2281,20 @@ export interface paths {
                                 description: string;
                                 schemaId: string | null;
                                 retentionDays: number;
+                                /** @enum {string} */
+                                onSchemaViolation: "reject" | "keep";
+                                ingest: {
+                                    /** @description largest body, after gzip */
+                                    maxBodyBytes: number;
+                                    /** @description most records in one request */
+                                    maxRecords: number;
+                                    /** @description rate per ingest token */
+                                    recordsPerSecond: number;
+                                    /** @description rate per ingest token */
+                                    bytesPerSecond: number;
+                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                    burstSeconds: number;
+                                };
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -2253,6 +2326,23 @@ export interface paths {
                         schemaId?: string | null;
                         /** @description days log records are kept */
                         retentionDays?: number;
+                        /**
+                         * @description a record that breaks the schema: `reject` it (reported in the ingest answer) or `keep` it flagged
+                         * @enum {string}
+                         */
+                        onSchemaViolation?: "reject" | "keep";
+                        ingest?: {
+                            /** @description largest body, after gzip */
+                            maxBodyBytes?: number;
+                            /** @description most records in one request */
+                            maxRecords?: number;
+                            /** @description rate per ingest token */
+                            recordsPerSecond?: number;
+                            /** @description rate per ingest token */
+                            bytesPerSecond?: number;
+                            /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                            burstSeconds?: number;
+                        };
                     };
                 };
             };
@@ -2272,6 +2362,20 @@ export interface paths {
                                 description: string;
                                 schemaId: string | null;
                                 retentionDays: number;
+                                /** @enum {string} */
+                                onSchemaViolation: "reject" | "keep";
+                                ingest: {
+                                    /** @description largest body, after gzip */
+                                    maxBodyBytes: number;
+                                    /** @description most records in one request */
+                                    maxRecords: number;
+                                    /** @description rate per ingest token */
+                                    recordsPerSecond: number;
+                                    /** @description rate per ingest token */
+                                    bytesPerSecond: number;
+                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
+                                    burstSeconds: number;
+                                };
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -2308,6 +2412,507 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/environments/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The environment's ingest tokens, newest first (never their secrets) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page number, from 1 */
+                    page?: number;
+                    /** @description Page size */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                environmentId: string;
+                                name: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                expiresAt: string | null;
+                                lastUsedAt: string | null;
+                                revokedAt: string | null;
+                            }[];
+                            pagination: {
+                                page: number;
+                                limit: number;
+                                total: number;
+                                totalPages: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create an ingest token for the environment; the secret (igl_…) is shown once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        /** @description null or absent: never */
+                        expiresAt?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                environmentId: string;
+                                name: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                expiresAt: string | null;
+                                lastUsedAt: string | null;
+                                revokedAt: string | null;
+                                /** @description the secret (`igl_…`); shown this once, never again */
+                                token: string;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/environments/{id}/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an ingest token (it is refused from the next request on, on every gateway) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    tokenId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/environments/{id}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search records, newest first, a page at a time (follow `nextCursor`)
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description inclusive */
+                    from?: string;
+                    /** @description exclusive */
+                    to?: string;
+                    /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                    level?: string;
+                    /** @description exact service name */
+                    service?: string;
+                    /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                    q?: string;
+                    /** @description `nextCursor` of the previous page */
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description unique within the gateway; increases with arrival */
+                                id: string;
+                                /** Format: date-time */
+                                timestamp: string;
+                                /** Format: date-time */
+                                receivedAt: string;
+                                level: string;
+                                service: string | null;
+                                message: string;
+                                traceId: string | null;
+                                spanId: string | null;
+                                fields: {
+                                    [key: string]: unknown;
+                                };
+                                violations: {
+                                    path: (string | number)[];
+                                    message: string;
+                                }[] | null;
+                            }[];
+                            /** @description null on the last page */
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/environments/{id}/facets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count records per value of level, service or a field
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description inclusive */
+                    from?: string;
+                    /** @description exclusive */
+                    to?: string;
+                    /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                    level?: string;
+                    /** @description exact service name */
+                    service?: string;
+                    /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                    q?: string;
+                    /** @description `level`, `service`, or the name of a field */
+                    field: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                field: string;
+                                values: {
+                                    value: unknown;
+                                    count: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/environments/{id}/histogram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count records per time bucket (empty buckets included)
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description inclusive */
+                    from?: string;
+                    /** @description exclusive */
+                    to?: string;
+                    /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                    level?: string;
+                    /** @description exact service name */
+                    service?: string;
+                    /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                    q?: string;
+                    /** @description bucket width, e.g. 30s, 5m, 1h, 1d; default: about 60 buckets */
+                    interval?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** Format: date-time */
+                                from: string;
+                                /** Format: date-time */
+                                to: string;
+                                intervalSeconds: number;
+                                buckets: {
+                                    /** Format: date-time */
+                                    start: string;
+                                    count: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/environments/{id}/tail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream new records as Server-Sent Events (`event: record`) until the client leaves
+         * @description Filters: `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names). Records ingested through any gateway on the same database arrive.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                    level?: string;
+                    /** @description exact service name */
+                    service?: string;
+                    /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                    q?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store log records in the environment of the ingest token
+         * @description One JSON record, a JSON array of records, or NDJSON (`application/x-ndjson`, one per line). Authenticates with an ingest token of the environment (`Authorization: Bearer igl_…`), not an API token; gzip bodies (`Content-Encoding: gzip`) are accepted. Limits are the environment’s `ingest` settings: 413 past the body size or record count, 429 with `Retry-After` past the token’s rate.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                /** @description records stored (flagged ones included) */
+                                accepted: number;
+                                rejected: number;
+                                /** @description records stored with schema violations (onSchemaViolation: keep) */
+                                flagged: number;
+                                /** @description why records were rejected (the first 1,000 problems) */
+                                errors: {
+                                    /** @description position of the record in the request, from 0 */
+                                    index: number;
+                                    path: (string | number)[];
+                                    message: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OTLP/HTTP log export into the environment of the ingest token
+         * @description An OpenTelemetry ExportLogsServiceRequest, protobuf (`application/x-protobuf`) or JSON. Authenticates with an ingest token of the environment (`Authorization: Bearer igl_…`), not an API token; gzip bodies (`Content-Encoding: gzip`) are accepted. Limits are the environment’s `ingest` settings: 413 past the body size or record count, 429 with `Retry-After` past the token’s rate.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description ExportLogsServiceResponse, in the encoding of the request */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            partialSuccess?: {
+                                rejectedLogRecords: string;
+                                errorMessage: string;
+                            };
+                        };
+                        "application/x-protobuf": string;
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;

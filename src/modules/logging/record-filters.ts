@@ -1,0 +1,101 @@
+import { and, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { invalidField, type ValidationIssue, validationError } from '../../core/errors.js';
+import { LOG_LEVELS, type LogLevel, logRecords } from '../../db/schema/index.js';
+import { MAX_FIELD_NAME_LENGTH } from './record-input.js';
+
+/** What search, facets, histogram and tail filter on; all given conditions must hold. */
+export interface RecordFilter {
+  from?: Date;
+  to?: Date;
+  levels?: LogLevel[];
+  service?: string;
+  q?: string;
+  /** `field.<name>=<value>` pairs. */
+  fields: [string, string][];
+}
+
+const FIELD_PREFIX = 'field.';
+const MAX_FIELD_FILTERS = 20;
+const isLevel = (name: string): name is LogLevel => (LOG_LEVELS as readonly string[]).includes(name);
+
+function timeOf(value: unknown, name: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const time = new Date(String(value));
+  if (Number.isNaN(time.getTime())) throw invalidField([name], 'must be a date-time');
+  return time;
+}
+
+/**
+ * The filter of a validated query string: `from`, `to`, `level` (comma-separated), `service`, `q`,
+ * and every `field.<name>` parameter (their names and lengths were checked by the route schema).
+ */
+export function readFilter(query: Record<string, unknown>): RecordFilter {
+  const issues: ValidationIssue[] = [];
+  const filter: RecordFilter = { fields: [] };
+  const from = timeOf(query.from, 'from');
+  const to = timeOf(query.to, 'to');
+  if (from) filter.from = from;
+  if (to) filter.to = to;
+  if (from && to && from >= to) issues.push({ path: ['from'], message: 'must be before `to`' });
+  if (typeof query.level === 'string') {
+    const names = query.level.split(',').map((name) => name.trim().toLowerCase());
+    const unknown = names.filter((name) => !isLevel(name));
+    if (unknown.length > 0)
+      issues.push({ path: ['level'], message: `must be levels from: ${LOG_LEVELS.join(', ')}` });
+    else filter.levels = [...new Set(names as LogLevel[])];
+  }
+  if (typeof query.service === 'string') filter.service = query.service;
+  if (typeof query.q === 'string') filter.q = query.q;
+  for (const [key, value] of Object.entries(query)) {
+    if (!key.startsWith(FIELD_PREFIX) || typeof value !== 'string') continue;
+    const name = key.slice(FIELD_PREFIX.length);
+    if (name.length === 0 || name.length > MAX_FIELD_NAME_LENGTH)
+      issues.push({ path: [key], message: `field names are 1–${MAX_FIELD_NAME_LENGTH} characters` });
+    else filter.fields.push([name, value]);
+  }
+  if (filter.fields.length > MAX_FIELD_FILTERS)
+    issues.push({ path: [], message: `at most ${MAX_FIELD_FILTERS} field.<name> filters` });
+  if (issues.length > 0) throw validationError(issues);
+  return filter;
+}
+
+/**
+ * The JSON values a query-string value may stand for: always the text, and the number or boolean
+ * it spells, since the parameter cannot say which type the record used.
+ */
+function candidates(text: string): unknown[] {
+  const values: unknown[] = [text];
+  const number = Number(text);
+  if (text.trim() !== '' && Number.isFinite(number)) values.push(number);
+  if (text === 'true' || text === 'false') values.push(text === 'true');
+  return values;
+}
+
+/** One field condition as containment, which the GIN index on `fields` answers. */
+function fieldCondition(name: string, text: string): SQL {
+  const matches = candidates(text).map(
+    (value) => sql`${logRecords.fields} @> ${JSON.stringify({ [name]: value })}::jsonb`,
+  );
+  return or(...matches)!;
+}
+
+/**
+ * Full text on the message: `websearch_to_tsquery` reads what people type into search boxes
+ * (words, "phrases", or, -not) and never fails on odd input. The configuration is written into the
+ * statement, not sent as a parameter, so the expression matches the GIN index's.
+ */
+export const messageMatches = (q: string): SQL =>
+  sql`to_tsvector('simple', ${logRecords.message}) @@ websearch_to_tsquery('simple', ${q})`;
+
+/** The SQL conditions of a filter within one environment. */
+export function filterConditions(environmentId: string, filter: RecordFilter): SQL {
+  return and(
+    eq(logRecords.environmentId, environmentId),
+    filter.from ? gte(logRecords.occurredAt, filter.from) : undefined,
+    filter.to ? lt(logRecords.occurredAt, filter.to) : undefined,
+    filter.levels ? inArray(logRecords.level, filter.levels) : undefined,
+    filter.service !== undefined ? eq(logRecords.service, filter.service) : undefined,
+    filter.q !== undefined ? messageMatches(filter.q) : undefined,
+    ...filter.fields.map(([name, value]) => fieldCondition(name, value)),
+  )!;
+}
