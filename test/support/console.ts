@@ -48,6 +48,8 @@ export interface ConsoleHarness {
   open(path?: string, viewport?: { width: number; height: number }): Promise<ConsolePage>;
   /** A user with a password, in a new group holding exactly these scopes (made through the API). */
   createUser(scopes: string[]): Promise<ConsoleUser>;
+  /** The navigation links a new user holding exactly these scopes sees once signed in. */
+  navigationFor(scopes: string[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -56,33 +58,46 @@ export async function startConsole(overrides: Partial<Config> = {}): Promise<Con
   const gateway = await startTestGateway(overrides);
   const baseUrl = await gateway.listen();
   const browser = await launchChromium();
+  async function open(target = '/', viewport = DESKTOP): Promise<ConsolePage> {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport });
+    // A missing element fails its step with a message, well before the test's own timeout.
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
+    });
+    await page.goto(target);
+    return { page, problems };
+  }
+  async function createUser(scopes: string[]): Promise<ConsoleUser> {
+    const suffix = crypto.randomBytes(4).toString('hex');
+    const group = `group-${suffix}`;
+    const user = { email: `user-${suffix}@test`, password: `password-${suffix}`, name: `User ${suffix}` };
+    expect((await gateway.call('POST', '/api/admin/groups', { body: { name: group, scopes } })).status).toBe(
+      201,
+    );
+    const created = await gateway.call('POST', '/api/admin/users', { body: { ...user, group } });
+    expect(created.status).toBe(201);
+    return user;
+  }
   return {
     gateway,
     baseUrl,
     browser,
-    async open(target = '/', viewport = DESKTOP) {
-      const context = await browser.newContext({ baseURL: baseUrl, viewport });
-      // A missing element fails its step with a message, well before the test's own timeout.
-      context.setDefaultTimeout(10_000);
-      const page = await context.newPage();
-      const problems: string[] = [];
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('console', (message) => {
-        if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
-      });
-      await page.goto(target);
-      return { page, problems };
-    },
-    async createUser(scopes) {
-      const suffix = crypto.randomBytes(4).toString('hex');
-      const group = `group-${suffix}`;
-      const user = { email: `user-${suffix}@test`, password: `password-${suffix}`, name: `User ${suffix}` };
-      expect(
-        (await gateway.call('POST', '/api/admin/groups', { body: { name: group, scopes } })).status,
-      ).toBe(201);
-      const created = await gateway.call('POST', '/api/admin/users', { body: { ...user, group } });
-      expect(created.status).toBe(201);
-      return user;
+    createUser,
+    open,
+    async navigationFor(scopes) {
+      const user = await createUser(scopes);
+      const { page } = await open('/');
+      await signIn(page, user);
+      const navigation = page.getByRole('navigation', { name: 'Main' });
+      // Account is open to everyone signed in: once it shows, so do the links the scopes allow.
+      await navigation.getByRole('link', { name: 'Account' }).waitFor();
+      const links = await navigation.getByRole('link').allTextContents();
+      await page.context().close();
+      return links;
     },
     async close() {
       await browser.close();

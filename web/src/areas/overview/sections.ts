@@ -15,6 +15,7 @@ export interface OverviewSection extends AccessRule {
  * more entry here and one component in this folder.
  */
 export const overviewSections: readonly OverviewSection[] = [
+  { id: 'alerts', anyOf: ['notifications:view'], Section: lazy(() => import('./OpenAlerts')) },
   { id: 'siem', anyOf: ['audit:view'], Section: lazy(() => import('./SiemAttention')) },
   { id: 'certificates', anyOf: ['certificates:view'], Section: lazy(() => import('./ExpiringCertificates')) },
   { id: 'audit', anyOf: ['audit:view'], Section: lazy(() => import('./RecentAuditEvents')), wide: true },

@@ -1,0 +1,13 @@
+import { lazy } from 'react';
+import type { ConsoleArea } from '../area';
+
+const databases: ConsoleArea = {
+  label: 'Databases',
+  path: '/databases',
+  // The console needs a database picked from the registry, which `databases:view` lists.
+  anyOf: ['databases:view'],
+  description: 'key-value databases and their command console',
+  page: lazy(() => import('./DatabasesPage')),
+};
+
+export default databases;
