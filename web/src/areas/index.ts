@@ -1,6 +1,7 @@
 import account from './account';
 import type { ConsoleArea } from './area';
 import certificates from './certificates';
+import containerhost from './containerhost';
 import overview from './overview';
 import pages from './pages';
 import users from './users';
@@ -10,4 +11,11 @@ import users from './users';
  * Databases, Logging, Audit, Certificates, Pages, Integrations, Inference, Nodes, Users, Account:
  * an area's line goes here, in its place, once its folder exists.
  */
-export const consoleAreas: readonly ConsoleArea[] = [overview, certificates, pages, users, account];
+export const consoleAreas: readonly ConsoleArea[] = [
+  overview,
+  containerhost,
+  certificates,
+  pages,
+  users,
+  account,
+];
