@@ -1,4 +1,4 @@
-import { Autocomplete, Checkbox, Modal, Stack, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Modal, Stack, Textarea, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, call } from '../../api/client';
@@ -84,15 +84,21 @@ export function CreateContainerDialog({
             data-autofocus
             {...form.getInputProps('name')}
           />
-          <Autocomplete
+          {/* A native suggestion list: the browser offers the node's images while typing. */}
+          <TextInput
             label="Image"
             description="An image on this node; pull it on the Images tab first"
-            data={imageChoices}
+            list="container-image-choices"
             {...form.getInputProps('image')}
           />
+          <datalist id="container-image-choices">
+            {imageChoices.map((image) => (
+              <option key={image} value={image} />
+            ))}
+          </datalist>
           <TextInput
             label="Command"
-            description="Words separated by spaces; empty for the image's command"
+            description="Words separated by spaces, quotes keep words whole; empty for the image’s command"
             {...form.getInputProps('cmd')}
           />
           <Textarea

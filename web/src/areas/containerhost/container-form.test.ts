@@ -30,4 +30,13 @@ describe('the create-container form', () => {
   it('splits a command on spaces', () => {
     expect(parseCommand('  sleep   600 ')).toEqual(['sleep', '600']);
   });
+
+  it('keeps quoted words whole, empty ones included', () => {
+    expect(parseCommand(`sh -c "echo 'hi there'; sleep 9" ''`)).toEqual([
+      'sh',
+      '-c',
+      "echo 'hi there'; sleep 9",
+      '',
+    ]);
+  });
 });

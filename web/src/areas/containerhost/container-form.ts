@@ -44,7 +44,29 @@ export function parsePorts(text: string): { ports: PortSpec[] } | { error: strin
   return { ports };
 }
 
-/** A command line split on spaces (`sleep 600` → `['sleep', '600']`); run `sh -c` for shell syntax. */
+/**
+ * A command line split into words as a shell would, without running one: spaces separate words,
+ * single or double quotes keep spaces inside one (`sh -c "echo hi; sleep 9"` → `['sh', '-c', 'echo hi; sleep 9']`).
+ * An unclosed quote runs to the end.
+ */
 export function parseCommand(text: string): string[] {
-  return text.split(/\s+/).filter(Boolean);
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: string | undefined;
+  for (const char of text) {
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else word += char;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      word ??= '';
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else {
+      word = (word ?? '') + char;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
 }

@@ -1,0 +1,160 @@
+import crypto from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type PodmanPeer, podmanBinaries, startPodman } from '../services/podman.js';
+import {
+  accessibilityViolations,
+  type ConsoleHarness,
+  type ConsoleUser,
+  describeInBrowser,
+  PHONE,
+  screenshot,
+  scrollsSideways,
+  signIn,
+  startConsole,
+} from '../support/console.js';
+
+// The engine's storage is shared with other suites: every name here holds this run's id.
+const run = crypto.randomBytes(3).toString('hex');
+const CONTAINER = `ig-${run}-ui`;
+const SEED = `ig-${run}-seed`;
+
+describeInBrowser(
+  'the Containers page',
+  () => {
+    let harness: ConsoleHarness;
+    let podman: PodmanPeer;
+    let manager: ConsoleUser;
+    let nodeId: string;
+    beforeAll(async () => {
+      [harness, podman] = await Promise.all([startConsole(), startPodman()]);
+      manager = await harness.createUser(['containerhost:manage']);
+      const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
+        body: { name: 'podman', endpoint: podman.endpoint },
+      });
+      expect(node.status).toBe(201);
+      nodeId = node.body.data.id;
+      // A running container made on the engine directly, for the tests that only read or run in one.
+      const seed = await podman.docker.createContainer({
+        name: SEED,
+        Image: podman.image,
+        Cmd: ['sleep', '600'],
+        ExposedPorts: { '8080/tcp': {} },
+        HostConfig: { PortBindings: { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '0' }] } },
+      });
+      await seed.start();
+    });
+    afterAll(async () => {
+      await podman?.docker
+        .getContainer(CONTAINER)
+        .remove({ force: true })
+        .catch(() => {});
+      await Promise.all([harness?.close(), podman?.stop()]);
+    });
+
+    async function openAs(user: ConsoleUser, path: string, viewport?: { width: number; height: number }) {
+      const opened = await harness.open(path, viewport);
+      await signIn(opened.page, user);
+      await opened.page.getByRole('heading', { level: 1 }).waitFor();
+      return opened;
+    }
+    const api = async (path: string) => (await harness.gateway.call('GET', path)).body;
+    const rowOf = (page: Page, table: string, name: string) =>
+      page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: name });
+
+    it('adds a node through the form, which the API then lists', async () => {
+      const { page, problems } = await openAs(manager, '/containers');
+      await page.getByRole('button', { name: 'Add node' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Add a node' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill('podman-again');
+      await dialog.getByRole('textbox', { name: 'Endpoint' }).fill(podman.endpoint);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Add node' }).click();
+      await rowOf(page, 'Nodes', 'podman-again').getByRole('link', { name: 'podman-again' }).waitFor();
+      const listed = (await api('/api/containerhost/nodes?q=again')).data;
+      expect(listed).toEqual([expect.objectContaining({ name: 'podman-again', endpoint: podman.endpoint })]);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers-nodes');
+      expect(problems).toEqual([]);
+    });
+
+    it('creates and starts a container through the form, shows its logs, and stops it', async () => {
+      const { page, problems } = await openAs(manager, `/containers/${nodeId}`);
+      await page.getByRole('button', { name: 'Create container' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Create a container' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill(CONTAINER);
+      await dialog.getByRole('combobox', { name: 'Image' }).fill(podman.image);
+      await dialog
+        .getByRole('textbox', { name: 'Command' })
+        .fill('sh -c "echo hello from $GREETER; sleep 600"');
+      await dialog.getByRole('textbox', { name: 'Environment' }).fill('GREETER=the console');
+      await dialog.getByRole('textbox', { name: 'Ports' }).fill('127.0.0.1:0:8080');
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Create container' }).click();
+
+      await page.getByRole('heading', { name: CONTAINER }).waitFor();
+      const logs = page.getByRole('log', { name: `Logs of ${CONTAINER}` });
+      await logs.getByText('hello from the console').waitFor();
+      const made = await podman.docker.getContainer(CONTAINER).inspect();
+      expect(made.State.Running).toBe(true);
+      expect(made.Config.Env).toContain('GREETER=the console');
+      expect(made.HostConfig.PortBindings['8080/tcp']).toEqual([
+        { HostIp: '127.0.0.1', HostPort: expect.any(String) },
+      ]);
+
+      await page.getByRole('switch', { name: 'Follow' }).check();
+      await page.getByRole('status').getByText('Following…').waitFor();
+      await logs.getByText('hello from the console').waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers-container');
+
+      await page.getByRole('button', { name: `Stop ${CONTAINER}` }).click();
+      const confirm = page.getByRole('dialog', { name: `Stop ${CONTAINER}?` });
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await confirm.getByRole('button', { name: 'Stop' }).click();
+      await page.getByRole('button', { name: `Start ${CONTAINER}` }).waitFor({ timeout: 20_000 });
+      const stopped = await api(`/api/containerhost/nodes/${nodeId}/containers/${CONTAINER}`);
+      expect(stopped.data.state).toMatchObject({ running: false });
+      await page.getByText('The stream ended: the container stopped.').waitFor();
+      expect(problems).toEqual([]);
+    });
+
+    it('lists the node’s containers with their state, image and ports', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}`);
+      const row = rowOf(page, 'Containers', SEED);
+      await row.getByText('running').waitFor();
+      await row.getByText(podman.image).waitFor();
+      await row.getByText(/127\.0\.0\.1:\d+→8080\/tcp/).waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers');
+    });
+
+    it('runs a command in a running container and shows its output', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}/containers/${SEED}/exec`);
+      await page.getByRole('textbox', { name: 'Command' }).fill('echo $((6 * 7))');
+      await page.getByRole('button', { name: 'Run' }).click();
+      await page.getByLabel('Standard output').getByText('42').waitFor();
+      await page.getByText('exit code 0').waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+    });
+
+    it('does not scroll sideways on a phone', async () => {
+      const { page } = await openAs(manager, '/containers', PHONE);
+      await page.getByRole('link', { name: 'podman', exact: true }).waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+      await page.getByRole('link', { name: 'podman', exact: true }).click();
+      await rowOf(page, 'Containers', SEED).waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+      await screenshot(page, 'containers-phone');
+    });
+
+    it('shows no Containers link to a user without a containerhost scope', async () => {
+      const outsider = await harness.createUser(['admin:users']);
+      const { page } = await openAs(outsider, '/');
+      const nav = page.getByRole('navigation', { name: 'Main' });
+      await nav.getByRole('link', { name: 'Users' }).waitFor();
+      await expect(nav.getByRole('link', { name: 'Containers' }).count()).resolves.toBe(0);
+    });
+  },
+  podmanBinaries(),
+);
