@@ -13,7 +13,7 @@ const STATE_COLORS: Record<string, string> = { running: 'green', paused: 'yellow
 /** A container's state as a badge: green running, yellow paused, grey otherwise (created, exited…). */
 export function StateBadge({ state }: { state: string }) {
   return (
-    <Badge color={STATE_COLORS[state] ?? 'gray'} variant="light">
+    <Badge color={STATE_COLORS[state] ?? 'gray'} variant="light" style={{ minWidth: 'max-content' }}>
       {state}
     </Badge>
   );

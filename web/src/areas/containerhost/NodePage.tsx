@@ -33,8 +33,8 @@ export function NodePage() {
             title={data.name}
             description={
               <>
-                <Code>{data.endpoint}</Code> · {data.engine.components.join(', ') || 'engine'}{' '}
-                {data.engine.version} ({data.engine.os ?? '?'}/{data.engine.arch ?? '?'})
+                <Code>{data.endpoint}</Code> · engine {data.engine.version} (API {data.engine.apiVersion})
+                {data.engine.os && ` on ${data.engine.os}/${data.engine.arch ?? '?'}`}
               </>
             }
           />
