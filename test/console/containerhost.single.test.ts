@@ -146,6 +146,25 @@ describeInBrowser(
       expect(await accessibilityViolations(page)).toEqual([]);
     });
 
+    it('browses a container’s files and uploads one into the open directory', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}/containers/${SEED}/files`);
+      await page.getByRole('button', { name: 'www/' }).click();
+      await page.getByRole('link', { name: 'Download index.html' }).waitFor();
+      const chooser = page.waitForEvent('filechooser');
+      await page.getByRole('button', { name: 'Upload a file to /www' }).click();
+      await (await chooser).setFiles({
+        name: 'hello.txt',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('hi\n'),
+      });
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      await page.getByRole('link', { name: 'Download hello.txt' }).waitFor();
+      const listed = await api(`/api/containerhost/nodes/${nodeId}/containers/${SEED}/files?path=/www`);
+      expect(listed.data.entries).toContainEqual(expect.objectContaining({ name: 'hello.txt', size: 3 }));
+      await screenshot(page, 'containers-files');
+    });
+
     it('does not scroll sideways on a phone', async () => {
       const { page } = await openAs(manager, '/containers', PHONE);
       await page.getByRole('link', { name: 'podman', exact: true }).waitFor();

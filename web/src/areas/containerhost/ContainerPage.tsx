@@ -9,6 +9,7 @@ import { QueryView } from '../../components/QueryView';
 import { ContainerActions } from './ContainerActions';
 import { StateBadge } from './ContainersPanel';
 import { ExecPanel } from './ExecPanel';
+import { FilesPanel } from './FilesPanel';
 import { HealthCheckPanel } from './HealthCheckPanel';
 import { LogsPanel } from './LogsPanel';
 import { type Container, containerKey, formatPort, nodePath, useMayManageContainers } from './queries';
@@ -18,6 +19,7 @@ const TABS = [
   { value: 'logs', label: 'Logs', manage: false },
   { value: 'details', label: 'Details', manage: false },
   { value: 'stats', label: 'Stats', manage: false },
+  { value: 'files', label: 'Files', manage: false },
   { value: 'exec', label: 'Run a command', manage: true },
   { value: 'health', label: 'Health check', manage: false },
 ] as const;
@@ -123,6 +125,9 @@ export function ContainerPage() {
               </Tabs.Panel>
               <Tabs.Panel value="stats">
                 <StatsPanel nodeId={nodeId} containerId={containerId} />
+              </Tabs.Panel>
+              <Tabs.Panel value="files">
+                <FilesPanel nodeId={nodeId} containerId={containerId} />
               </Tabs.Panel>
               {mayManage && (
                 <Tabs.Panel value="exec">
