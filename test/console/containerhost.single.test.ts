@@ -45,12 +45,15 @@ describeInBrowser(
       await seed.start();
     });
     afterAll(async () => {
-      await podman?.docker
-        .getContainer(CONTAINER)
-        .remove({ force: true })
-        .catch(() => {});
+      // Killed first: `sleep` as the container's first process ignores SIGTERM, and a forced
+      // remove would wait out the engine's stop timeout.
+      for (const name of [CONTAINER, SEED]) {
+        const container = podman?.docker.getContainer(name);
+        await container?.kill().catch(() => {});
+        await container?.remove({ force: true }).catch(() => {});
+      }
       await Promise.all([harness?.close(), podman?.stop()]);
-    });
+    }, 60_000);
 
     async function openAs(user: ConsoleUser, path: string, viewport?: { width: number; height: number }) {
       const opened = await harness.open(path, viewport);
