@@ -18,6 +18,7 @@ import {
 const run = crypto.randomBytes(3).toString('hex');
 const CONTAINER = `ig-${run}-ui`;
 const SEED = `ig-${run}-seed`;
+const SPARE = `ig-${run}-spare`;
 
 describeInBrowser(
   'the Containers page',
@@ -43,11 +44,13 @@ describeInBrowser(
         HostConfig: { PortBindings: { '8080/tcp': [{ HostIp: '127.0.0.1', HostPort: '0' }] } },
       });
       await seed.start();
+      // A second one, never started, so there is an order to change.
+      await podman.docker.createContainer({ name: SPARE, Image: podman.image, Cmd: ['true'] });
     });
     afterAll(async () => {
       // Killed first: `sleep` as the container's first process ignores SIGTERM, and a forced
       // remove would wait out the engine's stop timeout.
-      for (const name of [CONTAINER, SEED]) {
+      for (const name of [CONTAINER, SEED, SPARE]) {
         const container = podman?.docker.getContainer(name);
         await container?.kill().catch(() => {});
         await container?.remove({ force: true }).catch(() => {});
@@ -166,6 +169,32 @@ describeInBrowser(
       const listed = await api(`/api/containerhost/nodes/${nodeId}/containers/${SEED}/files?path=/www`);
       expect(listed.data.entries).toContainEqual(expect.objectContaining({ name: 'hello.txt', size: 3 }));
       await screenshot(page, 'containers-files');
+    });
+
+    it('puts a container in a folder and moves it in the order, which the API then follows', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}/order`);
+      await page.getByRole('textbox', { name: 'New container folder' }).fill('web tier');
+      await page.getByRole('button', { name: 'Create folder' }).click();
+      await page.getByText('Created folder web tier.').waitFor();
+      const [folder] = (await api('/api/containerhost/folders?resourceType=container')).data;
+      await page.getByRole('combobox', { name: `Folder of ${SEED}` }).selectOption({ label: 'web tier' });
+      await expect
+        .poll(async () => (await api(`/api/containerhost/folders/${folder.id}`)).data.resources)
+        .toEqual([expect.objectContaining({ nodeId, resourceKey: SEED })]);
+
+      const names = async () =>
+        (
+          (await api(`/api/containerhost/nodes/${nodeId}/containers?all=true&limit=100`)).data as {
+            name: string;
+          }[]
+        ).map((container) => container.name);
+      const before = (await names()).indexOf(SEED);
+      const up = page.getByRole('button', { name: `Move ${SEED} up` });
+      const moved = (await up.isDisabled()) ? before + 1 : before - 1;
+      await page.getByRole('button', { name: `Move ${SEED} ${moved > before ? 'down' : 'up'}` }).click();
+      await expect.poll(async () => (await names()).indexOf(SEED)).toBe(moved);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers-order');
     });
 
     it('does not scroll sideways on a phone', async () => {

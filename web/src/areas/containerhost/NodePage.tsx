@@ -5,6 +5,7 @@ import { QueryView } from '../../components/QueryView';
 import { ContainersPanel } from './ContainersPanel';
 import { ImagesPanel } from './ImagesPanel';
 import { NetworksPanel } from './NetworksPanel';
+import { OrderPanel } from './OrderPanel';
 import { nodePath, useNode } from './queries';
 import { VolumesPanel } from './VolumesPanel';
 
@@ -13,6 +14,7 @@ const TABS = [
   { value: 'images', label: 'Images' },
   { value: 'networks', label: 'Networks' },
   { value: 'volumes', label: 'Volumes' },
+  { value: 'order', label: 'Order and folders' },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
 
@@ -59,6 +61,9 @@ export function NodePage() {
         </Tabs.Panel>
         <Tabs.Panel value="volumes">
           <VolumesPanel nodeId={nodeId} />
+        </Tabs.Panel>
+        <Tabs.Panel value="order">
+          <OrderPanel nodeId={nodeId} />
         </Tabs.Panel>
       </Tabs>
     </Stack>
