@@ -197,6 +197,21 @@ describeInBrowser(
       await screenshot(page, 'containers-order');
     });
 
+    it('tests a health check, then saves it', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}/containers/${SEED}/health`);
+      await page.getByRole('textbox', { name: 'Path' }).fill('/health');
+      await page.getByRole('button', { name: 'Test', exact: true }).click();
+      // The seed runs `sleep`: nothing answers on its published port.
+      await page.getByRole('status').filter({ hasText: 'Test: offline' }).waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Save health check' }).click();
+      await page.getByText(`Saved the health check of ${SEED}.`).waitFor();
+      const saved = await api(`/api/containerhost/nodes/${nodeId}/containers/${SEED}/health-check`);
+      expect(saved.data).toMatchObject({ containerName: SEED, path: '/health', enabled: true });
+      await page.getByRole('region', { name: 'Recent results' }).waitFor();
+      await screenshot(page, 'containers-health');
+    });
+
     it('does not scroll sideways on a phone', async () => {
       const { page } = await openAs(manager, '/containers', PHONE);
       await page.getByRole('link', { name: 'podman', exact: true }).waitFor();
