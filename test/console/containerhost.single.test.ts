@@ -19,6 +19,7 @@ const run = crypto.randomBytes(3).toString('hex');
 const CONTAINER = `ig-${run}-ui`;
 const SEED = `ig-${run}-seed`;
 const SPARE = `ig-${run}-spare`;
+const VOLUME = `ig-${run}-vol`;
 
 describeInBrowser(
   'the Containers page',
@@ -55,6 +56,10 @@ describeInBrowser(
         await container?.kill().catch(() => {});
         await container?.remove({ force: true }).catch(() => {});
       }
+      await podman?.docker
+        .getVolume(VOLUME)
+        .remove()
+        .catch(() => {});
       await Promise.all([harness?.close(), podman?.stop()]);
     }, 60_000);
 
@@ -210,6 +215,42 @@ describeInBrowser(
       expect(saved.data).toMatchObject({ containerName: SEED, path: '/health', enabled: true });
       await page.getByRole('region', { name: 'Recent results' }).waitFor();
       await screenshot(page, 'containers-health');
+    });
+
+    it('creates a volume through the form and deletes it after confirming', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}/volumes`);
+      await page.getByRole('button', { name: 'Create volume' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Create a volume' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill(VOLUME);
+      await dialog.getByRole('button', { name: 'Create volume' }).click();
+      await page.getByRole('button', { name: `Delete volume ${VOLUME}` }).waitFor();
+      await expect(podman.docker.getVolume(VOLUME).inspect()).resolves.toMatchObject({ Name: VOLUME });
+      expect(await accessibilityViolations(page)).toEqual([]);
+
+      await page.getByRole('button', { name: `Delete volume ${VOLUME}` }).click();
+      await page
+        .getByRole('dialog', { name: `Delete volume ${VOLUME}?` })
+        .getByRole('button', { name: 'Delete volume' })
+        .click();
+      await expect.poll(() => page.getByRole('button', { name: `Delete volume ${VOLUME}` }).count()).toBe(0);
+      await expect
+        .poll(
+          async () =>
+            (await harness.gateway.call('GET', `/api/containerhost/nodes/${nodeId}/volumes/${VOLUME}`))
+              .status,
+        )
+        .toBe(404);
+    });
+
+    it('lists the node’s images with a pull button and prune', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}/images`);
+      // The engine's storage is shared: other suites' images may fill the first page.
+      await page.getByRole('searchbox', { name: 'Search images' }).fill('infragate-test');
+      await rowOf(page, 'Images', podman.image).waitFor();
+      await page.getByRole('button', { name: 'Pull image' }).waitFor();
+      await page.getByRole('button', { name: 'Prune dangling images' }).waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers-images');
     });
 
     it('does not scroll sideways on a phone', async () => {

@@ -5,6 +5,14 @@ import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
 import { CONTAINERHOST_KEY, type EngineNode } from './queries';
 
+/** The write-only PEM fields, in the order the form shows them. */
+const SECRET_FIELDS = [
+  ['tlsCa', 'TLS CA certificate (PEM)'],
+  ['tlsCert', 'TLS client certificate (PEM)'],
+  ['tlsKey', 'TLS client key (PEM)'],
+  ['sshPrivateKey', 'SSH private key (PEM)'],
+] as const;
+
 /** Empty text means "leave as it is" when editing (secrets are never shown), "none" when adding. */
 const secretOrAbsent = (text: string) => (text.trim() ? text : undefined);
 
@@ -70,38 +78,17 @@ export function NodeDialog({
             description="Image for volume file helpers; empty for the gateway's default"
             {...form.getInputProps('helperImage')}
           />
-          <Textarea
-            label="TLS CA certificate (PEM)"
-            description={keep}
-            autosize
-            minRows={2}
-            maxRows={6}
-            {...form.getInputProps('tlsCa')}
-          />
-          <Textarea
-            label="TLS client certificate (PEM)"
-            description={keep}
-            autosize
-            minRows={2}
-            maxRows={6}
-            {...form.getInputProps('tlsCert')}
-          />
-          <Textarea
-            label="TLS client key (PEM)"
-            description={keep}
-            autosize
-            minRows={2}
-            maxRows={6}
-            {...form.getInputProps('tlsKey')}
-          />
-          <Textarea
-            label="SSH private key (PEM)"
-            description={keep}
-            autosize
-            minRows={2}
-            maxRows={6}
-            {...form.getInputProps('sshPrivateKey')}
-          />
+          {SECRET_FIELDS.map(([field, label]) => (
+            <Textarea
+              key={field}
+              label={label}
+              description={keep}
+              autosize
+              minRows={2}
+              maxRows={6}
+              {...form.getInputProps(field)}
+            />
+          ))}
           <FormActions
             submitLabel={node ? 'Save node' : 'Add node'}
             submitting={submitting}
