@@ -2,6 +2,7 @@ import account from './account';
 import type { ConsoleArea } from './area';
 import audit from './audit';
 import certificates from './certificates';
+import containerhost from './containerhost';
 import databases from './databases';
 import inference from './inference';
 import logging from './logging';
@@ -19,6 +20,7 @@ import users from './users';
  */
 export const consoleAreas: readonly ConsoleArea[] = [
   overview,
+  containerhost,
   databases,
   logging,
   audit,

@@ -83,7 +83,7 @@ export function ServerList<Row>({
   else if (!list.data)
     body = (
       <Center py="xl">
-        <Loader aria-label={`Loading ${label.toLowerCase()}`} />
+        <Loader role="status" aria-label={`Loading ${label.toLowerCase()}`} />
       </Center>
     );
   else if (list.data.data.length === 0 && q)

@@ -1,0 +1,12 @@
+import { lazy } from 'react';
+import type { ConsoleArea } from '../area';
+
+const containerhost: ConsoleArea = {
+  label: 'Containers',
+  path: '/containers',
+  anyOf: ['containerhost:view'],
+  description: 'container hosts: nodes, their containers, logs, images, networks and volumes',
+  page: lazy(() => import('./ContainersPage')),
+};
+
+export default containerhost;
