@@ -65,7 +65,10 @@ export class SiemExporter {
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs'>,
+    private readonly deps: Pick<
+      Deps,
+      'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs' | 'notifications'
+    >,
   ) {}
 
   /** No more wakes or flush timers (shutdown). */
@@ -266,10 +269,13 @@ export class SiemExporter {
         lastError: null,
       });
       if (!settled) return;
-      await tx
+      const [destination] = await tx
         .update(siemDestinations)
         .set({ lastSuccessAt: sql`now()`, consecutiveFailures: 0, circuitOpenUntil: null })
-        .where(eq(siemDestinations.id, delivery.destinationId));
+        .where(eq(siemDestinations.id, delivery.destinationId))
+        .returning();
+      // Reported on every success: the outbox notifies only when this closes an open circuit.
+      if (destination) await this.reportCircuit(tx, destination, 'closed');
     });
   }
 
@@ -291,9 +297,25 @@ export class SiemExporter {
         nextAttemptAt: new Date(Date.now() + (status === 'retrying' ? delay : 0)),
       });
       if (!settled) return;
+      if (exhausted) {
+        await this.deps.notifications.emit(tx, {
+          kind: 'siem.delivery.failed',
+          resource: { type: 'siem_delivery', id: delivery.id, name: destination.name },
+          labels: { destinationId: destination.id },
+          // One notification per failed claim: a requeued delivery that fails again is a new event.
+          key: `${delivery.id}@${delivery.lastAttemptAt?.toISOString()}`,
+          details: {
+            error: message.slice(0, 1000),
+            attempts: delivery.attempts,
+            eventCount: delivery.eventCount,
+            firstEventSeq: delivery.firstEventSeq,
+            lastEventSeq: delivery.lastEventSeq,
+          },
+        });
+      }
       const failures = destination.consecutiveFailures + 1;
       const opened = failures >= siem.circuitThreshold;
-      await tx
+      const [updated] = await tx
         .update(siemDestinations)
         .set({
           consecutiveFailures: failures,
@@ -307,7 +329,24 @@ export class SiemExporter {
               )
             : null,
         })
-        .where(eq(siemDestinations.id, destination.id));
+        .where(eq(siemDestinations.id, destination.id))
+        .returning();
+      if (opened && updated) await this.reportCircuit(tx, updated, 'open', message);
+    });
+  }
+
+  /** The destination's circuit as `siem.destination.circuit_opened` sees it (open, or closed again). */
+  private reportCircuit(tx: Tx, destination: DestinationRow, state: 'open' | 'closed', error?: string) {
+    return this.deps.notifications.emit(tx, {
+      kind: 'siem.destination.circuit_opened',
+      resource: { type: 'siem_destination', id: destination.id, name: destination.name },
+      labels: { destinationId: destination.id },
+      state,
+      details: {
+        consecutiveFailures: destination.consecutiveFailures,
+        ...(destination.circuitOpenUntil ? { retryAt: destination.circuitOpenUntil.toISOString() } : {}),
+        ...(error ? { error: error.slice(0, 1000) } : {}),
+      },
     });
   }
 }
