@@ -39,7 +39,9 @@ const tokenColumns = {
 };
 
 /** What the auth service is built from: the shared deps and the users area's service. */
-export type AuthDeps = Pick<Deps, 'db' | 'audit' | 'principals' | 'config'> & { users: UserService };
+export type AuthDeps = Pick<Deps, 'db' | 'audit' | 'principals' | 'config' | 'notifications'> & {
+  users: UserService;
+};
 
 /** Login, sessions and the caller's own API tokens. */
 export class AuthService {
@@ -59,18 +61,17 @@ export class AuthService {
       requestId: client.requestId,
       clientIp: client.clientIp,
     };
-    const recordRefusal = (action: AuditAction) =>
-      this.deps.audit.recordAlone(this.deps.db, auditActor, {
-        action,
-        targetType: 'user',
-        targetId: user?.id ?? null,
-        outcome: 'failure',
-        metadata: { email: normalized },
-      });
+    const refusal = (action: AuditAction) => ({
+      action,
+      targetType: 'user',
+      targetId: user?.id ?? null,
+      outcome: 'failure' as const,
+      metadata: { email: normalized },
+    });
     const verdict = await this.throttle.check(normalized, client.clientIp);
     if (verdict.locked) {
       // Not counted as a failure, so a locked account unlocks when the window passes.
-      await recordRefusal('auth.login.throttled');
+      await this.deps.audit.recordAlone(this.deps.db, auditActor, refusal('auth.login.throttled'));
       throw new AppError('UNAUTHORIZED', {
         reason: 'TOO_MANY_FAILED_LOGINS',
         explanation: 'too many failed logins for this account or address; try again later',
@@ -79,7 +80,10 @@ export class AuthService {
     }
     const passwordOk = await verifyPassword(password, user?.passwordHash);
     if (!user || !passwordOk || user.disabled) {
-      await recordRefusal(FAILED_LOGIN_ACTION);
+      await this.deps.db.transaction(async (tx) => {
+        await this.deps.audit.record(tx, auditActor, refusal(FAILED_LOGIN_ACTION));
+        await this.throttle.reportLocks(tx, normalized, client.clientIp);
+      });
       throw unauthorized();
     }
     const session = await this.deps.db.transaction(async (tx) => {
