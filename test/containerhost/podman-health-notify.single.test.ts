@@ -1,12 +1,9 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { containerhostHealthChecks } from '../../src/db/schema/index.js';
-import { HEALTH_JOB } from '../../src/modules/containerhost/health-checks.js';
 import { createRule, createWebhookChannel, deliveriesSettle } from '../notifications/helpers.js';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
 import { eventually } from '../support/eventually.js';
-import { podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import { podmanNodeFor, podmanSkipReason, podmanSuite, runSavedCheck } from './helpers.js';
 
 // A saved health check notifies when its container really goes down on Podman, and when it comes back.
 const suite = podmanSuite();
@@ -35,11 +32,7 @@ describe.skipIf(Boolean(podmanSkipReason))('health-check notifications against P
 
   /** Makes the saved check due and runs the background job once; answers the status it recorded. */
   async function runCheck(): Promise<string> {
-    await node.gateway.deps.db
-      .update(containerhostHealthChecks)
-      .set({ nextRunAt: new Date(Date.now() - 1000) })
-      .where(eq(containerhostHealthChecks.containerName, names.stopper));
-    await node.gateway.deps.jobs.runNow(HEALTH_JOB);
+    await runSavedCheck(node, names.stopper);
     const results = await node.gateway.call(
       'GET',
       `${node.base()}/containers/${names.stopper}/health-check/results`,
