@@ -20,7 +20,7 @@ const MAX_ROUNDS = 1000;
 /**
  * A background job that drains a queue: it runs on its interval and also soon after `wake()` (work was
  * just queued), and each run goes round until a round finds nothing to do and no wake arrived meanwhile.
- * The delivery workers of the outbox-style queues (notifications; the SIEM export can adopt it) use it.
+ * The delivery workers of the outbox-style queues (notification deliveries, the SIEM export) use it.
  */
 export class DrainJob {
   private stopped = false;

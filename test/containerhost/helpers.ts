@@ -1,7 +1,10 @@
 import crypto from 'node:crypto';
 import type Docker from 'dockerode';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
+import { containerhostHealthChecks } from '../../src/db/schema/index.js';
+import { HEALTH_JOB } from '../../src/modules/containerhost/health-checks.js';
 import { type RegistryPeer, registryBinaries, startRegistry } from '../services/docker-registry.js';
 import { type EngineRelay, startEngineRelay } from '../services/engine-relay.js';
 import { type PodmanPeer, podmanBinaries, removeLabelled, startPodman } from '../services/podman.js';
@@ -210,4 +213,13 @@ export function relayedNodeFor(node: PodmanNode): RelayedNode {
   });
   afterAll(() => relayed.relay?.close());
   return relayed;
+}
+
+/** Makes the saved health check of a container due now and runs the background job once. */
+export async function runSavedCheck(node: PodmanNode, containerName: string): Promise<void> {
+  await node.gateway.deps.db
+    .update(containerhostHealthChecks)
+    .set({ nextRunAt: new Date(Date.now() - 1000) })
+    .where(eq(containerhostHealthChecks.containerName, containerName));
+  await node.gateway.deps.jobs.runNow(HEALTH_JOB);
 }

@@ -1,10 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { containerhostHealthChecks } from '../../src/db/schema/index.js';
 import { HEALTH_JOB } from '../../src/modules/containerhost/health-checks.js';
 import { freePort } from '../services/peers.js';
 import { expectError } from '../support/expectations.js';
-import { podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import { podmanNodeFor, podmanSkipReason, podmanSuite, runSavedCheck } from './helpers.js';
 
 // What the gateway reads from a real container engine (Podman's Docker-compatible API): the node, its
 // read models, and HTTP(S) health checks of its containers.
@@ -275,13 +273,7 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: read
     });
 
     it('keeps only the last INFRAGATE_HEALTHCHECK_HISTORY results', async () => {
-      for (let round = 0; round < 3; round++) {
-        await node.gateway.deps.db
-          .update(containerhostHealthChecks)
-          .set({ nextRunAt: new Date(Date.now() - 1000) })
-          .where(eq(containerhostHealthChecks.containerName, names.web));
-        await node.gateway.deps.jobs.runNow(HEALTH_JOB);
-      }
+      for (let round = 0; round < 3; round++) await runSavedCheck(node, names.web);
       const results = await node.gateway.call(
         'GET',
         `${node.base()}/containers/${names.web}/health-check/results`,

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import { and, asc, between, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { backoffMs } from '../../core/backoff.js';
 import type { Deps } from '../../core/deps.js';
+import { DrainJob, releaseClaimsAfterRestart } from '../../core/drain-job.js';
 import type { Tx } from '../../db/client.js';
 import { queryRows } from '../../db/raw.js';
 import { auditEvents, siemDeliveries, siemDestinations } from '../../db/schema/index.js';
@@ -13,8 +15,6 @@ export const EXPORT_JOB = 'audit.siem-export';
 
 /** Most events read per destination in one batching round (bounds memory and transaction length). */
 const MAX_SCAN = 20_000;
-/** Rounds of one run before it yields to the scheduler (it is woken again when more work arrives). */
-const MAX_ROUNDS = 10_000;
 
 type DestinationRow = typeof siemDestinations.$inferSelect;
 type DeliveryRow = typeof siemDeliveries.$inferSelect;
@@ -43,71 +43,48 @@ async function settle(
   return rows.length > 0;
 }
 
-/** Exponential backoff with jitter: base·2^(n-1), capped, then a random 50–100 % of it. */
-function backoffMs(attempt: number, baseMs: number, maxMs: number, random = Math.random()): number {
-  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(ceiling * (0.5 + random * 0.5));
-}
-
 /**
- * The export worker. Each run (1) cuts new audit events into delivery records per destination, under a
- * `FOR UPDATE SKIP LOCKED` lock on the destination row so that one process batches a destination at a
- * time and its cursor advances in the same transaction as the records it creates; (2) claims due
- * deliveries with `FOR UPDATE SKIP LOCKED` (a lease makes a crashed worker's claim reclaimable), sends
- * them, and settles each one only while its claim token still matches. Events stay in audit_events and a
- * delivery only points at a seq range, so a crash at any point loses nothing: at-least-once.
+ * The export worker, a drain job (`core/drain-job.ts`). Each round (1) cuts new audit events into
+ * delivery records per destination, under a `FOR UPDATE SKIP LOCKED` lock on the destination row so that
+ * one process batches a destination at a time and its cursor advances in the same transaction as the
+ * records it creates; (2) claims due deliveries with `FOR UPDATE SKIP LOCKED` (a lease makes a crashed
+ * worker's claim reclaimable), sends them, and settles each one only while its claim token still
+ * matches. Events stay in audit_events and a delivery only points at a seq range, so a crash at any
+ * point loses nothing: at-least-once.
  */
 export class SiemExporter {
-  private dirty = false;
+  private readonly job: DrainJob;
   private stopped = false;
-  private recovered = false;
-  private wakeTimer: NodeJS.Timeout | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs'>,
-  ) {}
+    private readonly deps: Pick<
+      Deps,
+      'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs' | 'notifications'
+    >,
+  ) {
+    this.job = new DrainJob(deps.jobs, {
+      name: EXPORT_JOB,
+      intervalMs: deps.config.siem.pollIntervalMs,
+      round: async () => (await this.batchNewEvents()) + (await this.deliverDue()),
+      prepare: () => releaseClaimsAfterRestart(deps.db, deps.dbKind, 'siem_deliveries'),
+    });
+  }
+
+  register(): void {
+    this.job.register();
+  }
 
   /** No more wakes or flush timers (shutdown). */
   stop(): void {
     this.stopped = true;
-    clearTimeout(this.wakeTimer);
+    this.job.stop();
     clearTimeout(this.flushTimer);
   }
 
   /** Something happened (an event was recorded, a delivery requeued): run soon. */
   wake(delayMs = 15): void {
-    this.dirty = true;
-    if (this.stopped || this.wakeTimer) return;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      if (!this.stopped) this.deps.jobs.runNow(EXPORT_JOB).catch(() => {});
-    }, delayMs);
-    this.wakeTimer.unref();
-  }
-
-  /** Works until nothing is due; a wake during a run makes it go round again. */
-  async runUntilIdle(): Promise<void> {
-    if (!this.recovered) await this.recover();
-    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
-      this.dirty = false;
-      const batched = await this.batchNewEvents();
-      const sent = await this.deliverDue();
-      if (batched === 0 && sent === 0 && !this.dirty) return;
-    }
-  }
-
-  /**
-   * PGlite is one process's private database: a delivery still `delivering` at start was being sent when
-   * the previous process died, so it is due again at once (on PostgreSQL its lease runs out instead).
-   */
-  private async recover(): Promise<void> {
-    this.recovered = true;
-    if (this.deps.dbKind !== 'pglite') return;
-    await this.deps.db
-      .update(siemDeliveries)
-      .set({ leaseExpiresAt: sql`now() - interval '1 second'` })
-      .where(eq(siemDeliveries.status, 'delivering'));
+    this.job.wake(delayMs);
   }
 
   /** Cuts events after each destination's cursor into delivery records; answers how many it made. */
@@ -282,10 +259,13 @@ export class SiemExporter {
         lastError: null,
       });
       if (!settled) return;
-      await tx
+      const [destination] = await tx
         .update(siemDestinations)
         .set({ lastSuccessAt: sql`now()`, consecutiveFailures: 0, circuitOpenUntil: null })
-        .where(eq(siemDestinations.id, delivery.destinationId));
+        .where(eq(siemDestinations.id, delivery.destinationId))
+        .returning();
+      // Reported on every success: the outbox notifies only when this closes an open circuit.
+      if (destination) await this.reportCircuit(tx, destination, 'closed');
     });
   }
 
@@ -307,9 +287,25 @@ export class SiemExporter {
         nextAttemptAt: new Date(Date.now() + (status === 'retrying' ? delay : 0)),
       });
       if (!settled) return;
+      if (exhausted) {
+        await this.deps.notifications.emit(tx, {
+          kind: 'siem.delivery.failed',
+          resource: { type: 'siem_delivery', id: delivery.id, name: destination.name },
+          labels: { destinationId: destination.id },
+          // One notification per failed claim: a requeued delivery that fails again is a new event.
+          key: `${delivery.id}@${delivery.lastAttemptAt?.toISOString()}`,
+          details: {
+            error: message.slice(0, 1000),
+            attempts: delivery.attempts,
+            eventCount: delivery.eventCount,
+            firstEventSeq: delivery.firstEventSeq,
+            lastEventSeq: delivery.lastEventSeq,
+          },
+        });
+      }
       const failures = destination.consecutiveFailures + 1;
       const opened = failures >= siem.circuitThreshold;
-      await tx
+      const [updated] = await tx
         .update(siemDestinations)
         .set({
           consecutiveFailures: failures,
@@ -323,7 +319,24 @@ export class SiemExporter {
               )
             : null,
         })
-        .where(eq(siemDestinations.id, destination.id));
+        .where(eq(siemDestinations.id, destination.id))
+        .returning();
+      if (opened && updated) await this.reportCircuit(tx, updated, 'open', message);
+    });
+  }
+
+  /** The destination's circuit as `siem.destination.circuit_opened` sees it (open, or closed again). */
+  private reportCircuit(tx: Tx, destination: DestinationRow, state: 'open' | 'closed', error?: string) {
+    return this.deps.notifications.emit(tx, {
+      kind: 'siem.destination.circuit_opened',
+      resource: { type: 'siem_destination', id: destination.id, name: destination.name },
+      labels: { destinationId: destination.id },
+      state,
+      details: {
+        consecutiveFailures: destination.consecutiveFailures,
+        ...(destination.circuitOpenUntil ? { retryAt: destination.circuitOpenUntil.toISOString() } : {}),
+        ...(error ? { error: error.slice(0, 1000) } : {}),
+      },
     });
   }
 }

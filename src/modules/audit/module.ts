@@ -4,7 +4,7 @@ import { CheckpointSigner } from './checkpoint-signer.js';
 import { DeliveryService } from './deliveries.js';
 import { DestinationService } from './destinations.js';
 import { AuditEventService } from './events.js';
-import { EXPORT_JOB, SiemExporter } from './exporter.js';
+import { SiemExporter } from './exporter.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { destinationRoutes } from './routes/destinations.js';
 import { eventRoutes } from './routes/events.js';
@@ -17,11 +17,7 @@ import { eventRoutes } from './routes/events.js';
 const auditModule: GatewayModule = async (app) => {
   const { deps } = app;
   const exporter = new SiemExporter(deps);
-  deps.jobs.register({
-    name: EXPORT_JOB,
-    intervalMs: deps.config.siem.pollIntervalMs,
-    run: () => exporter.runUntilIdle(),
-  });
+  exporter.register();
   deps.audit.onSequenced(() => exporter.wake());
   // preClose, not deps.onClose: onClose hooks run once the jobs have stopped, and a wake arriving
   // before then would start a new run while the server closes.

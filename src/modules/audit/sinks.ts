@@ -1,8 +1,9 @@
-import crypto from 'node:crypto';
 import net from 'node:net';
 import os from 'node:os';
 import tls from 'node:tls';
 import type { EgressGuard } from '../../core/egress-guard.js';
+import { describeError } from '../../core/error-text.js';
+import { signatureHeaders } from '../../core/webhook-signature.js';
 import type { SiemKind, SiemSettings } from '../../db/schema/index.js';
 import type { AuditEvent } from './schemas.js';
 
@@ -33,8 +34,6 @@ export class SinkError extends Error {
   }
 }
 
-const SIGNATURE_HEADER = 'x-infragate-signature';
-const TIMESTAMP_HEADER = 'x-infragate-timestamp';
 const USER_AGENT = 'infragate-siem/1';
 /** Private enterprise number used for the structured-data id (documentation range, RFC 5612). */
 const SD_ID = 'infragate@32473';
@@ -43,11 +42,6 @@ const HOSTNAME =
     .hostname()
     .replace(/[^\x21-\x7e]/g, '')
     .slice(0, 255) || '-';
-
-/** `sha256=<hex>` over `<timestamp>.<body>`, the value of X-Infragate-Signature. */
-export function webhookSignature(secret: string, timestamp: string, body: string): string {
-  return `sha256=${crypto.createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
-}
 
 /** Sends one batch to one destination; resolves when the receiver took it, else throws a SinkError. */
 export async function sendBatch(
@@ -67,17 +61,8 @@ export async function sendBatch(
     }
   } catch (error) {
     if (error instanceof SinkError) throw error;
-    throw new SinkError(describe(error));
+    throw new SinkError(describeError(error));
   }
-}
-
-function describe(error: unknown): string {
-  const parts: string[] = [];
-  for (let current = error; current instanceof Error && parts.length < 3; current = current.cause) {
-    const code = (current as NodeJS.ErrnoException).code;
-    parts.push(code && !current.message.includes(code) ? `${current.message} (${code})` : current.message);
-  }
-  return (parts.join(': ') || String(error)).slice(0, 500);
 }
 
 async function post(
@@ -105,15 +90,13 @@ async function sendWebhook(
   options: SendOptions,
 ): Promise<SendResult> {
   const body = events.map((event) => `${JSON.stringify(event)}\n`).join('');
-  const timestamp = String(Math.floor(Date.now() / 1000));
   const { status, text } = await post(
     egress,
     target.settings.url!,
     body,
     {
       'content-type': 'application/x-ndjson',
-      [TIMESTAMP_HEADER]: timestamp,
-      [SIGNATURE_HEADER]: webhookSignature(target.secret ?? '', timestamp, body),
+      ...signatureHeaders(target.secret ?? '', body),
       'x-infragate-delivery': options.deliveryId,
       'x-infragate-event-count': String(events.length),
     },

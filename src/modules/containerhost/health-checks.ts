@@ -3,6 +3,7 @@ import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { AppError, invalidField, notFound } from '../../core/errors.js';
 import { fetchPage, type Page, type PageRequest } from '../../core/pagination.js';
+import type { DbOrTx } from '../../db/client.js';
 import { containerhostHealthChecks, containerhostHealthResults } from '../../db/schema/index.js';
 import type { EngineNodeService } from './engine-nodes.js';
 import { probeContainer, unmeasuredResult } from './health-probe.js';
@@ -47,7 +48,7 @@ function checkRange(config: HealthCheckConfig): HealthCheckConfig {
 /** Saved health checks per container name, one-off tests, and the background runner. */
 export class HealthCheckService {
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'audit' | 'egress' | 'config'> & {
+    private readonly deps: Pick<Deps, 'db' | 'audit' | 'egress' | 'config' | 'notifications'> & {
       engineNodes: EngineNodeService;
     },
   ) {}
@@ -83,6 +84,8 @@ export class HealthCheckService {
         targetId: row!.id,
         metadata: { nodeId, containerName, ...config },
       });
+      // A disabled check no longer runs: its last status would stay an open alert, so it reports disabled.
+      if (!config.enabled) await this.reportStatus(tx, row!, 'disabled', new Date(), {});
       return this.view(row!);
     });
   }
@@ -203,6 +206,30 @@ export class HealthCheckService {
             notInArray(containerhostHealthResults.id, newest),
           ),
         );
+      // Every run reports its status; the outbox notifies only when it changed (and on recovery).
+      await this.reportStatus(tx, check, result.status, result.checkedAt, {
+        url: result.url,
+        httpStatus: result.httpStatus,
+        responseMs: result.responseMs,
+        ...(result.error ? { error: result.error } : {}),
+      });
+    });
+  }
+
+  private reportStatus(
+    tx: DbOrTx,
+    check: typeof containerhostHealthChecks.$inferSelect,
+    state: HealthResult['status'],
+    occurredAt: Date,
+    details: Record<string, unknown>,
+  ) {
+    return this.deps.notifications.emit(tx, {
+      kind: 'containerhost.health_check.changed',
+      resource: { type: 'containerhost_health_check', id: check.id, name: check.containerName },
+      labels: { nodeId: check.nodeId, containerName: check.containerName },
+      state,
+      occurredAt,
+      details,
     });
   }
 
