@@ -69,13 +69,6 @@ describeInBrowser(
       await opened.page.getByRole('heading', { level: 1 }).waitFor();
       return opened;
     }
-    // A dialog fades in; axe measures contrast on what is painted, so it waits for the fade to end.
-    const settled = (page: Page) =>
-      page.waitForFunction(
-        () =>
-          (globalThis as unknown as { document: { getAnimations(): unknown[] } }).document.getAnimations()
-            .length === 0,
-      );
     const api = async (path: string) => (await harness.gateway.call('GET', path)).body;
     const rowOf = (page: Page, table: string, name: string) =>
       page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: name });
@@ -128,7 +121,6 @@ describeInBrowser(
 
       await page.getByRole('button', { name: `Stop ${CONTAINER}` }).click();
       const confirm = page.getByRole('dialog', { name: `Stop ${CONTAINER}?` });
-      await settled(page);
       expect(await accessibilityViolations(page)).toEqual([]);
       await confirm.getByRole('button', { name: 'Stop' }).click();
       await page.getByRole('button', { name: `Start ${CONTAINER}` }).waitFor({ timeout: 20_000 });

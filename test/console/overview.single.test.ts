@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { containerhostHealthResults } from '../../src/db/schema/index.js';
 import { createWebhook, fastSiem } from '../audit/helpers.js';
 import { makeTestPki, openssl, type TestPki } from '../services/openssl-pki.js';
 import { freePort } from '../services/peers.js';
@@ -15,6 +16,30 @@ import {
 } from '../support/console.js';
 import { eventually } from '../support/eventually.js';
 
+/** A saved health check whose latest result (as the background job writes it) is offline. */
+async function saveOfflineHealthCheck(harness: ConsoleHarness, containerName: string): Promise<void> {
+  const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
+    body: { name: 'build-01', endpoint: 'unix:///run/infragate-test/build-01.sock' },
+  });
+  const check = await harness.gateway.call(
+    'PUT',
+    `/api/containerhost/nodes/${node.body.data.id}/containers/${containerName}/health-check`,
+    { body: { hostPort: 8080 } },
+  );
+  await harness.gateway.deps.db.insert(containerhostHealthResults).values({
+    checkId: check.body.data.id,
+    ok: false,
+    status: 'offline',
+    httpStatus: null,
+    responseMs: null,
+    slow: false,
+    bodyMatched: null,
+    url: 'http://127.0.0.1:8080/',
+    error: 'connection refused',
+    checkedAt: new Date(),
+  });
+}
+
 describeInBrowser(
   'the Overview page',
   () => {
@@ -28,7 +53,12 @@ describeInBrowser(
         fastSiem({ circuitThreshold: 1, maxAttempts: 1, retryBaseMs: 600_000, retryMaxMs: 600_000 }),
       );
       pki = makeTestPki();
-      operator = await harness.createUser(['audit:view', 'certificates:view', 'admin:users']);
+      operator = await harness.createUser([
+        'audit:view',
+        'certificates:view',
+        'containerhost:view',
+        'admin:users',
+      ]);
       const nobodyListens = `http://127.0.0.1:${await freePort()}/events`;
       const destination = await createWebhook(harness.gateway, nobodyListens, {
         name: 'siem-east',
@@ -44,6 +74,7 @@ describeInBrowser(
         },
       });
       expect(uploaded.status).toBe(201);
+      await saveOfflineHealthCheck(harness, 'billing-api');
       await eventually(async () => {
         const { health } = (
           await harness.gateway.call('GET', `/api/audit/siem/destinations/${destination.id}`)
@@ -70,6 +101,16 @@ describeInBrowser(
       await siem.getByText('siem-east').waitFor();
       await siem.getByText('Circuit open').waitFor();
       await siem.getByText(/failed deliver/).waitFor();
+    });
+
+    it('shows a container whose health check is offline, linked to its health check', async () => {
+      const { page } = await openOverview();
+      const health = page.getByRole('region', { name: 'Container health' });
+      const failing = health.getByRole('listitem').filter({ hasText: 'billing-api' });
+      await failing.getByText('offline').waitFor();
+      await failing.getByText('connection refused').waitFor();
+      await failing.getByRole('link', { name: 'billing-api' }).click();
+      await page.waitForURL(/\/containers\/[0-9a-f-]+\/containers\/billing-api\/health$/);
     });
 
     it('shows a certificate that expired or expires within 30 days', async () => {

@@ -117,11 +117,21 @@ export async function signIn(page: Page, user: { email: string; password: string
 // name what they use there.
 interface InPage {
   axe: { run(options: axe.RunOptions): Promise<axe.AxeResults> };
-  document: { documentElement: { scrollWidth: number; clientWidth: number } };
+  document: {
+    documentElement: { scrollWidth: number; clientWidth: number };
+    getAnimations(): { effect: { getTiming(): { iterations?: number } } | null }[];
+  };
 }
 
 /** The serious and critical accessibility violations axe-core finds on the page as it is now. */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // Dialogs and toasts fade in; axe measures contrast on what is painted, so it waits for the fades to
+  // end (not for endless ones such as a loader's spin).
+  await page.waitForFunction(() =>
+    (globalThis as unknown as InPage).document
+      .getAnimations()
+      .every((animation) => animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY),
+  );
   // Evaluated through the debugging protocol, which the page's content security policy does not govern.
   await page.evaluate(axe.source);
   const results = await page.evaluate(() => {

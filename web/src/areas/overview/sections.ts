@@ -9,13 +9,10 @@ export interface OverviewSection extends AccessRule {
   wide?: boolean;
 }
 
-/**
- * The overview's sections, in the order shown. A new kind of attention (containers whose health
- * check is degraded or offline comes with the health-check issue, `containerhost:view`) is one
- * more entry here and one component in this folder.
- */
+/** The overview's sections, in the order shown. A new kind of attention is one more entry here and one component in this folder. */
 export const overviewSections: readonly OverviewSection[] = [
   { id: 'alerts', anyOf: ['notifications:view'], Section: lazy(() => import('./OpenAlerts')) },
+  { id: 'container-health', anyOf: ['containerhost:view'], Section: lazy(() => import('./ContainerHealth')) },
   { id: 'siem', anyOf: ['audit:view'], Section: lazy(() => import('./SiemAttention')) },
   { id: 'certificates', anyOf: ['certificates:view'], Section: lazy(() => import('./ExpiringCertificates')) },
   { id: 'audit', anyOf: ['audit:view'], Section: lazy(() => import('./RecentAuditEvents')), wide: true },
