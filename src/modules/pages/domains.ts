@@ -6,7 +6,7 @@ import type { CertificateRequests } from '../../core/certificate-requests.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { describeError } from '../../core/error-text.js';
-import { notFound, unprocessable } from '../../core/errors.js';
+import { AppError, notFound, unprocessable } from '../../core/errors.js';
 import { certificateNameCovers, hostOfHeader, isBelow } from '../../core/hostnames.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -23,6 +23,13 @@ import type { DomainInvalidation } from './site-hosts.js';
 import type { SiteUrls } from './site-urls.js';
 
 type DomainRow = typeof pagesDomains.$inferSelect;
+
+/** Why an automatic certificate was not ordered: the API's reason (e.g. CERTIFICATE_NAME_TAKEN), or the error. */
+function orderFailure(name: string, error: unknown): string {
+  const reason =
+    error instanceof AppError ? (error.details as { reason?: string } | undefined)?.reason : undefined;
+  return `certificate "${name}" could not be ordered: ${reason ?? describeError(error)}`;
+}
 
 /**
  * Custom domains of pages projects: a host name per record (unique across projects), proven by a
@@ -220,7 +227,7 @@ export class DomainService {
     const ordered = await this.certificates
       .request(actor, { name, hostnames: [hostname], accountEmail })
       .then(({ id }) => ({ certificateId: id, error: null }))
-      .catch((error: unknown) => ({ certificateId: null, error: `certificate: ${describeError(error)}` }));
+      .catch((error: unknown) => ({ certificateId: null, error: orderFailure(name, error) }));
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(pagesDomains)
