@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
+import { ACME_EMAIL_PATTERN } from './core/email-address.js';
 import { isHostname } from './core/hostnames.js';
 import { catalogFileProblems } from './modules/inference/catalog.js';
 
@@ -132,6 +133,11 @@ export interface PagesConfig {
   dnsServers: string[];
   /** The port the HTTP ownership check of a custom domain connects to (80 unless a proxy maps another). */
   verifyHttpPort: number;
+  /**
+   * ACME account email for certificates ordered automatically (http-01) when a custom domain is
+   * verified without a certificate chosen; unset: none are ordered.
+   */
+  acmeEmail: string | undefined;
 }
 
 export interface SiemConfig {
@@ -228,6 +234,14 @@ class EnvReader {
     return undefined;
   }
 
+  /** An ACME account email address, lowercased; unset stays undefined. */
+  acmeEmail(name: string): string | undefined {
+    const raw = this.optional(name)?.toLowerCase();
+    if (raw === undefined || new RegExp(ACME_EMAIL_PATTERN).test(raw)) return raw;
+    this.problems.push(`${name}=${raw} is invalid: expected an email address such as ops@example.com`);
+    return undefined;
+  }
+
   /** Comma-separated IP addresses, each with an optional port (`10.0.0.53`, `127.0.0.1:5353`, `[::1]:53`). */
   addressList(name: string): string[] {
     const raw = this.optional(name);
@@ -297,6 +311,7 @@ export function loadConfig(env: Env = process.env): Config {
       urlScheme: read.oneOf('INFRAGATE_PAGES_URL_SCHEME', ['https', 'http'] as const, 'https'),
       dnsServers: read.addressList('INFRAGATE_PAGES_DNS_SERVERS'),
       verifyHttpPort: read.integer('INFRAGATE_PAGES_VERIFY_HTTP_PORT', 80, 1, 65535),
+      acmeEmail: read.acmeEmail('INFRAGATE_PAGES_ACME_EMAIL'),
     },
     dockerTimeoutMs: read.integer('INFRAGATE_DOCKER_TIMEOUT_MS', 10_000, 100, 600_000),
     volumeWriteLimitBytes: read.integer(

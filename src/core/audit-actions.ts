@@ -144,6 +144,8 @@ export const AUDIT_ACTIONS = {
     'pages.project.updated',
     'pages.deploy_token.created',
     'pages.deploy_token.revoked',
+    'pages.domain.certificate_failed',
+    'pages.domain.certificate_ordered',
     'pages.domain.created',
     'pages.domain.deleted',
     'pages.domain.updated',

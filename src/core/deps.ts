@@ -5,6 +5,7 @@ import type { AuditRecorder } from './audit-recorder.js';
 import type { AuditSequencer } from './audit-sequencer.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
 import type { BackgroundJobs } from './background-jobs.js';
+import type { CertificateRequestPort } from './certificate-requests.js';
 import type { EgressGuard } from './egress-guard.js';
 import type { NotificationOutbox } from './notifications.js';
 import type { SecretBox } from './secret-box.js';
@@ -23,6 +24,8 @@ export interface Deps {
   /** The notification outbox: `emit(tx, event)` inside the transaction of the change that causes it. */
   notifications: NotificationOutbox;
   principals: PrincipalResolver;
+  /** Certificates ordered for names other modules serve (served by the certificates module). */
+  certificateRequests: CertificateRequestPort;
   log: FastifyBaseLogger;
   /**
    * LISTEN on a channel (PostgreSQL NOTIFY from any gateway process on the same database, or the

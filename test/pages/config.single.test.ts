@@ -13,6 +13,7 @@ describe('pages configuration', () => {
       urlScheme: 'https',
       dnsServers: [],
       verifyHttpPort: 80,
+      acmeEmail: undefined,
     });
   });
 
@@ -27,6 +28,7 @@ describe('pages configuration', () => {
       INFRAGATE_PAGES_URL_SCHEME: 'http',
       INFRAGATE_PAGES_DNS_SERVERS: '10.0.0.53, 127.0.0.1:5353,[::1]:53,::1',
       INFRAGATE_PAGES_VERIFY_HTTP_PORT: '8080',
+      INFRAGATE_PAGES_ACME_EMAIL: 'Ops@Example.COM',
     }).pages;
     expect(pages).toEqual({
       retainDeployments: 3,
@@ -38,6 +40,7 @@ describe('pages configuration', () => {
       urlScheme: 'http',
       dnsServers: ['10.0.0.53', '127.0.0.1:5353', '[::1]:53', '::1'],
       verifyHttpPort: 8080,
+      acmeEmail: 'ops@example.com',
     });
   });
 
@@ -49,6 +52,7 @@ describe('pages configuration', () => {
     ['INFRAGATE_PAGES_DNS_SERVERS', 'dns.example.com'],
     ['INFRAGATE_PAGES_DNS_SERVERS', '10.0.0.53:99999'],
     ['INFRAGATE_PAGES_VERIFY_HTTP_PORT', '0'],
+    ['INFRAGATE_PAGES_ACME_EMAIL', 'ops@localhost'],
   ])('refuses %s=%s', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}=.* is invalid`));
   });

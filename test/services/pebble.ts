@@ -21,6 +21,8 @@ export interface PebbleOptions {
 
 export interface Pebble {
   directoryUrl: string;
+  /** The DNS server Pebble asks (`ip:port`): pebble-challtestsrv, or `dnsServer` when given. */
+  dnsServer: string;
   /** The CA file that makes Pebble's own HTTPS trusted (INFRAGATE_ACME_CA_FILE). */
   tlsCaFile: string;
   /** Root of the certificates Pebble issues (from its management interface). */
@@ -109,11 +111,12 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
       },
     }),
   );
-  const pebble = run(
-    pebbleBinary().path!,
-    ['-config', config, '-dnsserver', options.dnsServer ?? `127.0.0.1:${dnsPort}`],
-    { PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
-  );
+  const dnsServer = options.dnsServer ?? `127.0.0.1:${dnsPort}`;
+  const pebble = run(pebbleBinary().path!, ['-config', config, '-dnsserver', dnsServer], {
+    PEBBLE_VA_NOSLEEP: '1',
+    PEBBLE_WFE_NONCEREJECT: '0',
+    PEBBLE_AUTHZREUSE: '0',
+  });
   const agent = new Agent({ connect: { ca: fs.readFileSync(tls.ca, 'utf8') } });
   const directoryUrl = `https://127.0.0.1:${acmePort}/dir`;
   await eventually(
@@ -129,6 +132,7 @@ export async function startPebble(options: PebbleOptions): Promise<Pebble> {
   };
   return {
     directoryUrl,
+    dnsServer,
     tlsCaFile: tls.ca,
     async issuingRootPem() {
       const response = await fetch(`https://127.0.0.1:${managementPort}/roots/0`, { dispatcher: agent });

@@ -28,12 +28,15 @@ const certificatesModule: GatewayModule = async (app) => {
   const worker = new AcmeWorker(deps, orderer, challenges, providers);
   deps.jobs.register({ name: ACME_JOB, intervalMs: deps.config.acme.intervalMs, run: () => worker.run() });
 
-  await app.register(certificateRoutes, { certificates });
-  await app.register(acmeRoutes, {
-    orders: new AcmeOrderService(deps, certificates, accounts),
-    providers,
-    challenges,
+  const orders = new AcmeOrderService(deps, certificates, accounts);
+  // Names other modules serve (pages custom domains) are proven over HTTP, which the gateway answers itself.
+  deps.certificateRequests.serve({
+    request: (actor, { name, hostnames, accountEmail }) =>
+      orders.order(actor, { name, domains: hostnames, challenge: 'http-01', accountEmail }),
   });
+
+  await app.register(certificateRoutes, { certificates });
+  await app.register(acmeRoutes, { orders, providers, challenges });
 };
 
 export default certificatesModule;

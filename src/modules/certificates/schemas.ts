@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ACME_EMAIL_PATTERN } from '../../core/email-address.js';
 import {
   Name,
   Nullable,
@@ -130,7 +131,7 @@ export const AcmeOrderRequest = Type.Object({
   name: Name,
   domains: Type.Array(DomainName, { minItems: 1, maxItems: 100 }),
   challenge: StringEnum(ACME_CHALLENGE_TYPES),
-  accountEmail: Type.String({ pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', maxLength: 254 }),
+  accountEmail: Type.String({ pattern: ACME_EMAIL_PATTERN, maxLength: 254 }),
   directoryUrl: Type.Optional(
     Type.String({
       format: 'uri',

@@ -1,10 +1,12 @@
 import crypto from 'node:crypto';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
+import type { CertificateRequests } from '../../core/certificate-requests.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
-import { notFound, unprocessable } from '../../core/errors.js';
+import { describeError } from '../../core/error-text.js';
+import { AppError, notFound, unprocessable } from '../../core/errors.js';
 import { certificateNameCovers, hostOfHeader, isBelow } from '../../core/hostnames.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -22,10 +24,17 @@ import type { SiteUrls } from './site-urls.js';
 
 type DomainRow = typeof pagesDomains.$inferSelect;
 
+/** Why an automatic certificate was not ordered: the API's reason (e.g. CERTIFICATE_NAME_TAKEN), or the error. */
+function orderFailure(name: string, error: unknown): string {
+  const reason =
+    error instanceof AppError ? (error.details as { reason?: string } | undefined)?.reason : undefined;
+  return `certificate "${name}" could not be ordered: ${reason ?? describeError(error)}`;
+}
+
 /**
  * Custom domains of pages projects: a host name per record (unique across projects), proven by a
  * DNS TXT record or an HTTP token, then served by Host. Each records the stored certificate that
- * serves it over HTTPS.
+ * serves it over HTTPS: one chosen, or one ordered once it is verified (with `pages.acmeEmail` set).
  */
 export class DomainService {
   private readonly db: Db;
@@ -34,9 +43,11 @@ export class DomainService {
   private readonly checks: DomainOwnershipChecks;
   private readonly hosts: DomainInvalidation;
   private readonly urls: SiteUrls;
+  private readonly certificates: CertificateRequests;
+  private readonly acmeEmail: string | undefined;
 
   constructor(
-    deps: Pick<Deps, 'db' | 'audit' | 'config'> & {
+    deps: Pick<Deps, 'db' | 'audit' | 'config' | 'certificateRequests'> & {
       checks: DomainOwnershipChecks;
       hosts: DomainInvalidation;
       urls: SiteUrls;
@@ -48,6 +59,8 @@ export class DomainService {
     this.checks = deps.checks;
     this.hosts = deps.hosts;
     this.urls = deps.urls;
+    this.certificates = deps.certificateRequests;
+    this.acmeEmail = deps.config.pages.acmeEmail;
   }
 
   async list(projectId: string, request: PageRequest) {
@@ -172,7 +185,7 @@ export class DomainService {
           this.checks.http(domain.hostname, domain.verificationToken, proof.httpBody),
         )));
     const now = new Date();
-    const answer = await this.db.transaction(async (tx) => {
+    const checked = await this.db.transaction(async (tx) => {
       await this.row(projectId, domainId, tx);
       const [row] = await tx
         .update(pagesDomains)
@@ -197,10 +210,47 @@ export class DomainService {
           previousStatus: domain.status,
         },
       });
-      return this.present(row!);
+      return row!;
     });
     this.hosts.forgetDomains();
-    return answer;
+    const ordering = checked.status === 'verified' && checked.certificateId === null && this.acmeEmail;
+    return this.present(ordering ? await this.orderCertificate(actor, checked, ordering) : checked);
+  }
+
+  /**
+   * Orders an http-01 certificate for a verified domain that has none chosen. A failure to order is
+   * recorded on the domain (the verification stands); the CA's progress shows on the certificate.
+   */
+  private async orderCertificate(actor: AuditActor, domain: DomainRow, accountEmail: string) {
+    const { projectId, hostname } = domain;
+    const name = `pages ${hostname}`;
+    const ordered = await this.certificates
+      .request(actor, { name, hostnames: [hostname], accountEmail })
+      .then(({ id }) => ({ certificateId: id, error: null }))
+      .catch((error: unknown) => ({ certificateId: null, error: orderFailure(name, error) }));
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(pagesDomains)
+        .set(
+          ordered.certificateId
+            ? { certificateId: ordered.certificateId, updatedAt: new Date() }
+            : { lastError: ordered.error, updatedAt: new Date() },
+        )
+        // One chosen meanwhile stays chosen.
+        .where(and(eq(pagesDomains.id, domain.id), isNull(pagesDomains.certificateId)))
+        .returning();
+      if (!row) return this.row(projectId, domain.id, tx);
+      await this.audit.record(tx, actor, {
+        action: ordered.certificateId
+          ? 'pages.domain.certificate_ordered'
+          : 'pages.domain.certificate_failed',
+        targetType: 'pages_domain',
+        targetId: domain.id,
+        outcome: ordered.certificateId ? 'success' : 'failure',
+        metadata: { projectId, hostname, certificateId: ordered.certificateId, error: ordered.error },
+      });
+      return row;
+    });
   }
 
   /** The HTTP proof body, answered only to a request that names the domain itself as its Host. */
