@@ -47,6 +47,14 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
   return runToEnd(process.execPath, [...NODE_ARGS, ...args], env, stdin ?? '');
 }
 
+/** Starts `infragate <args>` from source and answers the running process, its output to be read as it comes. */
+export function startCli(args: string[], env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, [...NODE_ARGS, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 /** Quotes a word for `sh -c`. */
 const shellWord = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
@@ -163,6 +171,7 @@ export function apiCli(baseUrl: string, token: string) {
       return JSON.parse(result.stdout);
     },
     terminal: (args: string[]) => runCliInTerminal(args, env),
+    start: (args: string[]) => startCli(args, env),
   };
 }
 
