@@ -63,6 +63,7 @@ function registerLogs(area: Command, containers: Resource): void {
     if (answer.truncated)
       process.stderr.write('(the answer stopped at 8 MiB; use --tail or --since for less)\n');
   });
+  jsonOnlyWhenAsked(command);
 }
 
 interface ExecResult {
@@ -102,6 +103,13 @@ function registerExec(area: Command, containers: Resource): void {
       throw new CliError('the command timed out (it may still be running in the container)');
     process.exitCode = result.exitCode ?? 1;
   });
+  jsonOnlyWhenAsked(command);
+}
+
+/** These print the container's words whatever stdout is; JSON only when asked. */
+function jsonOnlyWhenAsked(command: Command): void {
+  const json = command.options.find((option) => option.long === '--json')!;
+  json.description = "print the API's answer as JSON instead of the container's output";
 }
 
 export function registerContainerStreams(area: Command, containers: Resource): void {
