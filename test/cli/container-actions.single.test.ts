@@ -7,7 +7,7 @@ import {
   podmanSuite,
   registrySkipReason,
 } from '../containerhost/helpers.js';
-import { type ApiCli, apiCli } from '../support/cli.js';
+import { type ApiCli, apiCli, runCli } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
 
 // The container actions of the CLI (lifecycle, create, logs, exec, image pull) through a real
@@ -165,9 +165,65 @@ describe.skipIf(Boolean(podmanSkipReason))('infragate containers and images: act
     },
   );
 
+  it('deletes an image by reference, and prunes dangling ones', async () => {
+    const image = `localhost/ig-${run}-copy:latest`;
+    await node.podman.docker
+      .getImage(node.podman.image)
+      .tag({ repo: `localhost/ig-${run}-copy`, tag: 'latest' });
+    const deleted = await cli.json(['images', 'rm', image, ...host]);
+    expect(deleted.untagged).toContain(image);
+    await expect(node.podman.docker.getImage(image).inspect()).rejects.toThrow();
+    expect(await cli.json(['images', 'prune', ...host])).toMatchObject({ deleted: expect.any(Array) });
+  });
+
+  it('creates a volume and deletes it', async () => {
+    const name = `ig-${run}-cli-vol`;
+    expect(await cli.json(['volumes', 'create', name, ...host])).toMatchObject({ name });
+    expect((await cli.run(['volumes', 'rm', name, ...host])).code).toBe(0);
+    expect((await node.gateway.call('GET', `${node.base()}/volumes/${name}`)).status).toBe(404);
+  });
+
+  it('creates a network, connects a container to it, disconnects it and deletes the network', async () => {
+    const name = `ig-${run}-cli-net`;
+    expect(await cli.json(['networks', 'create', name, ...host, '--internal'])).toMatchObject({ name });
+    expect(
+      (await cli.run(['networks', 'connect', name, names.sidecar, ...host, '--alias', 'side'])).code,
+    ).toBe(0);
+    const inspected = await cli.json(['networks', 'get', name, ...host]);
+    expect(JSON.stringify(inspected)).toContain(names.sidecar);
+    expect((await cli.run(['networks', 'disconnect', name, names.sidecar, ...host])).code).toBe(0);
+    expect((await cli.run(['networks', 'rm', name, ...host])).code).toBe(0);
+    expect((await node.gateway.call('GET', `${node.base()}/networks/${name}`)).status).toBe(404);
+  });
+
+  it('kills a container with a signal and restarts it', async () => {
+    expect((await cli.run(['containers', 'kill', names.stopper, ...host, '--signal', 'SIGKILL'])).code).toBe(
+      0,
+    );
+    expect(await state(names.stopper)).toMatchObject({ running: false });
+    expect((await cli.run(['containers', 'restart', names.stopper, ...host, '--timeout', '0'])).code).toBe(0);
+    expect(await state(names.stopper)).toMatchObject({ running: true });
+  });
+
   it('prints the reason of a failed pull and exits 1', async () => {
     const result = await cli.run(['images', 'pull', `127.0.0.1:1/ig-${run}/absent:latest`, ...host]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^infragate: UNPROCESSABLE_ENTITY .*PULL_FAILED/m);
+  });
+});
+
+describe('--help of the container actions, in a real process', () => {
+  it.each([
+    ['containers', 'create'],
+    ['containers', 'kill'],
+    ['containers', 'logs'],
+    ['containers', 'exec'],
+    ['images', 'pull'],
+    ['networks', 'connect'],
+  ])('infragate %s %s --help', async (area, verb) => {
+    const result = await runCli([area, verb, '--help'], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Usage: infragate ${area} ${verb}`);
+    expect(result.stdout).toContain('--host <host>');
   });
 });
