@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   execIn,
@@ -16,20 +15,6 @@ const suite = podmanSuite();
 const { run, names } = suite;
 const host = ['--host', 'podman'];
 const label = { 'io.infragate.test': run };
-
-/** Everything a running CLI process wrote to stdout so far, and its exit code once it ended. */
-function watch(child: ChildProcess) {
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { stdout: () => stdout, stderr: () => stderr, exited };
-}
 
 describe.skipIf(Boolean(podmanSkipReason))('infragate containers and images: actions against Podman', () => {
   const node = podmanNodeFor(suite, {}, { registry: !registrySkipReason });
@@ -119,7 +104,7 @@ describe.skipIf(Boolean(podmanSkipReason))('infragate containers and images: act
   it('follows the logs: prints a line written after it started and ends when the container stops', async () => {
     const name = `ig-${run}-follow`;
     await shell(name, 'echo early; exec sleep 3600');
-    const follow = watch(cli.start(['containers', 'logs', name, ...host, '--follow']));
+    const follow = cli.start(['containers', 'logs', name, ...host, '--follow']);
     await eventually(() => follow.stdout().includes('early\n'), 'the early line');
     // Written to the output of the container's main process, as if it had printed it.
     await execIn(node.podman.docker, name, ['sh', '-c', 'echo late > /proc/1/fd/1']);
