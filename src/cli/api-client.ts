@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { CliError } from './cli-error.js';
+import { readEvents, type StreamEvent } from './event-stream.js';
 
 /** An error answer of the gateway: the HTTP status with the `{code, message, details}` envelope. */
 export interface ApiError {
@@ -55,6 +56,13 @@ export class ApiClient {
 
   /** Sends one request and answers whatever came back, error statuses included. */
   async send(method: HttpMethod, route: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const response = await this.open(method, route, options);
+    const bytes = Buffer.from(await response.body.arrayBuffer());
+    return { status: response.statusCode, headers: response.headers, bytes, body: parseJson(bytes) };
+  }
+
+  /** Sends one request and answers as soon as the headers are in, the body still to be read. */
+  private async open(method: HttpMethod, route: string, options: RequestOptions) {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, ...options.headers };
     let body: string | Buffer | NodeJS.ReadableStream | undefined;
     if (options.json !== undefined) {
@@ -65,9 +73,8 @@ export class ApiClient {
       if (options.length !== undefined) headers['content-length'] = String(options.length);
       body = options.body;
     }
-    let response: Awaited<ReturnType<typeof request>>;
     try {
-      response = await request(this.url(route, options.query), {
+      return await request(this.url(route, options.query), {
         method,
         headers,
         body: body as string,
@@ -77,8 +84,40 @@ export class ApiClient {
     } catch (error) {
       throw new CliError(`cannot reach ${this.baseUrl}: ${(error as Error).message}`);
     }
-    const bytes = Buffer.from(await response.body.arrayBuffer());
-    return { status: response.statusCode, headers: response.headers, bytes, body: parseJson(bytes) };
+  }
+
+  /**
+   * Asks for Server-Sent Events (`Accept: text/event-stream`) and yields each as it arrives; an error
+   * status throws an ApiRequestError before the first, an `error` event a CliError with its message.
+   * Leaving the loop closes the connection.
+   */
+  async *events(
+    method: HttpMethod,
+    route: string,
+    options: RequestOptions = {},
+  ): AsyncGenerator<StreamEvent> {
+    const { statusCode, headers, body } = await this.open(method, route, {
+      ...options,
+      headers: { accept: 'text/event-stream', ...options.headers },
+    });
+    if (statusCode >= 400 || !String(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+      const bytes = Buffer.from(await body.arrayBuffer());
+      const response = { status: statusCode, headers, bytes, body: parseJson(bytes) };
+      if (statusCode >= 400) throw new ApiRequestError(errorOf(response));
+      throw new CliError(
+        `expected an event stream from ${route}, got ${headers['content-type'] ?? 'no content type'}`,
+      );
+    }
+    try {
+      for await (const event of readEvents(body)) {
+        // A failure after the stream began: the error envelope, with no status of its own.
+        if (event.event === 'error')
+          throw new CliError(describeApiFailure(event.data as Omit<ApiError, 'status'>));
+        yield event;
+      }
+    } finally {
+      body.destroy();
+    }
   }
 
   /** Like `send`, but an error status throws an ApiRequestError (see `apiError`). */
@@ -151,7 +190,7 @@ function describeDetails(details: Record<string, unknown>): string {
   return [[reason, explanation].filter(Boolean).join(': '), extra && `(${extra})`].filter(Boolean).join(' ');
 }
 
-function describeApiFailure(api: ApiError): string {
+function describeApiFailure(api: Omit<ApiError, 'status'> & { status?: number }): string {
   const details = Array.isArray(api.details)
     ? api.details
         .map(
@@ -163,7 +202,7 @@ function describeApiFailure(api: ApiError): string {
       ? describeDetails(api.details)
       : '';
   const message = api.message ?? (api.code ? '' : `HTTP ${api.status}`);
-  return `${api.status} ${api.code ?? ''} ${message}${details ? `: ${details}` : ''}`
+  return `${api.status ?? ''} ${api.code ?? ''} ${message}${details ? `: ${details}` : ''}`
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -11,9 +11,29 @@ function formatDuration(seconds: number): string {
 }
 
 /**
- * A byte-progress bar on stderr (cli-progress): redrawn in place on a terminal, a line per second
- * when stderr is a file or a pipe, so logs of unattended runs still show how far a transfer got.
+ * A bar on `out` (cli-progress) drawn by `format`: redrawn in place on a terminal, a line per second
+ * when it is a file or a pipe, so logs of unattended runs still show how far the work got.
  */
+export function progressBar(
+  out: NodeJS.WriteStream,
+  format: (options: Options, params: Params, payload: Record<string, unknown>) => string,
+): cliProgress.SingleBar {
+  return new cliProgress.SingleBar({
+    stream: out,
+    format,
+    barsize: 24,
+    barCompleteChar: '#',
+    barIncompleteChar: '-',
+    fps: 10,
+    noTTYOutput: true,
+    notTTYSchedule: 1000,
+    // Off a terminal every draw already ends its line: no blank line at the end.
+    clearOnComplete: !out.isTTY,
+    hideCursor: false,
+  });
+}
+
+/** A byte-progress bar on stderr, with rate and ETA. */
 export class Progress {
   private readonly bar: cliProgress.SingleBar;
   private readonly startBytes: number;
@@ -21,19 +41,7 @@ export class Progress {
 
   constructor(total: number, start: number, out: NodeJS.WriteStream = process.stderr) {
     this.startBytes = start;
-    this.bar = new cliProgress.SingleBar({
-      stream: out,
-      format: (options: Options, params: Params) => this.line(options, params),
-      barsize: 24,
-      barCompleteChar: '#',
-      barIncompleteChar: '-',
-      fps: 10,
-      noTTYOutput: true,
-      notTTYSchedule: 1000,
-      // Off a terminal every draw already ends its line: no blank line at the end.
-      clearOnComplete: !out.isTTY,
-      hideCursor: false,
-    });
+    this.bar = progressBar(out, (options, params) => this.line(options, params));
     this.bar.start(total, start);
   }
 

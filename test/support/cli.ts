@@ -47,6 +47,32 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
   return runToEnd(process.execPath, [...NODE_ARGS, ...args], env, stdin ?? '');
 }
 
+/** A CLI process still running: what it wrote so far, and its exit code once it ended. */
+export interface RunningCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `infragate <args>` from source; its output can be read as it comes. */
+export function startCli(args: string[], env: Record<string, string>): RunningCli {
+  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
 /** Quotes a word for `sh -c`. */
 const shellWord = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
@@ -163,6 +189,7 @@ export function apiCli(baseUrl: string, token: string) {
       return JSON.parse(result.stdout);
     },
     terminal: (args: string[]) => runCliInTerminal(args, env),
+    start: (args: string[]) => startCli(args, env),
   };
 }
 

@@ -19,6 +19,14 @@ export async function underHost(context: ApiContext, collection: string): Promis
   return `${await recordRoute(hosts, context, context.opts.host)}/${collection}`;
 }
 
+/** A collection on a host (`containers`, `images`, …), whose names the API takes as they are. */
+export const onHost = (noun: string, collection: string): Resource => ({
+  noun,
+  route: (context) => underHost(context, collection),
+  lookup: 'as-is',
+  scope: [hostFlag],
+});
+
 function hostFlags(required: boolean): Flag[] {
   return [
     text('--name <name>', 'name', 'unique name of the host', required),

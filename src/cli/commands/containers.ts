@@ -6,27 +6,23 @@ import { readStdinOnce } from '../fields.js';
 import { bool, type Flag, nullable, text, whole } from '../flags.js';
 import {
   actionCommand,
+  createCommand,
+  deleteCommand,
   getCommand,
   lsCommand,
   type Resource,
   recordRoute,
   resourceCommand,
 } from '../resource.js';
-import { hostFlag, underHost } from './container-hosts.js';
+import { createFlags } from './container-create.js';
+import { onHost } from './container-hosts.js';
+import { registerContainerStreams } from './container-streams.js';
 
-/** What runs on a container host: containers (with health checks), networks, volumes, images. */
-
-const onHost = (noun: string, collection: string): Resource => ({
-  noun,
-  route: (context) => underHost(context, collection),
-  lookup: 'as-is',
-  scope: [hostFlag],
-});
+/** What runs on a container host: containers (with health checks), networks, volumes. */
 
 const containers = onHost('container', 'containers');
 const networks = onHost('network', 'networks');
 const volumes = onHost('volume', 'volumes');
-const images = onHost('image', 'images');
 const nameFilter = text('--q <text>', 'q', 'substring of the name');
 
 const healthFlags: Flag[] = [
@@ -86,6 +82,50 @@ function registerHealth(parent: Command): void {
   });
 }
 
+const stopTimeout = whole('--timeout <seconds>', 'timeout', 'seconds between SIGTERM and SIGKILL (0-300)');
+
+/** Create, the state changes (start, stop, restart, kill, pause, unpause) and removal. */
+function registerLifecycle(area: Command): void {
+  createCommand(area, containers, {
+    args: '<name> <image> [cmd...]',
+    fromArgs: ([name, image, cmd]) => ({
+      name,
+      image,
+      ...(cmd.length > 0 ? { cmd } : {}),
+    }),
+    flags: createFlags,
+    description:
+      'create a container from an image on the host (-F for the other fields, e.g. -F memoryBytes=268435456)',
+  });
+  const states: { name: string; description: string; done: string; flags?: Flag[] }[] = [
+    { name: 'start', description: 'start a container (an already running one is success)', done: 'started' },
+    {
+      name: 'stop',
+      description: 'stop a container (an already stopped one is success)',
+      done: 'stopped',
+      flags: [stopTimeout],
+    },
+    { name: 'restart', description: 'restart a container', done: 'restarted', flags: [stopTimeout] },
+    {
+      name: 'kill',
+      description: 'send a signal to a running container (default SIGKILL)',
+      done: 'signalled',
+      flags: [text('--signal <signal>', 'signal', 'SIGTERM, HUP, 9, …')],
+    },
+    { name: 'pause', description: 'pause the processes of a running container', done: 'paused' },
+    { name: 'unpause', description: 'resume a paused container', done: 'unpaused' },
+  ];
+  for (const state of states) actionCommand(area, containers, { ...state, path: `/${state.name}` });
+  deleteCommand(area, containers, {
+    description: 'remove a container',
+    done: 'removed',
+    flags: [
+      { flags: '--force', field: 'force', description: 'also a running one (it is killed)' },
+      { flags: '--volumes', field: 'removeVolumes', description: 'also its anonymous volumes' },
+    ],
+  });
+}
+
 export function registerContainers(program: Command): void {
   const area = program.command('containers').description('containers of a container host (--host)');
   lsCommand(area, containers, {
@@ -93,13 +133,8 @@ export function registerContainers(program: Command): void {
     filters: [nameFilter, { flags: '--all', field: 'all', description: 'include stopped containers' }],
   });
   getCommand(area, containers, 'inspect a container (by name or id)');
-  actionCommand(area, containers, {
-    name: 'stop',
-    path: '/stop',
-    flags: [whole('--timeout <seconds>', 'timeout', 'seconds between SIGTERM and SIGKILL (0-300)')],
-    description: 'stop a container (an already stopped one is success)',
-    done: 'stopped',
-  });
+  registerLifecycle(area);
+  registerContainerStreams(area, containers);
   actionCommand(area, containers, {
     name: 'move-file <from> <to>',
     path: '/files/move',
@@ -115,6 +150,31 @@ export function registerContainers(program: Command): void {
     filters: [nameFilter],
   });
   getCommand(networkArea, networks, 'inspect a network and its containers');
+  createCommand(networkArea, networks, {
+    args: '<name>',
+    fromArgs: ([name]) => ({ name }),
+    flags: [
+      text('--driver <driver>', 'driver', 'network driver (default bridge)'),
+      bool('internal', 'internal', 'no route to the outside'),
+      text('--subnet <cidr>', 'subnet', 'e.g. 10.42.0.0/24'),
+    ],
+  });
+  deleteCommand(networkArea, networks, { description: 'delete a network no container is attached to' });
+  actionCommand(networkArea, networks, {
+    name: 'connect <container>',
+    path: '/connect',
+    fromArgs: ([containerId]) => ({ containerId }),
+    flags: [
+      {
+        flags: '--alias <name>',
+        field: 'aliases',
+        description: 'a name the container has on this network',
+        repeatable: true,
+      },
+    ],
+    description: 'connect a container to a network',
+    done: 'connected',
+  });
   actionCommand(networkArea, networks, {
     name: 'disconnect <container>',
     path: '/disconnect',
@@ -127,6 +187,14 @@ export function registerContainers(program: Command): void {
   const volumeArea = program.command('volumes').description('volumes of a container host (--host)');
   lsCommand(volumeArea, volumes, { columns: ['name', 'driver', 'mountpoint'], filters: [nameFilter] });
   getCommand(volumeArea, volumes);
+  createCommand(volumeArea, volumes, {
+    args: '<name>',
+    fromArgs: ([name]) => ({ name }),
+    flags: [text('--driver <driver>', 'driver', 'volume driver (default local)')],
+  });
+  deleteCommand(volumeArea, volumes, {
+    flags: [{ flags: '--force', field: 'force', description: 'first remove the containers that use it' }],
+  });
   apiAction(
     resourceCommand(
       volumeArea,
@@ -151,11 +219,4 @@ export function registerContainers(program: Command): void {
       context.out.done(answer, `wrote ${content.length} bytes to ${volume}:${path}`);
     },
   );
-
-  const imageArea = program.command('images').description('images of a container host (--host)');
-  lsCommand(imageArea, images, {
-    columns: ['tags', 'size', 'created', 'id'],
-    filters: [text('--q <text>', 'q', 'substring of the id or a tag')],
-  });
-  getCommand(imageArea, images, 'inspect an image (id or reference such as library/nginx:1.27)');
 }

@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { apiAction } from '../api-command.js';
+import { CliError } from '../cli-error.js';
+import { addFlags, bodyFromFlags, stdinSecret, text } from '../flags.js';
+import { type PullEvent, PullProgress } from '../pull-progress.js';
+import { deleteCommand, getCommand, lsCommand, resourceCommand, unwrap } from '../resource.js';
+import { onHost, underHost } from './container-hosts.js';
+
+/** Images of a container host: list, inspect, pull (with a progress bar), delete, prune. */
+
+const images = onHost('image', 'images');
+
+const pullFlags = [
+  text(
+    '--username <name>',
+    'credentials.username',
+    'registry user for this pull only (else the stored credentials)',
+  ),
+  stdinSecret(
+    'password-stdin',
+    'credentials.password',
+    'read the registry password of --username from standard input',
+  ),
+];
+
+function registerPull(area: Command): void {
+  const command = resourceCommand(
+    area,
+    images,
+    'pull <image>',
+    'pull an image onto the host, showing progress on stderr (e.g. registry.example:5000/team/app:1.4)',
+  );
+  addFlags(command, pullFlags);
+  apiAction(command, async (context) => {
+    if (Boolean(context.opts.username) !== Boolean(context.opts.passwordStdin))
+      throw new CliError('--username and --password-stdin go together');
+    const body = { image: context.args[0] as string, ...(await bodyFromFlags(context, pullFlags)) };
+    const progress = new PullProgress();
+    try {
+      const route = `${await underHost(context, 'images')}/pull`;
+      for await (const { event, data } of context.api.events('POST', route, { json: body })) {
+        if (event === 'progress') progress.update(data as PullEvent);
+        else if (event === 'pulled') {
+          progress.finish();
+          context.out.record(data);
+        }
+      }
+    } finally {
+      progress.finish();
+    }
+  });
+}
+
+export function registerImages(program: Command): void {
+  const area = program.command('images').description('images of a container host (--host)');
+  lsCommand(area, images, {
+    columns: ['tags', 'size', 'created', 'id'],
+    filters: [text('--q <text>', 'q', 'substring of the id or a tag')],
+  });
+  getCommand(area, images, 'inspect an image (id or reference such as library/nginx:1.27)');
+  registerPull(area);
+  deleteCommand(area, images, {
+    description: 'delete an image (by id), or untag it (by one of several names)',
+    flags: [{ flags: '--force', field: 'force', description: 'also one with several names or in use' }],
+  });
+  apiAction(
+    resourceCommand(area, images, 'prune', 'delete the dangling images (untagged and unused)'),
+    async (context) => {
+      const answer = await context.api.call('POST', `${await underHost(context, 'images')}/prune`);
+      context.out.record(unwrap(answer));
+    },
+  );
+}
