@@ -1,0 +1,77 @@
+import crypto from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type PodmanPeer, podmanBinaries, startPodman } from '../services/podman.js';
+import {
+  accessibilityViolations,
+  type ConsoleHarness,
+  type ConsoleUser,
+  describeInBrowser,
+  screenshot,
+  signIn,
+  startConsole,
+} from '../support/console.js';
+
+// The engine's storage is shared with other suites: every name here holds this run's id.
+const run = crypto.randomBytes(3).toString('hex');
+const RUNNING = `ig-${run}-shell`;
+
+describeInBrowser(
+  'the Containers page: terminal, stats stream, networks and volume files',
+  () => {
+    let harness: ConsoleHarness;
+    let podman: PodmanPeer;
+    let manager: ConsoleUser;
+    let nodeId: string;
+    beforeAll(async () => {
+      [harness, podman] = await Promise.all([startConsole(), startPodman()]);
+      manager = await harness.createUser(['containerhost:manage']);
+      const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
+        body: { name: 'podman', endpoint: podman.endpoint },
+      });
+      expect(node.status).toBe(201);
+      nodeId = node.body.data.id;
+      const running = await podman.docker.createContainer({
+        name: RUNNING,
+        Image: podman.image,
+        Cmd: ['sleep', '600'],
+      });
+      await running.start();
+    });
+    afterAll(async () => {
+      // Killed first: `sleep` as the container's first process ignores SIGTERM.
+      for (const name of [RUNNING]) {
+        const container = podman?.docker.getContainer(name);
+        await container?.kill().catch(() => {});
+        await container?.remove({ force: true }).catch(() => {});
+      }
+      await Promise.all([harness?.close(), podman?.stop()]);
+    }, 60_000);
+
+    async function openAs(user: ConsoleUser, path: string) {
+      const opened = await harness.open(path);
+      await signIn(opened.page, user);
+      await opened.page.getByRole('heading', { level: 1 }).waitFor();
+      return opened;
+    }
+    const containerPath = (name: string, tab: string) => `/containers/${nodeId}/containers/${name}/${tab}`;
+    const screenText = (page: Page, name: string) =>
+      page.getByRole('region', { name: `Terminal of ${name}` }).innerText();
+
+    it('opens a shell in the Terminal tab that answers what is typed', async () => {
+      const { page, problems } = await openAs(manager, containerPath(RUNNING, 'terminal'));
+      await page.getByRole('status').getByText('Connected: /bin/sh').waitFor();
+      await page.keyboard.type('echo hi-$((40+2))');
+      await page.keyboard.press('Enter');
+      // The typed line echoes `$((40+2))` as typed; only the shell's answer holds the sum.
+      await expect.poll(() => screenText(page, RUNNING)).toMatch(/^hi-42\s*$/m);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers-terminal');
+      await page.keyboard.type('exit');
+      await page.keyboard.press('Enter');
+      await page.getByRole('status').getByText('The shell ended (exit code 0).').waitFor();
+      expect(problems).toEqual([]);
+    });
+  },
+  podmanBinaries(),
+);
