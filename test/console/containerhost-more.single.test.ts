@@ -72,6 +72,20 @@ describeInBrowser(
       await page.getByRole('status').getByText('The shell ended (exit code 0).').waitFor();
       expect(problems).toEqual([]);
     });
+
+    it('streams statistics into sparklines of CPU and memory', async () => {
+      const { page, problems } = await openAs(manager, containerPath(RUNNING, 'stats'));
+      await page.getByRole('switch', { name: 'Stream' }).check();
+      await page.getByRole('status').getByText('Streaming…').waitFor();
+      // Two readings make a line; the engine reads about once a second.
+      await page.getByText(/CPU over the last ([2-9]|\d\d) readings/).waitFor({ timeout: 20_000 });
+      await page.getByRole('img', { name: /^CPU: now [\d.]+ %/ }).waitFor();
+      await page.getByRole('img', { name: /^Memory: now \S+/ }).waitFor();
+      await page.getByText('Processes').waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers-stats-stream');
+      expect(problems).toEqual([]);
+    });
   },
   podmanBinaries(),
 );
