@@ -15,6 +15,7 @@ import {
 // The engine's storage is shared with other suites: every name here holds this run's id.
 const run = crypto.randomBytes(3).toString('hex');
 const RUNNING = `ig-${run}-shell`;
+const NETWORK = `ig-${run}-net`;
 
 describeInBrowser(
   'the Containers page: terminal, stats stream, networks and volume files',
@@ -37,6 +38,7 @@ describeInBrowser(
         Cmd: ['sleep', '600'],
       });
       await running.start();
+      await podman.docker.createNetwork({ Name: NETWORK });
     });
     afterAll(async () => {
       // Killed first: `sleep` as the container's first process ignores SIGTERM.
@@ -45,6 +47,10 @@ describeInBrowser(
         await container?.kill().catch(() => {});
         await container?.remove({ force: true }).catch(() => {});
       }
+      await podman?.docker
+        .getNetwork(NETWORK)
+        .remove()
+        .catch(() => {});
       await Promise.all([harness?.close(), podman?.stop()]);
     }, 60_000);
 
@@ -55,12 +61,21 @@ describeInBrowser(
       return opened;
     }
     const containerPath = (name: string, tab: string) => `/containers/${nodeId}/containers/${name}/${tab}`;
+    // A dialog fades in; axe measures contrast on what is painted, so it waits for the fade to end.
+    const settled = (page: Page) =>
+      page.waitForFunction(
+        () =>
+          (globalThis as unknown as { document: { getAnimations(): unknown[] } }).document.getAnimations()
+            .length === 0,
+      );
+    const networksOf = async (name: string) =>
+      Object.keys((await podman.docker.getContainer(name).inspect()).NetworkSettings.Networks);
     const screenText = (page: Page, name: string) =>
       page.getByRole('region', { name: `Terminal of ${name}` }).innerText();
 
     it('opens a shell in the Terminal tab that answers what is typed', async () => {
       const { page, problems } = await openAs(manager, containerPath(RUNNING, 'terminal'));
-      await page.getByRole('status').getByText('Connected: /bin/sh').waitFor();
+      await page.getByRole('status').getByText('Connected: /bin/sh').waitFor({ timeout: 20_000 });
       await page.keyboard.type('echo hi-$((40+2))');
       await page.keyboard.press('Enter');
       // The typed line echoes `$((40+2))` as typed; only the shell's answer holds the sum.
@@ -84,6 +99,27 @@ describeInBrowser(
       await page.getByText('Processes').waitFor();
       expect(await accessibilityViolations(page)).toEqual([]);
       await screenshot(page, 'containers-stats-stream');
+      expect(problems).toEqual([]);
+    });
+
+    it('connects a container to a network and disconnects it again', async () => {
+      const { page, problems } = await openAs(manager, containerPath(RUNNING, 'networks'));
+      await page.getByRole('combobox', { name: 'Connect to a network' }).click();
+      await page.getByRole('option', { name: NETWORK }).click();
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      const table = page.getByRole('table', { name: `Networks of ${RUNNING}` });
+      await table.getByRole('row').filter({ hasText: NETWORK }).waitFor();
+      expect(await networksOf(RUNNING)).toContain(NETWORK);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers-container-networks');
+
+      await page.getByRole('button', { name: `Disconnect from ${NETWORK}` }).click();
+      const confirm = page.getByRole('dialog', { name: `Disconnect ${RUNNING} from ${NETWORK}?` });
+      await settled(page);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await confirm.getByRole('button', { name: 'Disconnect' }).click();
+      await table.getByRole('row').filter({ hasText: NETWORK }).waitFor({ state: 'detached' });
+      expect(await networksOf(RUNNING)).not.toContain(NETWORK);
       expect(problems).toEqual([]);
     });
   },

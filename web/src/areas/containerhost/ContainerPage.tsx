@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { PageLoader } from '../../components/PageLoader';
 import { QueryView } from '../../components/QueryView';
 import { ContainerActions } from './ContainerActions';
+import { ContainerNetworksPanel } from './ContainerNetworksPanel';
 import { StateBadge } from './ContainersPanel';
 import { ExecPanel } from './ExecPanel';
 import { FilesPanel } from './FilesPanel';
@@ -25,6 +26,7 @@ const TABS = [
   { value: 'details', label: 'Details', manage: false },
   { value: 'stats', label: 'Stats', manage: false },
   { value: 'files', label: 'Files', manage: false },
+  { value: 'networks', label: 'Networks', manage: false },
   { value: 'exec', label: 'Run a command', manage: true },
   { value: 'terminal', label: 'Terminal', manage: true },
   { value: 'health', label: 'Health check', manage: false },
@@ -134,6 +136,9 @@ export function ContainerPage() {
               </Tabs.Panel>
               <Tabs.Panel value="files">
                 <FilesPanel nodeId={nodeId} containerId={containerId} />
+              </Tabs.Panel>
+              <Tabs.Panel value="networks">
+                <ContainerNetworksPanel nodeId={nodeId} container={data} />
               </Tabs.Panel>
               {mayManage && (
                 <Tabs.Panel value="exec">
