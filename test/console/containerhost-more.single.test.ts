@@ -16,6 +16,7 @@ import {
 const run = crypto.randomBytes(3).toString('hex');
 const RUNNING = `ig-${run}-shell`;
 const NETWORK = `ig-${run}-net`;
+const VOLUME = `ig-${run}-data`;
 
 describeInBrowser(
   'the Containers page: terminal, stats stream, networks and volume files',
@@ -28,7 +29,8 @@ describeInBrowser(
       [harness, podman] = await Promise.all([startConsole(), startPodman()]);
       manager = await harness.createUser(['containerhost:manage']);
       const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
-        body: { name: 'podman', endpoint: podman.endpoint },
+        // Volume files go through a helper container of the image the engine has already.
+        body: { name: 'podman', endpoint: podman.endpoint, helperImage: podman.image },
       });
       expect(node.status).toBe(201);
       nodeId = node.body.data.id;
@@ -39,6 +41,7 @@ describeInBrowser(
       });
       await running.start();
       await podman.docker.createNetwork({ Name: NETWORK });
+      await podman.docker.createVolume({ Name: VOLUME });
     });
     afterAll(async () => {
       // Killed first: `sleep` as the container's first process ignores SIGTERM.
@@ -49,6 +52,10 @@ describeInBrowser(
       }
       await podman?.docker
         .getNetwork(NETWORK)
+        .remove()
+        .catch(() => {});
+      await podman?.docker
+        .getVolume(VOLUME)
         .remove()
         .catch(() => {});
       await Promise.all([harness?.close(), podman?.stop()]);
@@ -70,6 +77,7 @@ describeInBrowser(
       );
     const networksOf = async (name: string) =>
       Object.keys((await podman.docker.getContainer(name).inspect()).NetworkSettings.Networks);
+    const api = async (path: string) => (await harness.gateway.call('GET', path)).body;
     const screenText = (page: Page, name: string) =>
       page.getByRole('region', { name: `Terminal of ${name}` }).innerText();
 
@@ -120,6 +128,50 @@ describeInBrowser(
       await confirm.getByRole('button', { name: 'Disconnect' }).click();
       await table.getByRole('row').filter({ hasText: NETWORK }).waitFor({ state: 'detached' });
       expect(await networksOf(RUNNING)).not.toContain(NETWORK);
+      expect(problems).toEqual([]);
+    });
+
+    it('moves a file inside a container through the Files tab', async () => {
+      const { page, problems } = await openAs(manager, containerPath(RUNNING, 'files'));
+      await page.getByRole('button', { name: 'www/' }).click();
+      await page.getByRole('button', { name: 'Move index.html' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Move /www/index.html' });
+      await dialog.getByRole('textbox', { name: 'New path' }).fill('/www/moved.html');
+      await settled(page);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Move' }).click();
+      await page.getByRole('link', { name: 'Download moved.html' }).waitFor();
+      const listed = await api(`/api/containerhost/nodes/${nodeId}/containers/${RUNNING}/files?path=/www`);
+      const names = listed.data.entries.map((entry: { name: string }) => entry.name);
+      expect(names).toContain('moved.html');
+      expect(names).not.toContain('index.html');
+      expect(problems).toEqual([]);
+    });
+
+    it('browses a volume and writes a picked file into it', async () => {
+      const { page, problems } = await openAs(manager, `/containers/${nodeId}/volumes`);
+      await page.getByRole('button', { name: `Browse files of volume ${VOLUME}` }).click();
+      const dialog = page.getByRole('dialog', { name: `Files of volume ${VOLUME}` });
+      await dialog.getByText('This directory is empty.').waitFor({ timeout: 30_000 });
+      const chooser = page.waitForEvent('filechooser');
+      await dialog.getByRole('button', { name: 'Upload a file to /' }).click();
+      await (await chooser).setFiles({
+        name: 'app.toml',
+        mimeType: 'text/plain',
+        buffer: Buffer.from('port = 8080\n'),
+      });
+      await settled(page);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
+      await dialog.getByRole('link', { name: 'Download app.toml' }).waitFor({ timeout: 30_000 });
+      const written = await harness.gateway.call(
+        'GET',
+        `/api/containerhost/nodes/${nodeId}/volumes/${VOLUME}/files?path=/`,
+      );
+      expect(written.body.data.entries).toContainEqual(
+        expect.objectContaining({ name: 'app.toml', size: 12 }),
+      );
+      await screenshot(page, 'containers-volume-files');
       expect(problems).toEqual([]);
     });
   },
