@@ -1,16 +1,16 @@
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type PodmanPeer, podmanBinaries, startPodman } from '../services/podman.js';
+import { type PodmanPeer, podmanBinaries } from '../services/podman.js';
 import {
   accessibilityViolations,
+  animationsDone,
   type ConsoleHarness,
   type ConsoleUser,
   describeInBrowser,
   screenshot,
-  signIn,
-  startConsole,
 } from '../support/console.js';
+import { openSignedIn, startContainerConsole } from '../support/containerhost-console.js';
 
 // The engine's storage is shared with other suites: every name here holds this run's id.
 const run = crypto.randomBytes(3).toString('hex');
@@ -26,14 +26,7 @@ describeInBrowser(
     let manager: ConsoleUser;
     let nodeId: string;
     beforeAll(async () => {
-      [harness, podman] = await Promise.all([startConsole(), startPodman()]);
-      manager = await harness.createUser(['containerhost:manage']);
-      const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
-        // Volume files go through a helper container of the image the engine has already.
-        body: { name: 'podman', endpoint: podman.endpoint, helperImage: podman.image },
-      });
-      expect(node.status).toBe(201);
-      nodeId = node.body.data.id;
+      ({ harness, podman, manager, nodeId } = await startContainerConsole());
       const running = await podman.docker.createContainer({
         name: RUNNING,
         Image: podman.image,
@@ -61,20 +54,8 @@ describeInBrowser(
       await Promise.all([harness?.close(), podman?.stop()]);
     }, 60_000);
 
-    async function openAs(user: ConsoleUser, path: string) {
-      const opened = await harness.open(path);
-      await signIn(opened.page, user);
-      await opened.page.getByRole('heading', { level: 1 }).waitFor();
-      return opened;
-    }
+    const openAs = (user: ConsoleUser, path: string) => openSignedIn(harness, user, path);
     const containerPath = (name: string, tab: string) => `/containers/${nodeId}/containers/${name}/${tab}`;
-    // A dialog fades in; axe measures contrast on what is painted, so it waits for the fade to end.
-    const settled = (page: Page) =>
-      page.waitForFunction(
-        () =>
-          (globalThis as unknown as { document: { getAnimations(): unknown[] } }).document.getAnimations()
-            .length === 0,
-      );
     const networksOf = async (name: string) =>
       Object.keys((await podman.docker.getContainer(name).inspect()).NetworkSettings.Networks);
     const api = async (path: string) => (await harness.gateway.call('GET', path)).body;
@@ -123,7 +104,7 @@ describeInBrowser(
 
       await page.getByRole('button', { name: `Disconnect from ${NETWORK}` }).click();
       const confirm = page.getByRole('dialog', { name: `Disconnect ${RUNNING} from ${NETWORK}?` });
-      await settled(page);
+      await animationsDone(page);
       expect(await accessibilityViolations(page)).toEqual([]);
       await confirm.getByRole('button', { name: 'Disconnect' }).click();
       await table.getByRole('row').filter({ hasText: NETWORK }).waitFor({ state: 'detached' });
@@ -137,7 +118,7 @@ describeInBrowser(
       await page.getByRole('button', { name: 'Move index.html' }).click();
       const dialog = page.getByRole('dialog', { name: 'Move /www/index.html' });
       await dialog.getByRole('textbox', { name: 'New path' }).fill('/www/moved.html');
-      await settled(page);
+      await animationsDone(page);
       expect(await accessibilityViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Move' }).click();
       await page.getByRole('link', { name: 'Download moved.html' }).waitFor();
@@ -160,7 +141,7 @@ describeInBrowser(
         mimeType: 'text/plain',
         buffer: Buffer.from('port = 8080\n'),
       });
-      await settled(page);
+      await animationsDone(page);
       expect(await accessibilityViolations(page)).toEqual([]);
       await dialog.getByRole('button', { name: 'Upload', exact: true }).click();
       await dialog.getByRole('link', { name: 'Download app.toml' }).waitFor({ timeout: 30_000 });

@@ -1,18 +1,18 @@
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type PodmanPeer, podmanBinaries, startPodman } from '../services/podman.js';
+import { type PodmanPeer, podmanBinaries } from '../services/podman.js';
 import {
   accessibilityViolations,
+  animationsDone,
   type ConsoleHarness,
   type ConsoleUser,
   describeInBrowser,
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
-  startConsole,
 } from '../support/console.js';
+import { openSignedIn, startContainerConsole } from '../support/containerhost-console.js';
 
 // The engine's storage is shared with other suites: every name here holds this run's id.
 const run = crypto.randomBytes(3).toString('hex');
@@ -29,13 +29,7 @@ describeInBrowser(
     let manager: ConsoleUser;
     let nodeId: string;
     beforeAll(async () => {
-      [harness, podman] = await Promise.all([startConsole(), startPodman()]);
-      manager = await harness.createUser(['containerhost:manage']);
-      const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
-        body: { name: 'podman', endpoint: podman.endpoint },
-      });
-      expect(node.status).toBe(201);
-      nodeId = node.body.data.id;
+      ({ harness, podman, manager, nodeId } = await startContainerConsole());
       // A running container made on the engine directly, for the tests that only read or run in one.
       const seed = await podman.docker.createContainer({
         name: SEED,
@@ -63,19 +57,8 @@ describeInBrowser(
       await Promise.all([harness?.close(), podman?.stop()]);
     }, 60_000);
 
-    async function openAs(user: ConsoleUser, path: string, viewport?: { width: number; height: number }) {
-      const opened = await harness.open(path, viewport);
-      await signIn(opened.page, user);
-      await opened.page.getByRole('heading', { level: 1 }).waitFor();
-      return opened;
-    }
-    // A dialog fades in; axe measures contrast on what is painted, so it waits for the fade to end.
-    const settled = (page: Page) =>
-      page.waitForFunction(
-        () =>
-          (globalThis as unknown as { document: { getAnimations(): unknown[] } }).document.getAnimations()
-            .length === 0,
-      );
+    const openAs = (user: ConsoleUser, path: string, viewport?: { width: number; height: number }) =>
+      openSignedIn(harness, user, path, viewport);
     const api = async (path: string) => (await harness.gateway.call('GET', path)).body;
     const rowOf = (page: Page, table: string, name: string) =>
       page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: name });
@@ -128,7 +111,7 @@ describeInBrowser(
 
       await page.getByRole('button', { name: `Stop ${CONTAINER}` }).click();
       const confirm = page.getByRole('dialog', { name: `Stop ${CONTAINER}?` });
-      await settled(page);
+      await animationsDone(page);
       expect(await accessibilityViolations(page)).toEqual([]);
       await confirm.getByRole('button', { name: 'Stop' }).click();
       await page.getByRole('button', { name: `Start ${CONTAINER}` }).waitFor({ timeout: 20_000 });

@@ -135,6 +135,15 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     );
 }
 
+/** Waits until nothing animates: a dialog fades in, and axe measures contrast on what is painted. */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      (globalThis as unknown as { document: { getAnimations(): unknown[] } }).document.getAnimations()
+        .length === 0,
+  );
+}
+
 /** Saves the page as test-results/console/<name>.png, for a person to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
