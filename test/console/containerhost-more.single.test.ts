@@ -8,7 +8,9 @@ import {
   type ConsoleHarness,
   type ConsoleUser,
   describeInBrowser,
+  PHONE,
   screenshot,
+  scrollsSideways,
 } from '../support/console.js';
 import { openSignedIn, startContainerConsole } from '../support/containerhost-console.js';
 
@@ -54,7 +56,8 @@ describeInBrowser(
       await Promise.all([harness?.close(), podman?.stop()]);
     }, 60_000);
 
-    const openAs = (user: ConsoleUser, path: string) => openSignedIn(harness, user, path);
+    const openAs = (user: ConsoleUser, path: string, viewport?: { width: number; height: number }) =>
+      openSignedIn(harness, user, path, viewport);
     const containerPath = (name: string, tab: string) => `/containers/${nodeId}/containers/${name}/${tab}`;
     const networksOf = async (name: string) =>
       Object.keys((await podman.docker.getContainer(name).inspect()).NetworkSettings.Networks);
@@ -154,6 +157,15 @@ describeInBrowser(
       );
       await screenshot(page, 'containers-volume-files');
       expect(problems).toEqual([]);
+    });
+
+    it('does not scroll sideways on a phone in the Terminal and Networks tabs', async () => {
+      const { page } = await openAs(manager, containerPath(RUNNING, 'terminal'), PHONE);
+      await page.getByRole('status').getByText('Connected: /bin/sh').waitFor({ timeout: 20_000 });
+      expect(await scrollsSideways(page)).toBe(false);
+      await page.getByRole('tab', { name: 'Networks' }).click();
+      await page.getByRole('table', { name: `Networks of ${RUNNING}` }).waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
     });
   },
   podmanBinaries(),
