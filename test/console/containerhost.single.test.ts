@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type PodmanPeer, podmanBinaries, startPodman } from '../services/podman.js';
+import { type PodmanPeer, podmanBinaries } from '../services/podman.js';
 import {
   accessibilityViolations,
   type ConsoleHarness,
@@ -10,9 +10,8 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
-  startConsole,
 } from '../support/console.js';
+import { openSignedIn, startContainerConsole } from '../support/containerhost-console.js';
 
 // The engine's storage is shared with other suites: every name here holds this run's id.
 const run = crypto.randomBytes(3).toString('hex');
@@ -29,13 +28,7 @@ describeInBrowser(
     let manager: ConsoleUser;
     let nodeId: string;
     beforeAll(async () => {
-      [harness, podman] = await Promise.all([startConsole(), startPodman()]);
-      manager = await harness.createUser(['containerhost:manage']);
-      const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
-        body: { name: 'podman', endpoint: podman.endpoint },
-      });
-      expect(node.status).toBe(201);
-      nodeId = node.body.data.id;
+      ({ harness, podman, manager, nodeId } = await startContainerConsole());
       // A running container made on the engine directly, for the tests that only read or run in one.
       const seed = await podman.docker.createContainer({
         name: SEED,
@@ -63,12 +56,8 @@ describeInBrowser(
       await Promise.all([harness?.close(), podman?.stop()]);
     }, 60_000);
 
-    async function openAs(user: ConsoleUser, path: string, viewport?: { width: number; height: number }) {
-      const opened = await harness.open(path, viewport);
-      await signIn(opened.page, user);
-      await opened.page.getByRole('heading', { level: 1 }).waitFor();
-      return opened;
-    }
+    const openAs = (user: ConsoleUser, path: string, viewport?: { width: number; height: number }) =>
+      openSignedIn(harness, user, path, viewport);
     const api = async (path: string) => (await harness.gateway.call('GET', path)).body;
     const rowOf = (page: Page, table: string, name: string) =>
       page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: name });

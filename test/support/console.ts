@@ -123,15 +123,21 @@ interface InPage {
   };
 }
 
-/** The serious and critical accessibility violations axe-core finds on the page as it is now. */
-export async function accessibilityViolations(page: Page): Promise<string[]> {
-  // Dialogs and toasts fade in; axe measures contrast on what is painted, so it waits for the fades to
-  // end (not for endless ones such as a loader's spin).
+/**
+ * Waits until what fades or slides in (dialogs, toasts) is in place; endless animations such as a
+ * loader's spin are not waited for. axe measures contrast on what is painted.
+ */
+async function animationsDone(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     (globalThis as unknown as InPage).document
       .getAnimations()
       .every((animation) => animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY),
   );
+}
+
+/** The serious and critical accessibility violations axe-core finds on the page as it is now. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await animationsDone(page);
   // Evaluated through the debugging protocol, which the page's content security policy does not govern.
   await page.evaluate(axe.source);
   const results = await page.evaluate(() => {

@@ -1,12 +1,15 @@
 import { Anchor, Code, Group, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { FactList } from '../../components/FactList';
 import { formatDateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
+import { PageLoader } from '../../components/PageLoader';
 import { QueryView } from '../../components/QueryView';
 import { ContainerActions } from './ContainerActions';
+import { ContainerNetworksPanel } from './ContainerNetworksPanel';
 import { StateBadge } from './ContainersPanel';
 import { ExecPanel } from './ExecPanel';
 import { FilesPanel } from './FilesPanel';
@@ -15,12 +18,17 @@ import { LogsPanel } from './LogsPanel';
 import { type Container, containerKey, formatPort, nodePath, useMayManageContainers } from './queries';
 import { StatsPanel } from './StatsPanel';
 
+// xterm.js is large: its chunk loads only when the Terminal tab opens.
+const TerminalScreen = lazy(() => import('./TerminalScreen'));
+
 const TABS = [
   { value: 'logs', label: 'Logs', manage: false },
   { value: 'details', label: 'Details', manage: false },
   { value: 'stats', label: 'Stats', manage: false },
   { value: 'files', label: 'Files', manage: false },
+  { value: 'networks', label: 'Networks', manage: false },
   { value: 'exec', label: 'Run a command', manage: true },
+  { value: 'terminal', label: 'Terminal', manage: true },
   { value: 'health', label: 'Health check', manage: false },
 ] as const;
 
@@ -64,7 +72,7 @@ function Details({ container }: { container: Container }) {
   );
 }
 
-/** One container (`/containers/<nodeId>/containers/<name>/<tab>`): its state and actions, logs, details, stats, exec, health check. */
+/** One container (`/containers/<nodeId>/containers/<name>/<tab>`): its state and actions, logs, details, stats, files, exec, terminal, health check. */
 export function ContainerPage() {
   const { nodeId = '', containerId = '', tab = 'logs' } = useParams();
   const navigate = useNavigate();
@@ -129,9 +137,19 @@ export function ContainerPage() {
               <Tabs.Panel value="files">
                 <FilesPanel nodeId={nodeId} containerId={containerId} />
               </Tabs.Panel>
+              <Tabs.Panel value="networks">
+                <ContainerNetworksPanel nodeId={nodeId} container={data} />
+              </Tabs.Panel>
               {mayManage && (
                 <Tabs.Panel value="exec">
                   <ExecPanel nodeId={nodeId} containerId={containerId} />
+                </Tabs.Panel>
+              )}
+              {mayManage && (
+                <Tabs.Panel value="terminal">
+                  <Suspense fallback={<PageLoader />}>
+                    <TerminalScreen nodeId={nodeId} containerId={containerId} />
+                  </Suspense>
                 </Tabs.Panel>
               )}
               <Tabs.Panel value="health">

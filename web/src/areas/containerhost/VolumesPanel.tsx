@@ -1,5 +1,6 @@
-import { Text, TextInput } from '@mantine/core';
+import { Button, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { useApiForm } from '../../components/api-form';
@@ -7,6 +8,7 @@ import { formatDateTime } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
 import { nodeKey } from './queries';
 import { CreateDialog, deleteColumn, ResourcePanel } from './ResourcePanel';
+import { VolumeFilesDialog } from './VolumeFilesDialog';
 
 type Volume = Answer<'/api/containerhost/nodes/{nodeId}/volumes', 'get'>['data'][number];
 
@@ -51,48 +53,70 @@ function CreateVolumeDialog({
   );
 }
 
-/** A node's volumes, with create and delete. */
+/** A node's volumes, with create and delete, and a browser of each one's files. */
 export function VolumesPanel({ nodeId }: { nodeId: string }) {
   const queryClient = useQueryClient();
+  const [browsing, setBrowsing] = useState<string | undefined>();
   return (
-    <ResourcePanel<Volume>
-      nodeId={nodeId}
-      label="Volumes"
-      createLabel="Create volume"
-      createDialog={(props) => <CreateVolumeDialog nodeId={nodeId} {...props} />}
-      fetchPage={(query) =>
-        call(api.GET('/api/containerhost/nodes/{nodeId}/volumes', { params: { path: { nodeId }, query } }))
-      }
-      columns={{
-        read: [
-          {
-            header: 'Volume',
-            cell: (volume) => (
-              <Text size="sm" style={{ wordBreak: 'break-all' }}>
-                {volume.name}
-              </Text>
-            ),
-          },
-          { header: 'Driver', cell: (volume) => volume.driver },
-          { header: 'Created', cell: (volume) => formatDateTime(volume.createdAt) },
-        ],
-        manage: deleteColumn<Volume>({
-          what: 'volume',
-          nameOf: (volume) => volume.name,
-          message: 'Its data is gone for good. The engine refuses while a container uses it.',
-          remove: async (volume) => {
-            await call(
-              api.DELETE('/api/containerhost/nodes/{nodeId}/volumes/{name}', {
-                params: { path: { nodeId, name: volume.name } },
-              }),
-            );
-            notifySuccess(`Deleted volume ${volume.name}.`);
-            await queryClient.invalidateQueries({ queryKey: nodeKey(nodeId) });
-          },
-        }),
-      }}
-      rowKey={(volume) => volume.name}
-      empty={{ title: 'No volumes', description: 'Create a volume to keep data beyond a container’s life.' }}
-    />
+    <>
+      {browsing && (
+        <VolumeFilesDialog nodeId={nodeId} name={browsing} onClose={() => setBrowsing(undefined)} />
+      )}
+      <ResourcePanel<Volume>
+        nodeId={nodeId}
+        label="Volumes"
+        createLabel="Create volume"
+        createDialog={(props) => <CreateVolumeDialog nodeId={nodeId} {...props} />}
+        fetchPage={(query) =>
+          call(api.GET('/api/containerhost/nodes/{nodeId}/volumes', { params: { path: { nodeId }, query } }))
+        }
+        columns={{
+          read: [
+            {
+              header: 'Volume',
+              cell: (volume) => (
+                <Text size="sm" style={{ wordBreak: 'break-all' }}>
+                  {volume.name}
+                </Text>
+              ),
+            },
+            { header: 'Driver', cell: (volume) => volume.driver },
+            { header: 'Created', cell: (volume) => formatDateTime(volume.createdAt) },
+            {
+              header: 'Files',
+              cell: (volume) => (
+                <Button
+                  size="xs"
+                  variant="default"
+                  aria-label={`Browse files of volume ${volume.name}`}
+                  onClick={() => setBrowsing(volume.name)}
+                >
+                  Browse
+                </Button>
+              ),
+            },
+          ],
+          manage: deleteColumn<Volume>({
+            what: 'volume',
+            nameOf: (volume) => volume.name,
+            message: 'Its data is gone for good. The engine refuses while a container uses it.',
+            remove: async (volume) => {
+              await call(
+                api.DELETE('/api/containerhost/nodes/{nodeId}/volumes/{name}', {
+                  params: { path: { nodeId, name: volume.name } },
+                }),
+              );
+              notifySuccess(`Deleted volume ${volume.name}.`);
+              await queryClient.invalidateQueries({ queryKey: nodeKey(nodeId) });
+            },
+          }),
+        }}
+        rowKey={(volume) => volume.name}
+        empty={{
+          title: 'No volumes',
+          description: 'Create a volume to keep data beyond a container’s life.',
+        }}
+      />
+    </>
   );
 }
