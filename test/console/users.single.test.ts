@@ -91,8 +91,9 @@ describeInBrowser('the Users page', () => {
     await page.getByRole('searchbox', { name: 'Search users' }).fill('needle');
     await page.waitForURL('**/users?q=needle');
     const table = page.getByRole('table', { name: 'Users' });
+    // The earlier page stays on screen while the search loads: wait for the answer to replace it.
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
     await table.getByText('needle@test').waitFor();
-    expect(await table.getByRole('row').count()).toBe(2);
   });
 
   it('disables a user after confirming, which the API then shows', async () => {

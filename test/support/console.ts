@@ -115,24 +115,49 @@ export async function signIn(page: Page, user: { email: string; password: string
 
 // Functions passed to page.evaluate run in the browser; this project has no DOM types, so they
 // name what they use there.
+interface InPageElement {
+  parentElement: InPageElement | null;
+  getClientRects(): { length: number };
+}
+
 interface InPage {
+  requestAnimationFrame(callback: () => void): number;
+  getComputedStyle(element: InPageElement): { opacity: string };
   axe: { run(options: axe.RunOptions): Promise<axe.AxeResults> };
   document: {
     documentElement: { scrollWidth: number; clientWidth: number };
     getAnimations(): { effect: { getTiming(): { iterations?: number } } | null }[];
+    querySelectorAll(selector: string): Iterable<InPageElement>;
   };
 }
 
 /**
- * Waits until what fades or slides in (dialogs, toasts) is in place; endless animations such as a
- * loader's spin are not waited for. axe measures contrast on what is painted.
+ * Waits until what fades or slides in (dialogs, toasts) is in place: a transition a click has just
+ * scheduled starts within two frames, then every finite animation has ended and every dialog shown
+ * is fully opaque (endless animations such as a loader's spin are not waited for). axe measures
+ * contrast on what is painted.
  */
 async function animationsDone(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    (globalThis as unknown as InPage).document
-      .getAnimations()
-      .every((animation) => animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY),
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const { requestAnimationFrame } = globalThis as unknown as InPage;
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+      }),
   );
+  await page.waitForFunction(() => {
+    const { document, getComputedStyle } = globalThis as unknown as InPage;
+    const opaque = (element: InPageElement | null): boolean =>
+      element === null || (getComputedStyle(element).opacity === '1' && opaque(element.parentElement));
+    return (
+      document
+        .getAnimations()
+        .every((animation) => animation.effect?.getTiming().iterations === Number.POSITIVE_INFINITY) &&
+      [...document.querySelectorAll('[role="dialog"]')]
+        .filter((dialog) => dialog.getClientRects().length > 0)
+        .every(opaque)
+    );
+  });
 }
 
 /** The serious and critical accessibility violations axe-core finds on the page as it is now. */
