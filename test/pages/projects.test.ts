@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { describeResourceScopes } from '../support/resource-scopes.js';
 import { tarGz } from './archives.js';
 import { auditActions, createProject, deployOk, uniqueSlug } from './helpers.js';
 
@@ -243,4 +244,11 @@ describe('DELETE /api/pages/:projectId', () => {
     expectError(await gateway.call('DELETE', url, { token: null }), 401, 'UNAUTHORIZED');
     expectError(await gateway.call('DELETE', url, { token: viewer }), 403, 'FORBIDDEN');
   });
+});
+
+describeResourceScopes(() => gateway, {
+  area: 'pages',
+  list: '/api/pages',
+  read: (id) => `/api/pages/${id}`,
+  create: async () => (await createProject(gateway)).id,
 });
