@@ -137,7 +137,7 @@ function describeAccess(config: RouteAccess, documented: Json): string {
   }
   const scope = `${config.scope}:<id>`;
   documented['x-resource-filter'] = { scope, resource: kind };
-  return `Requires scope \`${config.scope}\`, or \`${scope}\` for some ${kind}s: the answer then holds only those.`;
+  return `Requires scope \`${config.scope}\`, or \`${scope}\` for some ${kind}s: it then answers only those.`;
 }
 
 /** The @fastify/swagger `transform`: one route's access and declared errors. */
