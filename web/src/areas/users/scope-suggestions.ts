@@ -1,5 +1,5 @@
 import { AREA_PERMISSIONS, RESOURCE_AREAS, type ResourceArea } from '../../../../src/core/auth/scopes';
-import type { ConsoleArea } from '../area';
+import type { AccessRule } from '../../auth/access';
 import type { Group } from './queries';
 
 /** A resource a group could be given alone: its area, id and name. */
@@ -20,7 +20,7 @@ export interface SuggestionGroup {
  * then, under the name of each resource the admin can see, the scopes naming it.
  */
 export function scopeSuggestions(
-  areas: readonly ConsoleArea[],
+  areas: readonly AccessRule[],
   groups: readonly Group[],
   resources: readonly ResourceChoice[] = [],
 ): SuggestionGroup[] {
