@@ -143,7 +143,9 @@ describeInBrowser('the Users page', () => {
     await scopes.press('Enter');
     await scopes.press('Tab');
     await dialog.getByRole('button', { name: 'Save scopes' }).click();
-    await dialog.getByText('item 3: must be * or <area>:<permission>').waitFor();
+    await dialog
+      .getByText('item 3: must be *, <area>:<permission> or <area>:<permission>:<resource id>')
+      .waitFor();
   });
 
   it('fits a phone screen: the list does not scroll sideways', async () => {

@@ -49,6 +49,32 @@ describe('OpenAPI document', () => {
     expect(rename.security).toEqual([{ bearer: [] }, { session: [] }]);
   });
 
+  it('lists the resource scope an operation on one resource accepts, naming its path parameter', () => {
+    const remove = document.paths['/api/containerhost/nodes/{nodeId}/containers/{containerId}'].delete;
+    expect(remove['x-resource-scope']).toEqual({
+      scope: 'containerhost:manage:{nodeId}',
+      param: 'nodeId',
+      resource: 'engine node',
+    });
+    expect(remove.description).toContain('`containerhost:manage:{nodeId}`');
+    const command = document.paths['/api/databases/{id}/keyvalue/command'].post;
+    expect(command['x-resource-scope']).toMatchObject({ scope: 'databases:read:{id}', param: 'id' });
+  });
+
+  it('says which lists answer only the resources the caller’s resource scopes name', () => {
+    const list = document.paths['/api/logging/environments'].get;
+    expect(list['x-resource-filter']).toEqual({ scope: 'logging:view:<id>', resource: 'environment' });
+  });
+
+  it('lists no resource scope where an area-wide scope is needed', () => {
+    const create = document.paths['/api/logging/environments'].post;
+    const folders = document.paths['/api/containerhost/folders'].get;
+    for (const operation of [create, folders]) {
+      expect(operation['x-resource-scope']).toBeUndefined();
+      expect(operation['x-resource-filter']).toBeUndefined();
+    }
+  });
+
   it('names the catch-all parameter of the site server in its path', () => {
     const serve = document.paths['/sites/{slug}/{path}'].get;
     expect(serve.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual([

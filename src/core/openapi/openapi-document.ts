@@ -6,7 +6,9 @@
  * security schemes, servers, license and tag descriptions.
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
+import type { RouteAccess } from '../app.js';
 import { SESSION_COOKIE } from '../auth/authenticate.js';
+import { RESOURCE_AREAS } from '../auth/scopes.js';
 import { ERROR_MESSAGE } from '../errors.js';
 import { PaginationSchema } from '../pagination.js';
 import { operationIds } from './operation-ids.js';
@@ -118,6 +120,26 @@ function nameWildcard(schema: Json, url: string): { schema: Json; url: string } 
   return { schema: { ...schema, ...(params ? { params } : {}) }, url: `${url.slice(0, -1)}:path` };
 }
 
+/**
+ * The access a route needs, in words, and the resource scopes it accepts as extensions:
+ * `x-resource-scope` on an operation on one resource (the scope with the path parameter naming it),
+ * `x-resource-filter` on a list that answers only the resources the caller's scopes name.
+ */
+function describeAccess(config: RouteAccess, documented: Json): string {
+  if (config.scope === 'authenticated') return 'Requires a signed-in caller.';
+  const resource = config.resource;
+  if (!resource) return `Requires scope \`${config.scope}\`.`;
+  const kind = RESOURCE_AREAS[resource.area];
+  if (resource.kind === 'one') {
+    const scope = `${config.scope}:{${resource.param}}`;
+    documented['x-resource-scope'] = { scope, param: resource.param, resource: kind };
+    return `Requires scope \`${config.scope}\`, or \`${scope}\` for this ${kind}; a caller whose scopes name only other ${kind}s gets 404.`;
+  }
+  const scope = `${config.scope}:<id>`;
+  documented['x-resource-filter'] = { scope, resource: kind };
+  return `Requires scope \`${config.scope}\`, or \`${scope}\` for some ${kind}s: it then answers only those.`;
+}
+
 /** The @fastify/swagger `transform`: one route's access and declared errors. */
 export function documentRoute({
   schema,
@@ -128,17 +150,14 @@ export function documentRoute({
   url: string;
   route: RouteOptions;
 }) {
-  const config = (route.config ?? {}) as { scope?: string; public?: boolean; errors?: readonly number[] };
+  const config = (route.config ?? {}) as RouteAccess & { errors?: readonly number[] };
   const documented: Json = { ...schema };
   if (config.public) documented.security = [];
   else {
     documented.security = GUARDED;
     documented['x-required-scope'] = config.scope;
-    const scope =
-      config.scope === 'authenticated'
-        ? 'Requires a signed-in caller.'
-        : `Requires scope \`${config.scope}\`.`;
-    documented.description = documented.description ? `${documented.description}\n\n${scope}` : scope;
+    const access = describeAccess(config, documented);
+    documented.description = documented.description ? `${documented.description}\n\n${access}` : access;
   }
   if (config.errors?.length) documented[CARRIED_ERRORS] = [...config.errors];
   return nameWildcard(documented, url);

@@ -45,7 +45,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
         response: { 200: PageOf(Certificate) },
       },
     },
-    async (request) => certificates.list(request.query),
+    async (request) => certificates.list(request.actor, request.query),
   );
 
   app.get(

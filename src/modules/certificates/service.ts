@@ -1,6 +1,7 @@
 import { and, asc, count, eq, lte, type SQL } from 'drizzle-orm';
-import type { AuditActor } from '../../core/actor.js';
+import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound } from '../../core/errors.js';
@@ -37,8 +38,11 @@ export class CertificateService {
     this.secrets = deps.secrets;
   }
 
-  async list(filter: CertificateListQuery) {
+  /** The certificates the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, filter: CertificateListQuery) {
     const conditions: SQL[] = [];
+    const visible = visibleResources(sslCertificates.id, actor, 'certificates:view');
+    if (visible) conditions.push(visible);
     if (filter.expiringWithinDays !== undefined) {
       const horizon = new Date(Date.now() + filter.expiringWithinDays * DAY_MS);
       conditions.push(lte(sslCertificates.notAfter, horizon));

@@ -41,7 +41,7 @@ export const databaseRoutes: GatewayModule<{
         response: { 200: PageOf(Database) },
       },
     },
-    async (request) => registry.list(request.query),
+    async (request) => registry.list(request.actor, request.query),
   );
 
   app.post(

@@ -1,6 +1,7 @@
-import { asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { AuditActor } from '../../core/actor.js';
+import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, notFound } from '../../core/errors.js';
@@ -34,10 +35,14 @@ export class ProjectService {
     this.urls = deps.urls;
   }
 
-  async list(filter: ProjectListQuery) {
-    const where = filter.q
-      ? or(containsText(pagesProjects.name, filter.q), containsText(pagesProjects.slug, filter.q))
-      : undefined;
+  /** The projects the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, filter: ProjectListQuery) {
+    const where = and(
+      visibleResources(pagesProjects.id, actor, 'pages:view'),
+      filter.q
+        ? or(containsText(pagesProjects.name, filter.q), containsText(pagesProjects.slug, filter.q))
+        : undefined,
+    );
     return fetchPage(
       filter,
       async ({ limit, offset }) => {
@@ -63,11 +68,12 @@ export class ProjectService {
     return project;
   }
 
-  async getBySlug(slug: string): Promise<Project> {
+  /** A project by its slug; 404 as well when the actor may not see it. */
+  async getBySlug(actor: Actor, slug: string): Promise<Project> {
     const [row] = await this.db
       .select({ id: pagesProjects.id })
       .from(pagesProjects)
-      .where(eq(pagesProjects.slug, slug));
+      .where(and(eq(pagesProjects.slug, slug), visibleResources(pagesProjects.id, actor, 'pages:view')));
     if (!row) throw notFound({ slug });
     return this.get(row.id);
   }

@@ -48,7 +48,7 @@ export const connectorRoutes: GatewayModule<{ connectors: RepohostService }> = a
         response: { 200: PageOf(Connector) },
       },
     },
-    async (request) => connectors.list(request.query),
+    async (request) => connectors.list(request.actor, request.query),
   );
 
   app.post(

@@ -922,7 +922,7 @@ export interface paths {
         };
         /**
          * List logging environments
-         * @description Requires scope `logging:view`.
+         * @description Requires scope `logging:view`, or `logging:view:<id>` for some environments: it then answers only those.
          */
         get: operations["listEnvironments"];
         put?: never;
@@ -946,18 +946,18 @@ export interface paths {
         };
         /**
          * Get a logging environment
-         * @description Requires scope `logging:view`.
+         * @description Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["getEnvironment"];
         /**
          * Change a logging environment (only the fields sent change)
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         put: operations["updateEnvironment"];
         post?: never;
         /**
          * Delete a logging environment
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         delete: operations["deleteEnvironment"];
         options?: never;
@@ -974,13 +974,13 @@ export interface paths {
         };
         /**
          * The environment's ingest tokens, newest first (never their secrets)
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["listEnvironmentTokens"];
         put?: never;
         /**
          * Create an ingest token for the environment; the secret (igl_…) is shown once
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         post: operations["createEnvironmentToken"];
         delete?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an ingest token (it is refused from the next request on, on every gateway)
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         delete: operations["deleteEnvironmentToken"];
         options?: never;
@@ -1020,7 +1020,7 @@ export interface paths {
          * Search records, newest first, a page at a time (follow `nextCursor`)
          * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
          *
-         *     Requires scope `logging:view`.
+         *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["searchLogRecords"];
         put?: never;
@@ -1042,7 +1042,7 @@ export interface paths {
          * Count records per value of level, service or a field
          * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
          *
-         *     Requires scope `logging:view`.
+         *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["getLogFacets"];
         put?: never;
@@ -1064,7 +1064,7 @@ export interface paths {
          * Count records per time bucket (empty buckets included)
          * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
          *
-         *     Requires scope `logging:view`.
+         *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["getLogHistogram"];
         put?: never;
@@ -1086,7 +1086,7 @@ export interface paths {
          * Stream new records as Server-Sent Events (`event: record`) until the client leaves
          * @description Filters: `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names). Records ingested through any gateway on the same database arrive.
          *
-         *     Requires scope `logging:view`.
+         *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["tailLogRecords"];
         put?: never;
@@ -1146,7 +1146,7 @@ export interface paths {
         };
         /**
          * List container-host nodes
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:<id>` for some engine nodes: it then answers only those.
          */
         get: operations["listContainerhostNodes"];
         put?: never;
@@ -1170,21 +1170,21 @@ export interface paths {
         };
         /**
          * Get a node with its engine's reachability and version (422 when unreachable)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerhostNode"];
         put?: never;
         post?: never;
         /**
          * Remove a node
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteContainerhostNode"];
         options?: never;
         head?: never;
         /**
          * Change a node (null clears a secret)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         patch: operations["updateContainerhostNode"];
         trace?: never;
@@ -1198,13 +1198,13 @@ export interface paths {
         };
         /**
          * List containers (running only unless ?all=true), in saved sort order
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listContainers"];
         put?: never;
         /**
          * Create a container (and start it with start: true)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["createContainer"];
         delete?: never;
@@ -1222,14 +1222,14 @@ export interface paths {
         };
         /**
          * Inspect a container (its environment is never returned)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainer"];
         put?: never;
         post?: never;
         /**
          * Remove a container (a running one needs ?force=true)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteContainer"];
         options?: never;
@@ -1246,13 +1246,13 @@ export interface paths {
         };
         /**
          * List networks, in saved sort order
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listNetworks"];
         put?: never;
         /**
          * Create a network
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["createNetwork"];
         delete?: never;
@@ -1270,14 +1270,14 @@ export interface paths {
         };
         /**
          * Inspect a network
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getNetwork"];
         put?: never;
         post?: never;
         /**
          * Delete a network no container is attached to (built-in networks are refused)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteNetwork"];
         options?: never;
@@ -1294,13 +1294,13 @@ export interface paths {
         };
         /**
          * List volumes, in saved sort order
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listVolumes"];
         put?: never;
         /**
          * Create a volume
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["createVolume"];
         delete?: never;
@@ -1318,14 +1318,14 @@ export interface paths {
         };
         /**
          * Inspect a volume
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getVolume"];
         put?: never;
         post?: never;
         /**
          * Delete a volume (409 while in use; ?force=true removes the containers using it first)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteVolume"];
         options?: never;
@@ -1342,7 +1342,7 @@ export interface paths {
         };
         /**
          * List images, in saved sort order
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listImages"];
         put?: never;
@@ -1362,14 +1362,14 @@ export interface paths {
         };
         /**
          * Inspect an image
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getImage"];
         put?: never;
         post?: never;
         /**
          * Delete an image (409 while a container uses it)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteImage"];
         options?: never;
@@ -1388,7 +1388,7 @@ export interface paths {
         put?: never;
         /**
          * Start a container (already running is success)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["startContainer"];
         delete?: never;
@@ -1408,7 +1408,7 @@ export interface paths {
         put?: never;
         /**
          * Pause a running container
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["pauseContainer"];
         delete?: never;
@@ -1428,7 +1428,7 @@ export interface paths {
         put?: never;
         /**
          * Unpause a paused container
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["unpauseContainer"];
         delete?: never;
@@ -1448,7 +1448,7 @@ export interface paths {
         put?: never;
         /**
          * Stop a container (already stopped is success)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["stopContainer"];
         delete?: never;
@@ -1468,7 +1468,7 @@ export interface paths {
         put?: never;
         /**
          * Restart a container
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["restartContainer"];
         delete?: never;
@@ -1488,7 +1488,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signal to a running container (default SIGKILL)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["killContainer"];
         delete?: never;
@@ -1508,7 +1508,7 @@ export interface paths {
         put?: never;
         /**
          * Re-create a container with the same configuration (optionally pulling its image first)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["recreateContainer"];
         delete?: never;
@@ -1526,7 +1526,7 @@ export interface paths {
         };
         /**
          * A container's log lines (stdout and stderr demultiplexed); ?follow=true streams them
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerLogs"];
         put?: never;
@@ -1546,7 +1546,7 @@ export interface paths {
         };
         /**
          * A running container's resource use: one sample, or ?stream=true for one a second
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerStats"];
         put?: never;
@@ -1568,7 +1568,7 @@ export interface paths {
         put?: never;
         /**
          * Run a command in a running container to completion (time limit, output bounded to 1 MiB per stream)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["execContainer"];
         delete?: never;
@@ -1586,14 +1586,14 @@ export interface paths {
         };
         /**
          * List a directory of a container (name, type, size, mode, mtime, link target)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listContainerFiles"];
         put?: never;
         post?: never;
         /**
          * Delete a file or directory in a running container (rm/rmdir, no shell)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteContainerFile"];
         options?: never;
@@ -1610,12 +1610,12 @@ export interface paths {
         };
         /**
          * Download a file of a container
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerFileContent"];
         /**
          * Upload or replace a file in a container (raw body, at most INFRAGATE_VOLUME_WRITE_LIMIT_BYTES)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         put: operations["writeContainerFile"];
         post?: never;
@@ -1636,7 +1636,7 @@ export interface paths {
         put?: never;
         /**
          * Move a file or directory inside a running container (exec of mv, no shell)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["moveContainerFile"];
         delete?: never;
@@ -1656,7 +1656,7 @@ export interface paths {
         put?: never;
         /**
          * Create a directory (and missing parents) in a container
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["createContainerDirectory"];
         delete?: never;
@@ -1675,7 +1675,7 @@ export interface paths {
         get?: never;
         /**
          * Write a file into a volume: raw body (application/octet-stream) with ?path=, or JSON {path, content, encoding: utf8|base64}
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         put: operations["writeVolumeFile"];
         post?: never;
@@ -1694,7 +1694,7 @@ export interface paths {
         };
         /**
          * List a directory of a volume (through a helper container)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listVolumeFiles"];
         put?: never;
@@ -1714,7 +1714,7 @@ export interface paths {
         };
         /**
          * Download a file of a volume
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getVolumeFileContent"];
         put?: never;
@@ -1736,7 +1736,7 @@ export interface paths {
         put?: never;
         /**
          * Connect a container to a network (with optional aliases)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["connectNetwork"];
         delete?: never;
@@ -1756,7 +1756,7 @@ export interface paths {
         put?: never;
         /**
          * Disconnect a container from a network (built-in networks need ?force=true)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["disconnectNetwork"];
         delete?: never;
@@ -1776,7 +1776,7 @@ export interface paths {
         put?: never;
         /**
          * Pull an image; with Accept: text/event-stream the progress streams per layer, else the answer comes when done
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["pullImage"];
         delete?: never;
@@ -1796,7 +1796,7 @@ export interface paths {
         put?: never;
         /**
          * Remove dangling images (untagged and unused)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["pruneImages"];
         delete?: never;
@@ -1814,7 +1814,7 @@ export interface paths {
         };
         /**
          * List a node's stored registry credentials (registry and username; never the password)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listRegistryCredentials"];
         put?: never;
@@ -1835,13 +1835,13 @@ export interface paths {
         get?: never;
         /**
          * Store (or replace) a registry's credentials for the node's pulls
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         put: operations["setRegistryCredential"];
         post?: never;
         /**
          * Delete a registry's stored credentials
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteRegistryCredential"];
         options?: never;
@@ -1860,7 +1860,7 @@ export interface paths {
         put?: never;
         /**
          * Probe a container over HTTP(S) once now (the saved config, overlaid by the body's fields)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["testContainerHealthCheck"];
         delete?: never;
@@ -1878,18 +1878,18 @@ export interface paths {
         };
         /**
          * Get a container's saved health check
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerHealthCheck"];
         /**
          * Save a container's health check (runs every intervalSeconds in the background)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         put: operations["updateContainerHealthCheck"];
         post?: never;
         /**
          * Delete a container's saved health check and its results
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteContainerHealthCheck"];
         options?: never;
@@ -1906,7 +1906,7 @@ export interface paths {
         };
         /**
          * The latest results of a saved health check, newest first
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listHealthCheckResults"];
         put?: never;
@@ -1926,7 +1926,7 @@ export interface paths {
         };
         /**
          * Every saved health check across nodes with its latest status, filterable by status and node
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:<id>` for some engine nodes: it then answers only those.
          */
         get: operations["listHealthChecks"];
         put?: never;
@@ -2018,7 +2018,7 @@ export interface paths {
         };
         /**
          * List registered databases
-         * @description Requires scope `databases:view`.
+         * @description Requires scope `databases:view`, or `databases:view:<id>` for some databases: it then answers only those.
          */
         get: operations["listDatabases"];
         put?: never;
@@ -2042,21 +2042,21 @@ export interface paths {
         };
         /**
          * Get a database with a live check of its server (reachability, version)
-         * @description Requires scope `databases:view`.
+         * @description Requires scope `databases:view`, or `databases:view:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         get: operations["getDatabase"];
         put?: never;
         post?: never;
         /**
          * Remove a database
-         * @description Requires scope `databases:manage`.
+         * @description Requires scope `databases:manage`, or `databases:manage:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         delete: operations["deleteDatabase"];
         options?: never;
         head?: never;
         /**
          * Change a database (its open connections are closed)
-         * @description Requires scope `databases:manage`.
+         * @description Requires scope `databases:manage`, or `databases:manage:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         patch: operations["updateDatabase"];
         trace?: never;
@@ -2072,7 +2072,7 @@ export interface paths {
         put?: never;
         /**
          * Run one key-value command (parsed like redis-cli)
-         * @description Requires scope `databases:read`.
+         * @description Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         post: operations["runKeyValueCommand"];
         delete?: never;
@@ -2090,7 +2090,7 @@ export interface paths {
         };
         /**
          * The caller's last commands on this database, newest first
-         * @description Requires scope `databases:read`.
+         * @description Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         get: operations["getKeyValueHistory"];
         put?: never;
@@ -2346,7 +2346,7 @@ export interface paths {
         };
         /**
          * List certificates
-         * @description Requires scope `certificates:view`.
+         * @description Requires scope `certificates:view`, or `certificates:view:<id>` for some certificates: it then answers only those.
          */
         get: operations["listSslCertificates"];
         put?: never;
@@ -2366,18 +2366,18 @@ export interface paths {
         };
         /**
          * Get a certificate
-         * @description Requires scope `certificates:view`.
+         * @description Requires scope `certificates:view`, or `certificates:view:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         get: operations["getSslCertificate"];
         /**
          * Replace the certificate, key and chain under the same name (renewal)
-         * @description Requires scope `certificates:manage`.
+         * @description Requires scope `certificates:manage`, or `certificates:manage:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         put: operations["updateSslCertificate"];
         post?: never;
         /**
          * Delete a certificate and its key
-         * @description Requires scope `certificates:manage`.
+         * @description Requires scope `certificates:manage`, or `certificates:manage:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         delete: operations["deleteSslCertificate"];
         options?: never;
@@ -2396,7 +2396,7 @@ export interface paths {
          * Download the certificate and its chain (never the key)
          * @description PEM (certificate then chain) by default; `?format=json` answers the parts separately.
          *
-         *     Requires scope `certificates:view`.
+         *     Requires scope `certificates:view`, or `certificates:view:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         get: operations["downloadSslCertificate"];
         put?: never;
@@ -2440,7 +2440,7 @@ export interface paths {
         put?: never;
         /**
          * Manual dns-01: confirm that the TXT records are in place
-         * @description Requires scope `certificates:manage`.
+         * @description Requires scope `certificates:manage`, or `certificates:manage:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         post: operations["confirmAcmeOrder"];
         delete?: never;
@@ -2460,7 +2460,7 @@ export interface paths {
         put?: never;
         /**
          * Renew an ACME certificate now (or retry a failed order now)
-         * @description Requires scope `certificates:manage`.
+         * @description Requires scope `certificates:manage`, or `certificates:manage:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         post: operations["renewAcmeCertificate"];
         delete?: never;
@@ -2563,7 +2563,7 @@ export interface paths {
         };
         /**
          * List pages projects
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:<id>` for some projects: it then answers only those.
          */
         get: operations["listPages"];
         put?: never;
@@ -2587,7 +2587,7 @@ export interface paths {
         };
         /**
          * Get a pages project by its slug
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:<id>` for some projects: it then answers only those.
          */
         get: operations["getPageBySlug"];
         put?: never;
@@ -2607,21 +2607,21 @@ export interface paths {
         };
         /**
          * Get a pages project
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["getPage"];
         put?: never;
         post?: never;
         /**
          * Delete a project with all its deployments
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         delete: operations["deletePage"];
         options?: never;
         head?: never;
         /**
          * Rename a project, change its slug or its SPA fallback
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         patch: operations["updatePage"];
         trace?: never;
@@ -2635,7 +2635,7 @@ export interface paths {
         };
         /**
          * List a project's deployments, newest first
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["listDeployments"];
         put?: never;
@@ -2643,7 +2643,7 @@ export interface paths {
          * Upload a deployment (.tar.gz, .tar or .zip as the raw request body)
          * @description Send the archive as the body with Content-Type application/gzip, application/x-gzip, application/x-tar, application/zip or application/octet-stream. The format is detected from the bytes. A deploy token of this project (igp_…) may upload too.
          *
-         *     Requires scope `pages:manage`.
+         *     Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["createDeployment"];
         delete?: never;
@@ -2661,14 +2661,14 @@ export interface paths {
         };
         /**
          * Get a deployment (also with the deploy token that uploaded it)
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["getDeployment"];
         put?: never;
         post?: never;
         /**
          * Delete a deployment (refused for the production deployment and pinned ones)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         delete: operations["deleteDeployment"];
         options?: never;
@@ -2685,7 +2685,7 @@ export interface paths {
         };
         /**
          * List the files of a deployment
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["listDeploymentFiles"];
         put?: never;
@@ -2707,7 +2707,7 @@ export interface paths {
         put?: never;
         /**
          * Make a deployment production (promoting an older one is a rollback)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["promoteDeployment"];
         delete?: never;
@@ -2731,7 +2731,7 @@ export interface paths {
         head?: never;
         /**
          * Pin or unpin a deployment (pinned deployments are never removed by retention)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         patch: operations["pinDeployment"];
         trace?: never;
@@ -2745,13 +2745,13 @@ export interface paths {
         };
         /**
          * List a project's custom domains
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["listDomains"];
         put?: never;
         /**
          * Add a custom domain (pending until its ownership is verified)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["createDomain"];
         delete?: never;
@@ -2769,21 +2769,21 @@ export interface paths {
         };
         /**
          * Get a custom domain
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["getDomain"];
         put?: never;
         post?: never;
         /**
          * Remove a custom domain
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         delete: operations["deleteDomain"];
         options?: never;
         head?: never;
         /**
          * Choose the stored certificate that serves a custom domain
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -2799,7 +2799,7 @@ export interface paths {
         put?: never;
         /**
          * Check the ownership of a custom domain now (DNS TXT record, then HTTP token)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["verifyDomain"];
         delete?: never;
@@ -2817,13 +2817,13 @@ export interface paths {
         };
         /**
          * List a project's deploy tokens (never their secrets), newest first
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["listDeployTokens"];
         put?: never;
         /**
          * Create a deploy token for CI: it may only upload deployments of this project; shown once
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["createDeployToken"];
         delete?: never;
@@ -2844,7 +2844,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a deploy token
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         delete: operations["deleteDeployToken"];
         options?: never;
@@ -2898,7 +2898,7 @@ export interface paths {
         };
         /**
          * List connectors
-         * @description Requires scope `integrations:view`.
+         * @description Requires scope `integrations:view`, or `integrations:view:<id>` for some repository-host connectors: it then answers only those.
          */
         get: operations["listConnectors"];
         put?: never;
@@ -2922,21 +2922,21 @@ export interface paths {
         };
         /**
          * Get a connector
-         * @description Requires scope `integrations:view`.
+         * @description Requires scope `integrations:view`, or `integrations:view:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         get: operations["getConnector"];
         put?: never;
         post?: never;
         /**
          * Delete a connector and its token
-         * @description Requires scope `integrations:manage`.
+         * @description Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         delete: operations["deleteConnector"];
         options?: never;
         head?: never;
         /**
          * Change a connector (a new URL, token or allowlist is tested first)
-         * @description Requires scope `integrations:manage`.
+         * @description Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         patch: operations["updateConnector"];
         trace?: never;
@@ -2952,7 +2952,7 @@ export interface paths {
         put?: never;
         /**
          * Re-test a saved connector with its stored token and record the outcome
-         * @description Requires scope `integrations:manage`.
+         * @description Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         post: operations["testConnector"];
         delete?: never;
@@ -2990,7 +2990,7 @@ export interface paths {
         };
         /**
          * List connections
-         * @description Requires scope `inference:view`.
+         * @description Requires scope `inference:view`, or `inference:view:<id>` for some connections: it then answers only those.
          */
         get: operations["listConnections"];
         put?: never;
@@ -3014,21 +3014,21 @@ export interface paths {
         };
         /**
          * Get a connection
-         * @description Requires scope `inference:view`.
+         * @description Requires scope `inference:view`, or `inference:view:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         get: operations["getConnection"];
         put?: never;
         post?: never;
         /**
          * Delete a connection
-         * @description Requires scope `inference:manage`.
+         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         delete: operations["deleteConnection"];
         options?: never;
         head?: never;
         /**
          * Rename a connection, replace its API key or its base URL
-         * @description Requires scope `inference:manage`.
+         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         patch: operations["updateConnection"];
         trace?: never;
@@ -3044,7 +3044,7 @@ export interface paths {
         put?: never;
         /**
          * List the provider's models with this connection's credentials
-         * @description Requires scope `inference:manage`.
+         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         post: operations["testConnection"];
         delete?: never;
@@ -3064,7 +3064,7 @@ export interface paths {
         put?: never;
         /**
          * Renew an OAuth connection's access token now
-         * @description Requires scope `inference:manage`.
+         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         post: operations["refreshConnection"];
         delete?: never;
@@ -3182,7 +3182,7 @@ export interface paths {
         };
         /**
          * List nodes
-         * @description Requires scope `nodes:view`.
+         * @description Requires scope `nodes:view`, or `nodes:view:<id>` for some storage nodes: it then answers only those.
          */
         get: operations["listNodes"];
         put?: never;
@@ -3206,21 +3206,21 @@ export interface paths {
         };
         /**
          * Get a node
-         * @description Requires scope `nodes:view`.
+         * @description Requires scope `nodes:view`, or `nodes:view:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         get: operations["getNode"];
         put?: never;
         post?: never;
         /**
          * Delete a node (open uploads are aborted; files in the root stay)
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         delete: operations["deleteNode"];
         options?: never;
         head?: never;
         /**
          * Rename a node or move its root
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         patch: operations["updateNode"];
         trace?: never;
@@ -3234,13 +3234,13 @@ export interface paths {
         };
         /**
          * List a node's upload sessions, newest first
-         * @description Requires scope `nodes:view`.
+         * @description Requires scope `nodes:view`, or `nodes:view:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         get: operations["listUploads"];
         put?: never;
         /**
          * Start a resumable upload
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         post: operations["createUpload"];
         delete?: never;
@@ -3258,14 +3258,14 @@ export interface paths {
         };
         /**
          * Get an upload session (its receivedBytes is the resume point)
-         * @description Requires scope `nodes:view`.
+         * @description Requires scope `nodes:view`, or `nodes:view:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         get: operations["getUpload"];
         put?: never;
         post?: never;
         /**
          * Abort an upload and remove its temp data
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         delete: operations["deleteUpload"];
         options?: never;
@@ -3285,7 +3285,7 @@ export interface paths {
          * Append a chunk (raw application/octet-stream body) at offset
          * @description offset must equal receivedBytes (omitted or null: append); else 409 with details.expectedOffset. The upload completes when receivedBytes reaches totalBytes.
          *
-         *     Requires scope `nodes:manage`.
+         *     Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         put: operations["uploadChunk"];
         post?: never;
@@ -3306,7 +3306,7 @@ export interface paths {
         put?: never;
         /**
          * Complete an upload (idempotent; 409 while bytes are missing)
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         post: operations["completeUpload"];
         delete?: never;

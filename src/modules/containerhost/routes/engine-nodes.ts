@@ -26,7 +26,7 @@ export const engineNodeRoutes: GatewayModule<{ engineNodes: EngineNodeService }>
         response: { 200: PageOf(EngineNode) },
       },
     },
-    async (request) => engineNodes.list(request.query),
+    async (request) => engineNodes.list(request.actor, request.query),
   );
 
   app.post(

@@ -32,7 +32,7 @@ export const connectionRoutes: GatewayModule<{
         response: { 200: PageOf(Connection) },
       },
     },
-    async (request) => connections.list(request.query),
+    async (request) => connections.list(request.actor, request.query),
   );
 
   app.post(

@@ -25,7 +25,7 @@ export const logEnvironmentRoutes: GatewayModule<{ logging: LoggingService }> = 
         response: { 200: PageOf(LogEnvironment) },
       },
     },
-    async (request) => logging.listEnvironments(request.query),
+    async (request) => logging.listEnvironments(request.actor, request.query),
   );
 
   app.post(

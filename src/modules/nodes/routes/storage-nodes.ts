@@ -23,7 +23,7 @@ export const storageNodeRoutes: GatewayModule<{ storageNodes: StorageNodeService
         response: { 200: PageOf(StorageNode) },
       },
     },
-    async (request) => storageNodes.list(request.query),
+    async (request) => storageNodes.list(request.actor, request.query),
   );
 
   app.post(

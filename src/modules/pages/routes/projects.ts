@@ -27,7 +27,7 @@ export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async 
         response: { 200: PageOf(Project) },
       },
     },
-    async (request) => projects.list(request.query),
+    async (request) => projects.list(request.actor, request.query),
   );
 
   app.post(
@@ -56,7 +56,7 @@ export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async 
         response: { 200: DataOf(Project) },
       },
     },
-    async (request) => ({ data: await projects.getBySlug(request.params.slug) }),
+    async (request) => ({ data: await projects.getBySlug(request.actor, request.params.slug) }),
   );
 
   app.get(
