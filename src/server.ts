@@ -22,7 +22,8 @@ import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
 import { NotificationOutbox } from './core/notifications.js';
-import { completeDocument, documentRoute, SECURITY_SCHEMES } from './core/openapi/openapi-document.js';
+import { completeDocument, documentRoute } from './core/openapi/openapi-document.js';
+import { SECURITY_SCHEMES } from './core/openapi/security.js';
 import { OneLinePerRequest } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
@@ -45,6 +46,17 @@ export interface ServerOptions {
    * in reverse order of registration).
    */
   closeDatabase?: boolean;
+  /** Told of every answer a route gave (the test gateway checks each against /openapi.json). */
+  onAnswer?: (answer: RouteAnswer) => void;
+}
+
+/** One answer of a route: the method, the route's pattern (`/api/x/:id`) and the status sent. */
+export interface RouteAnswer {
+  method: string;
+  route: string;
+  status: number;
+  /** Whether the route is left out of /openapi.json (`schema.hide`). */
+  hidden: boolean;
 }
 
 // Routes under these prefixes are served by documentation plugins and need no token.
@@ -136,6 +148,18 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   app.decorate('deps', deps);
   await shareInvalidations(database, principals, instanceId, closers);
   registerAccessAudit(app, database.db, deps.audit);
+  const { onAnswer } = options;
+  if (onAnswer)
+    app.addHook('onResponse', async (request, reply) => {
+      const { url, schema } = request.routeOptions;
+      if (url !== undefined)
+        onAnswer({
+          method: request.method,
+          route: url,
+          status: reply.statusCode,
+          hidden: schema?.hide === true,
+        });
+    });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     await jobs.stop();

@@ -6,9 +6,12 @@ import { AUTHENTICATED, hasAnyGrantOn, hasScope, hasScopeSomewhere, type Require
 import { hashTokenSecret, looksLikeTokenSecret, safeEqual } from './token-secrets.js';
 
 export const SESSION_COOKIE = 'infragate_session';
-const CSRF_HEADER = 'x-csrf-token';
+/** The header a cookie-authenticated change carries the session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that change nothing: a session cookie alone authorises them (no CSRF token). */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 // Unknown paths under these prefixes still want a token first, so probing reveals nothing.
 const PROTECTED_PREFIXES = ['/api/', '/auth/'];
 

@@ -47,7 +47,7 @@ export const databaseRoutes: GatewayModule<{
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Register a key-value database',
@@ -76,7 +76,7 @@ export const databaseRoutes: GatewayModule<{
   app.patch(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Change a database (its open connections are closed)',
@@ -103,7 +103,7 @@ export const databaseRoutes: GatewayModule<{
   app.post(
     '/:id/keyvalue/command',
     {
-      config: read,
+      config: { ...read, errors: [422] },
       schema: {
         tags,
         summary: 'Run one key-value command (parsed like redis-cli)',

@@ -26,7 +26,7 @@ export const connectorRoutes: GatewayModule<{ connectors: RepohostService }> = a
   app.post(
     '/preview-test',
     {
-      config: manage,
+      config: { ...manage, errors: [422] },
       schema: {
         tags,
         summary: 'Test a URL and token once and preview what the token can see (nothing is stored)',
@@ -54,7 +54,7 @@ export const connectorRoutes: GatewayModule<{ connectors: RepohostService }> = a
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Create a connector (tested first; a failing test refuses it)',
@@ -78,7 +78,7 @@ export const connectorRoutes: GatewayModule<{ connectors: RepohostService }> = a
   app.patch(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Change a connector (a new URL, token or allowlist is tested first)',

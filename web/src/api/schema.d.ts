@@ -1577,6 +1577,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/terminal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open an interactive terminal in a running container (WebSocket)
+         * @description Upgrade with `Upgrade: websocket` (a plain GET is 400). Binary frames carry keystrokes in and the output back; text frames carry JSON: `{"type":"resize","cols","rows"}` in, `{"type":"exit","exitCode"}` and `{"type":"error","message"}` out. A refusal (the container not running, an unreachable engine) is a plain HTTP answer before the upgrade. With the session cookie, open it from the gateway’s own origin.
+         *
+         *     Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
+         */
+        get: operations["openContainerTerminal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/containerhost/nodes/{nodeId}/containers/{containerId}/files": {
         parameters: {
             query?: never;
@@ -2859,7 +2881,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Serve a file of a project (production, or a preview at ~<deploymentId>/; no authentication) */
+        /**
+         * Serve a file of a project (production, or a preview at ~<deploymentId>/; no authentication)
+         * @description A missing file is 404: the site’s own 404 page when it has one, else the error envelope.
+         */
         get: operations["serveSiteFile"];
         put?: never;
         post?: never;
@@ -3597,6 +3622,539 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** Alert */
+        Alert: {
+            /** @enum {string} */
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            resource: components["schemas"]["NotificationResource"];
+            state: string;
+            /** Format: date-time */
+            since: string;
+            summary: string;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        /** AlertRule */
+        AlertRule: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            enabled: boolean;
+            channelIds: string[];
+            filters: components["schemas"]["AlertRuleFilters"];
+            withinDays: number[] | null;
+            renotifyMinutes: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * AlertRuleFilters
+         * @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId)
+         */
+        AlertRuleFilters: {
+            /**
+             * Format: uuid
+             * @description containerhost node
+             */
+            nodeId?: string;
+            containerName?: string;
+            /**
+             * Format: uuid
+             * @description SIEM destination
+             */
+            destinationId?: string;
+            /**
+             * Format: uuid
+             * @description SSL certificate
+             */
+            certificateId?: string;
+            /**
+             * Format: uuid
+             * @description repository-host connector
+             */
+            connectorId?: string;
+        };
+        /** AllowlistEntry */
+        AllowlistEntry: {
+            entryType: "group" | "project";
+            remoteId: string;
+            fullPath: string;
+            name: string | null;
+            webUrl: string | null;
+        };
+        /** AllowlistEntryRequest */
+        AllowlistEntryRequest: {
+            entryType: "group" | "project";
+            remoteId: string;
+            fullPath: string;
+        };
+        /** ApiToken */
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
+            prefix: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+        };
+        /** AuditEvent */
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            seq: number | null;
+            /** Format: date-time */
+            occurredAt: string;
+            actorId: string | null;
+            actorEmail: string | null;
+            action: string;
+            targetType: string | null;
+            targetId: string | null;
+            outcome: string;
+            requestId: string | null;
+            clientIp: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            prevHash: string | null;
+            hash: string | null;
+        };
+        /** BrowserSession */
+        BrowserSession: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
+            prefix: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            userAgent: string | null;
+            clientIp: string | null;
+            current: boolean;
+        };
+        /** Certificate */
+        Certificate: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            subject: string | null;
+            issuer: string | null;
+            serialNumber: string | null;
+            sans: string[] | null;
+            notBefore: string | null;
+            notAfter: string | null;
+            fingerprintSha256: string | null;
+            keyType: string | null;
+            keyBits: number | null;
+            /** @description P-256, P-384, P-521, Ed25519… */
+            curve: string | null;
+            chainLength: number | null;
+            expiresInDays: number | null;
+            expired: boolean | null;
+            /** @enum {string} */
+            source: "uploaded" | "acme";
+            /**
+             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+             * @enum {string}
+             */
+            status: "pending" | "valid" | "failed" | "renewing";
+            lastError: string | null;
+            /** @description ACME only: when the next renewal (or retry) is due */
+            nextRenewalAt: string | null;
+            acme: {
+                domains: string[];
+                /** @enum {string} */
+                challenge: "http-01" | "dns-01";
+                accountEmail: string;
+                directoryUrl: string;
+                dnsProviderId: string | null;
+                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                dnsRecords: {
+                    /** @description e.g. `_acme-challenge.app.example.com` */
+                    name: string;
+                    /** @enum {string} */
+                    type: "TXT";
+                    value: string;
+                }[];
+                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                awaitingConfirmation: boolean;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** Connector */
+        Connector: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            baseUrl: string;
+            allowlist: components["schemas"]["AllowlistEntry"][];
+            capabilities: {
+                [key: string]: boolean;
+            };
+            tokenScopes: string[] | null;
+            tokenExpiresAt: string | null;
+            remoteUser: components["schemas"]["RemoteUser"] | null;
+            /** Format: date-time */
+            lastTestedAt: string;
+            lastTestOk: boolean;
+            lastTestError: components["schemas"]["ConnectorTestFailure"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** ConnectorCapabilities */
+        ConnectorCapabilities: {
+            apiReachable: boolean;
+            tokenSelf: boolean;
+            projectsView: boolean;
+            groupsView: boolean;
+            repoRead: boolean;
+            repoWrite: boolean;
+            ciView: boolean;
+            pipelineRead: boolean;
+            registryView: boolean;
+            webhooksManage: boolean;
+        };
+        /** ConnectorPreview */
+        ConnectorPreview: {
+            capabilities: components["schemas"]["ConnectorCapabilities"];
+            allowlistEntries: components["schemas"]["AllowlistEntry"][];
+            user: components["schemas"]["RemoteUser"] | null;
+            tokenExpiresAt: string | null;
+            tokenScopes: string[] | null;
+            probedProject: {
+                remoteId: string;
+                fullPath: string;
+                accessLevel: number | null;
+            } | null;
+            /** @description More groups or projects exist than the listing cap allowed */
+            truncated: boolean;
+        };
+        /** ConnectorTestFailure */
+        ConnectorTestFailure: {
+            reason: string;
+            explanation: string;
+        };
+        /** ConnectorTestReport */
+        ConnectorTestReport: {
+            ok: boolean;
+            /** Format: date-time */
+            testedAt: string;
+            error: components["schemas"]["ConnectorTestFailure"] | null;
+            capabilities: components["schemas"]["ConnectorCapabilities"];
+            allowlistEntries: components["schemas"]["AllowlistEntry"][];
+            user: components["schemas"]["RemoteUser"] | null;
+            tokenExpiresAt: string | null;
+            tokenScopes: string[] | null;
+            probedProject: {
+                remoteId: string;
+                fullPath: string;
+                accessLevel: number | null;
+            } | null;
+            /** @description More groups or projects exist than the listing cap allowed */
+            truncated: boolean;
+        };
+        /** Container */
+        Container: {
+            id: string;
+            name: string;
+            image: string | null;
+            imageId: string;
+            createdAt: string | null;
+            state: {
+                status: string;
+                running: boolean;
+                paused: boolean;
+                restarting: boolean;
+                exitCode: number | null;
+                error: string | null;
+                startedAt: string | null;
+                finishedAt: string | null;
+            };
+            command: string[];
+            workingDir: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            restartPolicy: string | null;
+            ports: components["schemas"]["ContainerPort"][];
+            networks: {
+                name: string;
+                networkId: string | null;
+                ipAddress: string | null;
+                gateway: string | null;
+                macAddress: string | null;
+                aliases: string[];
+            }[];
+            mounts: {
+                type: string;
+                name: string | null;
+                source: string;
+                destination: string;
+                readOnly: boolean;
+            }[];
+        };
+        /** ContainerLogLine */
+        ContainerLogLine: {
+            /** @description stdout or stderr */
+            stream: string;
+            timestamp: string | null;
+            line: string;
+        };
+        /** ContainerPort */
+        ContainerPort: {
+            privatePort: number;
+            publicPort: number | null;
+            type: string;
+            ip: string | null;
+        };
+        /** ContainerSummary */
+        ContainerSummary: {
+            id: string;
+            name: string;
+            image: string;
+            imageId: string;
+            command: string | null;
+            state: string;
+            status: string;
+            createdAt: string | null;
+            ports: components["schemas"]["ContainerPort"][];
+            labels: {
+                [key: string]: string;
+            };
+            networks: string[];
+            /** @description the key used by reorder-resources */
+            resourceKey: string;
+            sortOrder: number | null;
+            folderId: string | null;
+        };
+        /** CurrentUser */
+        CurrentUser: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+            groupName: string;
+            scopes: string[];
+        };
+        /** Database */
+        Database: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "keyvalue";
+            /** @description redis:// or rediss:// without credentials */
+            url: string;
+            username: string | null;
+            /** @description the password itself is write-only */
+            hasPassword: boolean;
+            tls: components["schemas"]["DatabaseTls"] | null;
+            dbIndex: number;
+            allowDangerous: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** DatabaseStatus */
+        DatabaseStatus: {
+            reachable: boolean;
+            serverVersion: string | null;
+            latencyMs: number | null;
+            reason: string | null;
+            error: string | null;
+            /** Format: date-time */
+            checkedAt: string;
+        };
+        /** DatabaseTls */
+        DatabaseTls: {
+            rejectUnauthorized: boolean;
+            caPem?: string;
+            serverName?: string;
+        };
+        /** DatabaseTlsInput */
+        DatabaseTlsInput: {
+            /** @description verify the server certificate (default true) */
+            rejectUnauthorized?: boolean;
+            caPem?: string | null;
+            serverName?: string | null;
+        };
+        /** DatabaseWithStatus */
+        DatabaseWithStatus: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "keyvalue";
+            /** @description redis:// or rediss:// without credentials */
+            url: string;
+            username: string | null;
+            /** @description the password itself is write-only */
+            hasPassword: boolean;
+            tls: components["schemas"]["DatabaseTls"] | null;
+            dbIndex: number;
+            allowDangerous: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            status: components["schemas"]["DatabaseStatus"];
+        };
+        /** DeliveryAttempt */
+        DeliveryAttempt: {
+            attempt: number;
+            /** @enum {string} */
+            outcome: "pending" | "succeeded" | "failed" | "interrupted";
+            /** Format: date-time */
+            startedAt: string;
+            finishedAt: string | null;
+            httpStatus: number | null;
+            error: string | null;
+        };
+        /** Deployment */
+        Deployment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            status: "ready";
+            fileCount: number;
+            /** @description total size of the files, extracted */
+            sizeBytes: number;
+            pinned: boolean;
+            production: boolean;
+            archiveFormat: "tar.gz" | "tar" | "zip";
+            archiveBytes: number;
+            archiveSha256: string;
+            /** @description email of the uploader */
+            createdBy: string | null;
+            /** @description the deploy token that uploaded it */
+            deployTokenId: string | null;
+            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+            previewUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** DeploymentFile */
+        DeploymentFile: {
+            path: string;
+            sha256: string;
+            sizeBytes: number;
+            contentType: string;
+        };
+        /** DeployToken */
+        DeployToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            name: string;
+            createdBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
+        };
+        /** DirectoryEntry */
+        DirectoryEntry: {
+            name: string;
+            /** @description file, directory, symlink, hardlink or other */
+            type: string;
+            /** @description bytes (0 for anything but a file) */
+            size: number;
+            /** @description permission bits in octal, e.g. 0644 */
+            mode: string;
+            mtime: string | null;
+            linkTarget: string | null;
+        };
+        /** DirectoryListing */
+        DirectoryListing: {
+            path: string;
+            entries: components["schemas"]["DirectoryEntry"][];
+            /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
+            truncated: boolean;
+        };
+        /** DnsProvider */
+        DnsProvider: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "rfc2136";
+            server: string;
+            port: number;
+            zone: string;
+            tsigKeyName: string;
+            /** @enum {string} */
+            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+            ttl: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** EngineNode */
+        EngineNode: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            endpoint: string;
+            transport: string;
+            tls: {
+                ca: boolean;
+                cert: boolean;
+                key: boolean;
+            };
+            hasSshKey: boolean;
+            helperImage: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** EngineNodeWithEngine */
+        EngineNodeWithEngine: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            endpoint: string;
+            transport: string;
+            tls: {
+                ca: boolean;
+                cert: boolean;
+                key: boolean;
+            };
+            hasSshKey: boolean;
+            helperImage: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            engine: {
+                reachable: boolean;
+                version: string;
+                apiVersion: string;
+                os: string | null;
+                arch: string | null;
+                kernelVersion: string | null;
+                components: string[];
+            };
+        };
         /** @description The envelope of every error answer */
         Error: {
             /** @enum {string} */
@@ -3610,6 +4168,821 @@ export interface components {
                 [key: string]: unknown;
             });
         };
+        /** Group */
+        Group: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: string[];
+            /** @description Members must sign in with a second factor (TOTP) */
+            requireMfa: boolean;
+            userCount: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** HealthCheck */
+        HealthCheck: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            nodeId: string;
+            containerName: string;
+            enabled: boolean;
+            scheme: string;
+            hostPort: number | null;
+            containerPort: number | null;
+            path: string;
+            statusMin: number;
+            statusMax: number;
+            expectedBody: string | null;
+            bodyMatchMode: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            slowThreshold: number;
+            /** Format: date-time */
+            nextRunAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** HealthCheckOverview */
+        HealthCheckOverview: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            nodeId: string;
+            nodeName: string;
+            containerName: string;
+            enabled: boolean;
+            /** @enum {string} */
+            status: "online" | "degraded" | "offline" | "disabled" | "unknown";
+            lastCheckedAt: string | null;
+            httpStatus: number | null;
+            responseMs: number | null;
+            error: string | null;
+            url: string | null;
+            intervalSeconds: number;
+            /** Format: date-time */
+            nextRunAt: string;
+        };
+        /** HealthCheckProbe */
+        HealthCheckProbe: {
+            ok: boolean;
+            /** @enum {string} */
+            status: "online" | "degraded" | "offline" | "disabled";
+            httpStatus: number | null;
+            responseMs: number | null;
+            slow: boolean;
+            bodyMatched: boolean | null;
+            url: string | null;
+            error?: string;
+            /** Format: date-time */
+            checkedAt: string;
+        };
+        /** HealthCheckResult */
+        HealthCheckResult: {
+            /** Format: uuid */
+            id: string;
+            ok: boolean;
+            /** @enum {string} */
+            status: "online" | "degraded" | "offline" | "disabled";
+            httpStatus: number | null;
+            responseMs: number | null;
+            slow: boolean;
+            bodyMatched: boolean | null;
+            url: string | null;
+            error?: string;
+            /** Format: date-time */
+            checkedAt: string;
+        };
+        /** IdentityProvider */
+        IdentityProvider: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            issuer: string;
+            clientId: string;
+            scopes: string[];
+            groupsClaim: string | null;
+            /** @description Provider group → gateway group name */
+            groupMap: {
+                [key: string]: string;
+            };
+            autoCreateUsers: boolean;
+            defaultGroup: string | null;
+            allowedEmailDomains: string[];
+            enabled: boolean;
+            /** @description The one redirect URI to register at the provider */
+            redirectUri: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** Image */
+        Image: {
+            id: string;
+            repoTags: string[];
+            repoDigests: string[];
+            size: number;
+            createdAt: string | null;
+            architecture: string | null;
+            os: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            command: string[];
+            exposedPorts: string[];
+        };
+        /** ImageSummary */
+        ImageSummary: {
+            id: string;
+            repoTags: string[];
+            repoDigests: string[];
+            size: number;
+            createdAt: string | null;
+            containers: number | null;
+            labels: {
+                [key: string]: string;
+            };
+            /** @description the key used by reorder-resources */
+            resourceKey: string;
+            sortOrder: number | null;
+            folderId: string | null;
+        };
+        /** InferenceConnection */
+        InferenceConnection: {
+            /** Format: uuid */
+            id: string;
+            providerId: string;
+            providerLabel: string | null;
+            name: string;
+            /** @enum {string} */
+            authType: "oauth" | "api_key" | "local";
+            baseUrl: string | null;
+            effectiveBaseUrl: string | null;
+            hasApiKey: boolean;
+            hasAccessToken: boolean;
+            hasRefreshToken: boolean;
+            accessTokenExpiresAt: string | null;
+            tokenScope: string | null;
+            lastRefreshedAt: string | null;
+            lastRefreshError: string | null;
+            lastTestedAt: string | null;
+            lastTestOk: boolean | null;
+            lastTestError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** IngestLimitChanges */
+        IngestLimitChanges: {
+            /** @description largest body, after gzip */
+            maxBodyBytes?: number;
+            /** @description most records in one request */
+            maxRecords?: number;
+            /** @description rate per ingest token */
+            recordsPerSecond?: number;
+            /** @description rate per ingest token */
+            bytesPerSecond?: number;
+            /** @description a token may send this many seconds of its rate at once (and always one full request) */
+            burstSeconds?: number;
+        };
+        /** IngestLimits */
+        IngestLimits: {
+            /** @description largest body, after gzip */
+            maxBodyBytes: number;
+            /** @description most records in one request */
+            maxRecords: number;
+            /** @description rate per ingest token */
+            recordsPerSecond: number;
+            /** @description rate per ingest token */
+            bytesPerSecond: number;
+            /** @description a token may send this many seconds of its rate at once (and always one full request) */
+            burstSeconds: number;
+        };
+        /** IngestToken */
+        IngestToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            environmentId: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
+        /** IssuedApiToken */
+        IssuedApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
+            prefix: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            token: string;
+        };
+        /** IssuedDeployToken */
+        IssuedDeployToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            name: string;
+            createdBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            /** @description the secret (igp_…), shown only in this answer */
+            token: string;
+        };
+        /** IssuedIngestToken */
+        IssuedIngestToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            environmentId: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            /** @description the secret (`igl_…`); shown this once, never again */
+            token: string;
+        };
+        /** LogEnvironment */
+        LogEnvironment: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            folderId: string | null;
+            description: string;
+            schemaId: string | null;
+            retentionDays: number;
+            /** @enum {string} */
+            onSchemaViolation: "reject" | "keep";
+            ingest: components["schemas"]["IngestLimits"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** LogField */
+        LogField: {
+            name: string;
+            type: "string" | "number" | "boolean" | "timestamp" | "object";
+            /** @default false */
+            required: boolean;
+        };
+        /** LogFolder */
+        LogFolder: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            parentId: string | null;
+            sortOrder: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** LogFolderItemsMove */
+        LogFolderItemsMove: {
+            ids: string[];
+            /** @description the target folder; null: the top level */
+            folderId: string | null;
+        };
+        /** LogFolderList */
+        LogFolderList: {
+            data: components["schemas"]["LogFolder"][];
+            pagination: components["schemas"]["Pagination"];
+        } | {
+            data: components["schemas"]["LogFolderNode"][];
+        };
+        /** LogFolderMove */
+        LogFolderMove: {
+            /** @description the new parent folder; null: the top level */
+            parentId: string | null;
+        };
+        /** LogFolderNode */
+        LogFolderNode: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            parentId: string | null;
+            sortOrder: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description sub-folders, each shaped like this node */
+            children: unknown[];
+        };
+        /** LogFolderRename */
+        LogFolderRename: {
+            name: string;
+        };
+        /** LogFolderReorder */
+        LogFolderReorder: {
+            /** @description the folder whose children are ordered; null: the top level */
+            parentId: string | null;
+            ids: string[];
+        };
+        /** LoginAnswer */
+        LoginAnswer: {
+            token: string;
+            csrfToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+            user: components["schemas"]["CurrentUser"];
+            /** @description Only when this login completed a required TOTP enrolment: shown once */
+            recoveryCodes?: string[];
+        };
+        /** LogSchema */
+        LogSchema: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            folderId: string | null;
+            description: string;
+            fields: components["schemas"]["LogField"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** Me */
+        Me: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+            groupName: string;
+            scopes: string[];
+            /** @description Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page) */
+            csrfToken?: string;
+        };
+        /** MfaChallenge */
+        MfaChallenge: {
+            /** @enum {boolean} */
+            mfaRequired: true;
+            /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
+            challengeToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** MfaEnrolmentChallenge */
+        MfaEnrolmentChallenge: {
+            /** @enum {boolean} */
+            mfaEnrollmentRequired: true;
+            /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
+            challengeToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** Network */
+        Network: {
+            id: string;
+            name: string;
+            driver: string;
+            scope: string;
+            internal: boolean;
+            builtIn: boolean;
+            subnets: string[];
+            createdAt: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            containers: {
+                id: string;
+                name: string | null;
+                ipv4Address: string | null;
+            }[];
+        };
+        /** NetworkSummary */
+        NetworkSummary: {
+            id: string;
+            name: string;
+            driver: string;
+            scope: string;
+            internal: boolean;
+            builtIn: boolean;
+            subnets: string[];
+            createdAt: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            /** @description the key used by reorder-resources */
+            resourceKey: string;
+            sortOrder: number | null;
+            folderId: string | null;
+        };
+        /** NewLogFolder */
+        NewLogFolder: {
+            name: string;
+            /** @description null or absent: the top level */
+            parentId?: string | null;
+        };
+        /** NotificationChannel */
+        NotificationChannel: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "webhook" | "slack" | "email";
+            enabled: boolean;
+            url: string | null;
+            urlOrigin: string | null;
+            /** @description webhook: requests are signed */
+            hasSecret: boolean;
+            headerNames: string[];
+            smtp: {
+                host: string;
+                port: number;
+                secure: boolean;
+                /** @enum {string} */
+                starttls: "required" | "opportunistic" | "off";
+                username: string | null;
+                hasPassword: boolean;
+                hasCaPem: boolean;
+            } | null;
+            from: string | null;
+            to: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** NotificationDelivery */
+        NotificationDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            ruleId: string | null;
+            /** @enum {string} */
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            /** @description Identity of the event; one delivery per event and channel */
+            eventId: string;
+            /** @description The title of the message */
+            summary: string;
+            resource: components["schemas"]["NotificationResource"];
+            /** @enum {string} */
+            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+            attempts: number;
+            maxAttempts: number;
+            lastError: string | null;
+            lastAttemptAt: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            deliveredAt: string | null;
+        };
+        /** NotificationDeliveryDetail */
+        NotificationDeliveryDetail: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            ruleId: string | null;
+            /** @enum {string} */
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            /** @description Identity of the event; one delivery per event and channel */
+            eventId: string;
+            /** @description The title of the message */
+            summary: string;
+            resource: components["schemas"]["NotificationResource"];
+            /** @enum {string} */
+            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+            attempts: number;
+            maxAttempts: number;
+            lastError: string | null;
+            lastAttemptAt: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            deliveredAt: string | null;
+            /** @description The event as webhooks receive it */
+            payload: {
+                [key: string]: unknown;
+            };
+            attemptLog: components["schemas"]["DeliveryAttempt"][];
+        };
+        /** NotificationEventKind */
+        NotificationEventKind: {
+            /** @enum {string} */
+            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            /** @enum {string} */
+            mode: "condition" | "deadline" | "occurrence";
+            description: string;
+            filters: string[];
+            okStates: string[];
+            defaultWithinDays: number[] | null;
+        };
+        /** NotificationResource */
+        NotificationResource: {
+            type: string;
+            id: string;
+            name: string;
+        };
+        /** OauthSession */
+        OauthSession: {
+            /** Format: uuid */
+            id: string;
+            providerId: string;
+            /** @enum {string} */
+            status: "pending" | "complete" | "error" | "expired" | "cancelled";
+            authorizationUrl: string;
+            completionMode: string;
+            userCode: string | null;
+            pollIntervalSeconds: number | null;
+            connectionId: string | null;
+            errorCode: string | null;
+            errorMessage: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** PagesDomain */
+        PagesDomain: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            hostname: string;
+            status: "pending" | "verified" | "failed";
+            lastError: string | null;
+            lastCheckedAt: string | null;
+            verifiedAt: string | null;
+            certificateId: string | null;
+            /** @description where the site answers once the domain is verified */
+            url: string;
+            /** @description how to prove ownership; either proof is enough */
+            verification: {
+                /** @description create a TXT record at this name… */
+                dnsName: string;
+                /** @description …with this value */
+                dnsValue: string;
+                /** @description or answer a GET of this URL (the gateway does so itself)… */
+                httpUrl: string;
+                /** @description …with exactly this body */
+                httpBody: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        /** Pagination */
+        Pagination: {
+            page: number;
+            limit: number;
+            total: number;
+            totalPages: number;
+        };
+        /** ProbeStatus */
+        ProbeStatus: {
+            status: string;
+        };
+        /** Project */
+        Project: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            spaFallback: boolean;
+            productionDeploymentId: string | null;
+            deploymentCount: number;
+            lastDeployment: components["schemas"]["Deployment"] | null;
+            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        /** RegistryCredential */
+        RegistryCredential: {
+            registry: string;
+            username: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** RegistryLogin */
+        RegistryLogin: {
+            username: string;
+            /** @description password or access token */
+            password: string;
+        };
+        /** RemoteUser */
+        RemoteUser: {
+            id: string;
+            username: string;
+            name: string;
+            webUrl: string | null;
+        };
+        /** ResourceFolder */
+        ResourceFolder: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            resourceType: string;
+            sortOrder: number;
+            resources: {
+                /** Format: uuid */
+                nodeId: string;
+                resourceKey: string;
+                sortOrder: number;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** SiemDelivery */
+        SiemDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            destinationId: string;
+            status: string;
+            eventCount: number;
+            /** Format: uuid */
+            firstEventId: string;
+            /** Format: uuid */
+            lastEventId: string;
+            firstEventSeq: number;
+            lastEventSeq: number;
+            attempts: number;
+            maxAttempts: number;
+            lastError: string | null;
+            lastAttemptAt: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            deliveredAt: string | null;
+        };
+        /** SiemDestination */
+        SiemDestination: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            kind: string;
+            enabled: boolean;
+            url: string | null;
+            host: string | null;
+            port: number | null;
+            tls: boolean | null;
+            hasCaPem: boolean;
+            index: string | null;
+            sourcetype: string | null;
+            source: string | null;
+            facility: number | null;
+            appName: string | null;
+            hasSecret: boolean;
+            batchSize: number;
+            flushIntervalMs: number;
+            maxAttempts: number;
+            cursorSeq: number;
+            health: {
+                status: string;
+                circuit: string;
+                circuitOpenUntil: string | null;
+                lastSuccessAt: string | null;
+                lastFailureAt: string | null;
+                lastError: string | null;
+                consecutiveFailures: number;
+                backlog: {
+                    queued: number;
+                    delivering: number;
+                    retrying: number;
+                    failed: number;
+                    paused: number;
+                };
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** StatsSample */
+        StatsSample: {
+            cpuPercent: number | null;
+            memoryBytes: number;
+            memoryLimitBytes: number | null;
+            networkRxBytes: number;
+            networkTxBytes: number;
+            blockReadBytes: number;
+            blockWriteBytes: number;
+            pids: number | null;
+            readAt: string | null;
+        };
+        /** StopOptions */
+        StopOptions: {
+            /** @description seconds before SIGKILL; default the engine's */
+            timeout?: number;
+        };
+        /** StorageNode */
+        StorageNode: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            rootPath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** Success */
+        Success: {
+            success: boolean;
+        };
+        /** TotpEnrolment */
+        TotpEnrolment: {
+            /** @description Base32; shown during enrolment only */
+            secret: string;
+            /** @description The `otpauth://totp/…` URI to show as a QR code */
+            otpauthUrl: string;
+        };
+        /** TotpStatus */
+        TotpStatus: {
+            enabled: boolean;
+            enabledAt: string | null;
+            /** @description An enrolment was started and waits for its first code */
+            pending: boolean;
+            recoveryCodesLeft: number;
+            /** @description The user's group requires a second factor */
+            required: boolean;
+        };
+        /** Upload */
+        Upload: {
+            /** Format: uuid */
+            uploadId: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            nodeId: string;
+            /** @description relative to the node root */
+            path: string;
+            totalBytes: number;
+            /** @description bytes durably written; the next chunk starts here */
+            receivedBytes: number;
+            /** @description suggested chunk size */
+            chunkSize: number;
+            /** @description largest chunk one PUT may carry */
+            maxChunkBytes: number;
+            sha256: string | null;
+            overwrite: boolean;
+            /**
+             * @description open → complete | failed | aborted | expired
+             * @enum {unknown}
+             */
+            status: "open" | "complete" | "failed" | "aborted" | "expired";
+            /** @description a chunk is being written right now */
+            writing: boolean;
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            completedAt: string | null;
+        };
+        /** User */
+        User: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+            /** Format: uuid */
+            groupId: string;
+            groupName: string;
+            scopes: string[];
+            disabled: boolean;
+            hasPassword: boolean;
+            /** @description Two-factor sign-in (TOTP) is on */
+            totpEnabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         ValidationIssue: {
             /** @description Where the problem is */
             path: (string | number)[];
@@ -3617,11 +4990,31 @@ export interface components {
             /** @description params, querystring or headers; absent for the body */
             in?: string;
         };
-        Pagination: {
-            page: number;
-            limit: number;
-            total: number;
-            totalPages: number;
+        /** Volume */
+        Volume: {
+            name: string;
+            driver: string;
+            mountpoint: string;
+            scope: string;
+            createdAt: string | null;
+            labels: {
+                [key: string]: string;
+            };
+        };
+        /** VolumeSummary */
+        VolumeSummary: {
+            name: string;
+            driver: string;
+            mountpoint: string;
+            scope: string;
+            createdAt: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            /** @description the key used by reorder-resources */
+            resourceKey: string;
+            sortOrder: number | null;
+            folderId: string | null;
         };
     };
     responses: {
@@ -3652,7 +5045,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description NOT_FOUND: the resource named by the path does not exist */
+        /** @description NOT_FOUND: a resource the path or the body names does not exist */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -3688,8 +5081,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description UNPROCESSABLE_ENTITY: well formed, but cannot be carried out (`details.reason`, `details.explanation`) */
+        UnprocessableEntity: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description UNPROCESSABLE_ENTITY with `details.reason` RATE_LIMITED: over a rate limit; `Retry-After` says when to retry */
         TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description INTERNAL_ERROR: the gateway cannot serve now (its database does not answer) */
+        ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3720,9 +5131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: string;
-                    };
+                    "application/json": components["schemas"]["ProbeStatus"];
                 };
             };
         };
@@ -3742,11 +5151,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: string;
-                    };
+                    "application/json": components["schemas"]["ProbeStatus"];
                 };
             };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     login: {
@@ -3772,40 +5180,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            token: string;
-                            csrfToken: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            user: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                groupName: string;
-                                scopes: string[];
-                            };
-                            /** @description Only when this login completed a required TOTP enrolment: shown once */
-                            recoveryCodes?: string[];
-                        } | {
-                            /** @enum {boolean} */
-                            mfaRequired: true;
-                            /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
-                            challengeToken: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        } | {
-                            /** @enum {boolean} */
-                            mfaEnrollmentRequired: true;
-                            /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
-                            challengeToken: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        data: components["schemas"]["LoginAnswer"] | components["schemas"]["MfaChallenge"] | components["schemas"]["MfaEnrolmentChallenge"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -3835,26 +5215,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            token: string;
-                            csrfToken: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            user: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                groupName: string;
-                                scopes: string[];
-                            };
-                            /** @description Only when this login completed a required TOTP enrolment: shown once */
-                            recoveryCodes?: string[];
-                        };
+                        data: components["schemas"]["LoginAnswer"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -3881,18 +5248,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description Base32; shown during enrolment only */
-                            secret: string;
-                            /** @description The `otpauth://totp/…` URI to show as a QR code */
-                            otpauthUrl: string;
-                        };
+                        data: components["schemas"]["TotpEnrolment"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     logout: {
@@ -3910,9 +5275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -3935,16 +5298,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            groupName: string;
-                            scopes: string[];
-                            /** @description Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page) */
-                            csrfToken?: string;
-                        };
+                        data: components["schemas"]["Me"];
                     };
                 };
             };
@@ -3968,20 +5322,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
-                            prefix: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                            userAgent: string | null;
-                            clientIp: string | null;
-                            current: boolean;
-                        }[];
+                        data: components["schemas"]["BrowserSession"][];
                     };
                 };
             };
@@ -4046,6 +5387,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listAuthTokens: {
@@ -4064,17 +5406,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
-                            prefix: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                        }[];
+                        data: components["schemas"]["ApiToken"][];
                         /** @description Longest lifetime a new token may have (`INFRAGATE_TOKEN_MAX_DAYS`); null: no limit */
                         maxLifetimeDays: number | null;
                     };
@@ -4107,18 +5439,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
-                            prefix: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                            token: string;
-                        };
+                        data: components["schemas"]["IssuedApiToken"];
                     };
                 };
             };
@@ -4146,9 +5467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4173,15 +5492,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            enabled: boolean;
-                            enabledAt: string | null;
-                            /** @description An enrolment was started and waits for its first code */
-                            pending: boolean;
-                            recoveryCodesLeft: number;
-                            /** @description The user's group requires a second factor */
-                            required: boolean;
-                        };
+                        data: components["schemas"]["TotpStatus"];
                     };
                 };
             };
@@ -4205,17 +5516,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description Base32; shown during enrolment only */
-                            secret: string;
-                            /** @description The `otpauth://totp/…` URI to show as a QR code */
-                            otpauthUrl: string;
-                        };
+                        data: components["schemas"]["TotpEnrolment"];
                     };
                 };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
         };
     };
     deleteMeTotp: {
@@ -4241,16 +5548,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     confirmTotp: {
@@ -4286,6 +5593,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -4315,24 +5623,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["User"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -4368,24 +5659,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4415,24 +5689,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4459,9 +5716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4494,24 +5749,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4548,24 +5786,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4601,24 +5822,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4654,24 +5858,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4701,24 +5888,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4726,6 +5896,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listGroups: {
@@ -4744,17 +5915,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: string[];
-                            /** @description Members must sign in with a second factor (TOTP) */
-                            requireMfa: boolean;
-                            userCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["Group"][];
                     };
                 };
             };
@@ -4786,17 +5947,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: string[];
-                            /** @description Members must sign in with a second factor (TOTP) */
-                            requireMfa: boolean;
-                            userCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Group"];
                     };
                 };
             };
@@ -4825,15 +5976,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     updateGroup: {
@@ -4862,17 +6012,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: string[];
-                            /** @description Members must sign in with a second factor (TOTP) */
-                            requireMfa: boolean;
-                            userCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Group"];
                     };
                 };
             };
@@ -4880,6 +6020,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -4909,17 +6050,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: string[];
-                            /** @description Members must sign in with a second factor (TOTP) */
-                            requireMfa: boolean;
-                            userCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Group"];
                     };
                 };
             };
@@ -4954,29 +6085,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            issuer: string;
-                            clientId: string;
-                            scopes: string[];
-                            groupsClaim: string | null;
-                            /** @description Provider group → gateway group name */
-                            groupMap: {
-                                [key: string]: string;
-                            };
-                            autoCreateUsers: boolean;
-                            defaultGroup: string | null;
-                            allowedEmailDomains: string[];
-                            enabled: boolean;
-                            /** @description The one redirect URI to register at the provider */
-                            redirectUri: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["IdentityProvider"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -5027,37 +6136,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            issuer: string;
-                            clientId: string;
-                            scopes: string[];
-                            groupsClaim: string | null;
-                            /** @description Provider group → gateway group name */
-                            groupMap: {
-                                [key: string]: string;
-                            };
-                            autoCreateUsers: boolean;
-                            defaultGroup: string | null;
-                            allowedEmailDomains: string[];
-                            enabled: boolean;
-                            /** @description The one redirect URI to register at the provider */
-                            redirectUri: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["IdentityProvider"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getIdentityProvider: {
@@ -5078,29 +6167,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            issuer: string;
-                            clientId: string;
-                            scopes: string[];
-                            groupsClaim: string | null;
-                            /** @description Provider group → gateway group name */
-                            groupMap: {
-                                [key: string]: string;
-                            };
-                            autoCreateUsers: boolean;
-                            defaultGroup: string | null;
-                            allowedEmailDomains: string[];
-                            enabled: boolean;
-                            /** @description The one redirect URI to register at the provider */
-                            redirectUri: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["IdentityProvider"];
                     };
                 };
             };
@@ -5127,9 +6194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5180,29 +6245,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            issuer: string;
-                            clientId: string;
-                            scopes: string[];
-                            groupsClaim: string | null;
-                            /** @description Provider group → gateway group name */
-                            groupMap: {
-                                [key: string]: string;
-                            };
-                            autoCreateUsers: boolean;
-                            defaultGroup: string | null;
-                            allowedEmailDomains: string[];
-                            enabled: boolean;
-                            /** @description The one redirect URI to register at the provider */
-                            redirectUri: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["IdentityProvider"];
                     };
                 };
             };
@@ -5210,8 +6253,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getOidcProviders: {
@@ -5254,8 +6299,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description To the provider’s sign-in page (`Location`) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Back to the sign-in page when the provider cannot be reached */
+            303: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5280,8 +6332,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description To `next` with the session cookie, or to `/signin?sso=<reason>` */
+            303: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5315,34 +6367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        pagination: components["schemas"]["Pagination"];
-                    } | {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description sub-folders, each shaped like this node */
-                            children: unknown[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["LogFolderList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5359,11 +6384,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description null or absent: the top level */
-                    parentId?: string | null;
-                };
+                "application/json": components["schemas"]["NewLogFolder"];
             };
         };
         responses: {
@@ -5374,23 +6395,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5404,11 +6417,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the folder whose children are ordered; null: the top level */
-                    parentId: string | null;
-                    ids: string[];
-                };
+                "application/json": components["schemas"]["LogFolderReorder"];
             };
         };
         responses: {
@@ -5419,25 +6428,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["LogFolder"][];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     moveSchemas: {
@@ -5449,11 +6450,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    ids: string[];
-                    /** @description the target folder; null: the top level */
-                    folderId: string | null;
-                };
+                "application/json": components["schemas"]["LogFolderItemsMove"];
             };
         };
         responses: {
@@ -5466,23 +6463,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             folderId: string | null;
-                            schemas: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                fields: {
-                                    name: string;
-                                    type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                    /** @default false */
-                                    required: boolean;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
+                            schemas: components["schemas"]["LogSchema"][];
                         };
                     };
                 };
@@ -5490,6 +6471,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5512,17 +6495,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5543,9 +6516,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["LogFolderRename"];
             };
         };
         responses: {
@@ -5556,17 +6527,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5574,6 +6535,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5597,15 +6559,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     moveSchemaFolder: {
@@ -5619,10 +6580,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the new parent folder; null: the top level */
-                    parentId: string | null;
-                };
+                "application/json": components["schemas"]["LogFolderMove"];
             };
         };
         responses: {
@@ -5633,17 +6591,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5651,8 +6599,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listEnvironmentFolders: {
@@ -5680,34 +6630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        pagination: components["schemas"]["Pagination"];
-                    } | {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description sub-folders, each shaped like this node */
-                            children: unknown[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["LogFolderList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5724,11 +6647,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description null or absent: the top level */
-                    parentId?: string | null;
-                };
+                "application/json": components["schemas"]["NewLogFolder"];
             };
         };
         responses: {
@@ -5739,23 +6658,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5769,11 +6680,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the folder whose children are ordered; null: the top level */
-                    parentId: string | null;
-                    ids: string[];
-                };
+                "application/json": components["schemas"]["LogFolderReorder"];
             };
         };
         responses: {
@@ -5784,25 +6691,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["LogFolder"][];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     moveEnvironments: {
@@ -5814,11 +6713,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    ids: string[];
-                    /** @description the target folder; null: the top level */
-                    folderId: string | null;
-                };
+                "application/json": components["schemas"]["LogFolderItemsMove"];
             };
         };
         responses: {
@@ -5831,33 +6726,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             folderId: string | null;
-                            environments: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                schemaId: string | null;
-                                retentionDays: number;
-                                /** @enum {string} */
-                                onSchemaViolation: "reject" | "keep";
-                                ingest: {
-                                    /** @description largest body, after gzip */
-                                    maxBodyBytes: number;
-                                    /** @description most records in one request */
-                                    maxRecords: number;
-                                    /** @description rate per ingest token */
-                                    recordsPerSecond: number;
-                                    /** @description rate per ingest token */
-                                    bytesPerSecond: number;
-                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                    burstSeconds: number;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
+                            environments: components["schemas"]["LogEnvironment"][];
                         };
                     };
                 };
@@ -5865,6 +6734,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5887,17 +6758,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5918,9 +6779,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["LogFolderRename"];
             };
         };
         responses: {
@@ -5931,17 +6790,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5949,6 +6798,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5972,15 +6822,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     moveEnvironmentFolder: {
@@ -5994,10 +6843,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the new parent folder; null: the top level */
-                    parentId: string | null;
-                };
+                "application/json": components["schemas"]["LogFolderMove"];
             };
         };
         responses: {
@@ -6008,17 +6854,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -6026,8 +6862,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listSchemas: {
@@ -6055,23 +6893,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            fields: {
-                                name: string;
-                                type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                /** @default false */
-                                required: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["LogSchema"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -6095,12 +6917,7 @@ export interface operations {
                     /** @description null or absent: the top level */
                     folderId?: string | null;
                     description?: string;
-                    fields: {
-                        name: string;
-                        type: "string" | "number" | "boolean" | "timestamp" | "object";
-                        /** @default false */
-                        required: boolean;
-                    }[];
+                    fields: components["schemas"]["LogField"][];
                 };
             };
         };
@@ -6112,29 +6929,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            fields: {
-                                name: string;
-                                type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                /** @default false */
-                                required: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogSchema"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -6157,23 +6960,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            fields: {
-                                name: string;
-                                type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                /** @default false */
-                                required: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogSchema"];
                     };
                 };
             };
@@ -6199,12 +6986,7 @@ export interface operations {
                     /** @description null: the top level */
                     folderId?: string | null;
                     description?: string;
-                    fields?: {
-                        name: string;
-                        type: "string" | "number" | "boolean" | "timestamp" | "object";
-                        /** @default false */
-                        required: boolean;
-                    }[];
+                    fields?: components["schemas"]["LogField"][];
                 };
             };
         };
@@ -6216,23 +6998,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            fields: {
-                                name: string;
-                                type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                /** @default false */
-                                required: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogSchema"];
                     };
                 };
             };
@@ -6240,6 +7006,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -6261,15 +7028,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listEnvironments: {
@@ -6299,33 +7065,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            schemaId: string | null;
-                            retentionDays: number;
-                            /** @enum {string} */
-                            onSchemaViolation: "reject" | "keep";
-                            ingest: {
-                                /** @description largest body, after gzip */
-                                maxBodyBytes: number;
-                                /** @description most records in one request */
-                                maxRecords: number;
-                                /** @description rate per ingest token */
-                                recordsPerSecond: number;
-                                /** @description rate per ingest token */
-                                bytesPerSecond: number;
-                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                burstSeconds: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["LogEnvironment"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -6361,18 +7101,7 @@ export interface operations {
                      * @enum {string}
                      */
                     onSchemaViolation?: "reject" | "keep";
-                    ingest?: {
-                        /** @description largest body, after gzip */
-                        maxBodyBytes?: number;
-                        /** @description most records in one request */
-                        maxRecords?: number;
-                        /** @description rate per ingest token */
-                        recordsPerSecond?: number;
-                        /** @description rate per ingest token */
-                        bytesPerSecond?: number;
-                        /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                        burstSeconds?: number;
-                    };
+                    ingest?: components["schemas"]["IngestLimitChanges"];
                 };
             };
         };
@@ -6384,39 +7113,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            schemaId: string | null;
-                            retentionDays: number;
-                            /** @enum {string} */
-                            onSchemaViolation: "reject" | "keep";
-                            ingest: {
-                                /** @description largest body, after gzip */
-                                maxBodyBytes: number;
-                                /** @description most records in one request */
-                                maxRecords: number;
-                                /** @description rate per ingest token */
-                                recordsPerSecond: number;
-                                /** @description rate per ingest token */
-                                bytesPerSecond: number;
-                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                burstSeconds: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogEnvironment"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -6439,33 +7144,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            schemaId: string | null;
-                            retentionDays: number;
-                            /** @enum {string} */
-                            onSchemaViolation: "reject" | "keep";
-                            ingest: {
-                                /** @description largest body, after gzip */
-                                maxBodyBytes: number;
-                                /** @description most records in one request */
-                                maxRecords: number;
-                                /** @description rate per ingest token */
-                                recordsPerSecond: number;
-                                /** @description rate per ingest token */
-                                bytesPerSecond: number;
-                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                burstSeconds: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogEnvironment"];
                     };
                 };
             };
@@ -6500,18 +7179,7 @@ export interface operations {
                      * @enum {string}
                      */
                     onSchemaViolation?: "reject" | "keep";
-                    ingest?: {
-                        /** @description largest body, after gzip */
-                        maxBodyBytes?: number;
-                        /** @description most records in one request */
-                        maxRecords?: number;
-                        /** @description rate per ingest token */
-                        recordsPerSecond?: number;
-                        /** @description rate per ingest token */
-                        bytesPerSecond?: number;
-                        /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                        burstSeconds?: number;
-                    };
+                    ingest?: components["schemas"]["IngestLimitChanges"];
                 };
             };
         };
@@ -6523,33 +7191,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            schemaId: string | null;
-                            retentionDays: number;
-                            /** @enum {string} */
-                            onSchemaViolation: "reject" | "keep";
-                            ingest: {
-                                /** @description largest body, after gzip */
-                                maxBodyBytes: number;
-                                /** @description most records in one request */
-                                maxRecords: number;
-                                /** @description rate per ingest token */
-                                recordsPerSecond: number;
-                                /** @description rate per ingest token */
-                                bytesPerSecond: number;
-                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                burstSeconds: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogEnvironment"];
                     };
                 };
             };
@@ -6557,6 +7199,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -6578,9 +7221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6612,18 +7253,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            environmentId: string;
-                            name: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            expiresAt: string | null;
-                            lastUsedAt: string | null;
-                            revokedAt: string | null;
-                        }[];
+                        data: components["schemas"]["IngestToken"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -6660,20 +7290,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            environmentId: string;
-                            name: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            expiresAt: string | null;
-                            lastUsedAt: string | null;
-                            revokedAt: string | null;
-                            /** @description the secret (`igl_…`); shown this once, never again */
-                            token: string;
-                        };
+                        data: components["schemas"]["IssuedIngestToken"];
                     };
                 };
             };
@@ -6703,9 +7320,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7002,24 +7617,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            endpoint: string;
-                            transport: string;
-                            tls: {
-                                ca: boolean;
-                                cert: boolean;
-                                key: boolean;
-                            };
-                            hasSshKey: boolean;
-                            helperImage: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["EngineNode"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7058,30 +7656,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            endpoint: string;
-                            transport: string;
-                            tls: {
-                                ca: boolean;
-                                cert: boolean;
-                                key: boolean;
-                            };
-                            hasSshKey: boolean;
-                            helperImage: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["EngineNode"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -7105,33 +7687,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            endpoint: string;
-                            transport: string;
-                            tls: {
-                                ca: boolean;
-                                cert: boolean;
-                                key: boolean;
-                            };
-                            hasSshKey: boolean;
-                            helperImage: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            engine: {
-                                reachable: boolean;
-                                version: string;
-                                apiVersion: string;
-                                os: string | null;
-                                arch: string | null;
-                                kernelVersion: string | null;
-                                components: string[];
-                            };
-                        };
+                        data: components["schemas"]["EngineNodeWithEngine"];
                     };
                 };
             };
@@ -7139,6 +7695,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteContainerhostNode: {
@@ -7159,9 +7716,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7202,24 +7757,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            endpoint: string;
-                            transport: string;
-                            tls: {
-                                ca: boolean;
-                                cert: boolean;
-                                key: boolean;
-                            };
-                            hasSshKey: boolean;
-                            helperImage: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["EngineNode"];
                     };
                 };
             };
@@ -7227,6 +7765,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -7258,30 +7797,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            image: string;
-                            imageId: string;
-                            command: string | null;
-                            state: string;
-                            status: string;
-                            createdAt: string | null;
-                            ports: {
-                                privatePort: number;
-                                publicPort: number | null;
-                                type: string;
-                                ip: string | null;
-                            }[];
-                            labels: {
-                                [key: string]: string;
-                            };
-                            networks: string[];
-                            /** @description the key used by reorder-resources */
-                            resourceKey: string;
-                            sortOrder: number | null;
-                            folderId: string | null;
-                        }[];
+                        data: components["schemas"]["ContainerSummary"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7290,6 +7806,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     createContainer: {
@@ -7365,50 +7882,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            image: string | null;
-                            imageId: string;
-                            createdAt: string | null;
-                            state: {
-                                status: string;
-                                running: boolean;
-                                paused: boolean;
-                                restarting: boolean;
-                                exitCode: number | null;
-                                error: string | null;
-                                startedAt: string | null;
-                                finishedAt: string | null;
-                            };
-                            command: string[];
-                            workingDir: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            restartPolicy: string | null;
-                            ports: {
-                                privatePort: number;
-                                publicPort: number | null;
-                                type: string;
-                                ip: string | null;
-                            }[];
-                            networks: {
-                                name: string;
-                                networkId: string | null;
-                                ipAddress: string | null;
-                                gateway: string | null;
-                                macAddress: string | null;
-                                aliases: string[];
-                            }[];
-                            mounts: {
-                                type: string;
-                                name: string | null;
-                                source: string;
-                                destination: string;
-                                readOnly: boolean;
-                            }[];
-                        };
+                        data: components["schemas"]["Container"];
                     };
                 };
             };
@@ -7416,8 +7890,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainer: {
@@ -7441,50 +7917,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            image: string | null;
-                            imageId: string;
-                            createdAt: string | null;
-                            state: {
-                                status: string;
-                                running: boolean;
-                                paused: boolean;
-                                restarting: boolean;
-                                exitCode: number | null;
-                                error: string | null;
-                                startedAt: string | null;
-                                finishedAt: string | null;
-                            };
-                            command: string[];
-                            workingDir: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            restartPolicy: string | null;
-                            ports: {
-                                privatePort: number;
-                                publicPort: number | null;
-                                type: string;
-                                ip: string | null;
-                            }[];
-                            networks: {
-                                name: string;
-                                networkId: string | null;
-                                ipAddress: string | null;
-                                gateway: string | null;
-                                macAddress: string | null;
-                                aliases: string[];
-                            }[];
-                            mounts: {
-                                type: string;
-                                name: string | null;
-                                source: string;
-                                destination: string;
-                                readOnly: boolean;
-                            }[];
-                        };
+                        data: components["schemas"]["Container"];
                     };
                 };
             };
@@ -7492,6 +7925,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteContainer: {
@@ -7519,15 +7953,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listNetworks: {
@@ -7556,23 +7990,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            driver: string;
-                            scope: string;
-                            internal: boolean;
-                            builtIn: boolean;
-                            subnets: string[];
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            /** @description the key used by reorder-resources */
-                            resourceKey: string;
-                            sortOrder: number | null;
-                            folderId: string | null;
-                        }[];
+                        data: components["schemas"]["NetworkSummary"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7581,6 +7999,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     createNetwork: {
@@ -7621,24 +8040,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            driver: string;
-                            scope: string;
-                            internal: boolean;
-                            builtIn: boolean;
-                            subnets: string[];
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            containers: {
-                                id: string;
-                                name: string | null;
-                                ipv4Address: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["Network"];
                     };
                 };
             };
@@ -7646,8 +8048,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getNetwork: {
@@ -7671,24 +8075,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            driver: string;
-                            scope: string;
-                            internal: boolean;
-                            builtIn: boolean;
-                            subnets: string[];
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            containers: {
-                                id: string;
-                                name: string | null;
-                                ipv4Address: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["Network"];
                     };
                 };
             };
@@ -7696,6 +8083,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteNetwork: {
@@ -7718,15 +8106,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listVolumes: {
@@ -7755,20 +8143,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            driver: string;
-                            mountpoint: string;
-                            scope: string;
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            /** @description the key used by reorder-resources */
-                            resourceKey: string;
-                            sortOrder: number | null;
-                            folderId: string | null;
-                        }[];
+                        data: components["schemas"]["VolumeSummary"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7777,6 +8152,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     createVolume: {
@@ -7810,16 +8186,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            driver: string;
-                            mountpoint: string;
-                            scope: string;
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                        };
+                        data: components["schemas"]["Volume"];
                     };
                 };
             };
@@ -7827,8 +8194,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getVolume: {
@@ -7852,16 +8221,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            driver: string;
-                            mountpoint: string;
-                            scope: string;
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                        };
+                        data: components["schemas"]["Volume"];
                     };
                 };
             };
@@ -7869,6 +8229,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteVolume: {
@@ -7894,15 +8255,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listImages: {
@@ -7931,21 +8292,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            repoTags: string[];
-                            repoDigests: string[];
-                            size: number;
-                            createdAt: string | null;
-                            containers: number | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            /** @description the key used by reorder-resources */
-                            resourceKey: string;
-                            sortOrder: number | null;
-                            folderId: string | null;
-                        }[];
+                        data: components["schemas"]["ImageSummary"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7954,6 +8301,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getImage: {
@@ -7977,20 +8325,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            repoTags: string[];
-                            repoDigests: string[];
-                            size: number;
-                            createdAt: string | null;
-                            architecture: string | null;
-                            os: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            command: string[];
-                            exposedPorts: string[];
-                        };
+                        data: components["schemas"]["Image"];
                     };
                 };
             };
@@ -7998,6 +8333,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteImage: {
@@ -8035,6 +8371,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     startContainer: {
@@ -8057,15 +8395,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     pauseContainer: {
@@ -8088,15 +8426,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     unpauseContainer: {
@@ -8119,15 +8457,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     stopContainer: {
@@ -8144,10 +8482,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description seconds before SIGKILL; default the engine's */
-                    timeout?: number;
-                };
+                "application/json": components["schemas"]["StopOptions"];
             };
         };
         responses: {
@@ -8157,17 +8492,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     restartContainer: {
@@ -8184,10 +8519,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description seconds before SIGKILL; default the engine's */
-                    timeout?: number;
-                };
+                "application/json": components["schemas"]["StopOptions"];
             };
         };
         responses: {
@@ -8197,17 +8529,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     killContainer: {
@@ -8237,17 +8569,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     recreateContainer: {
@@ -8281,50 +8613,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            image: string | null;
-                            imageId: string;
-                            createdAt: string | null;
-                            state: {
-                                status: string;
-                                running: boolean;
-                                paused: boolean;
-                                restarting: boolean;
-                                exitCode: number | null;
-                                error: string | null;
-                                startedAt: string | null;
-                                finishedAt: string | null;
-                            };
-                            command: string[];
-                            workingDir: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            restartPolicy: string | null;
-                            ports: {
-                                privatePort: number;
-                                publicPort: number | null;
-                                type: string;
-                                ip: string | null;
-                            }[];
-                            networks: {
-                                name: string;
-                                networkId: string | null;
-                                ipAddress: string | null;
-                                gateway: string | null;
-                                macAddress: string | null;
-                                aliases: string[];
-                            }[];
-                            mounts: {
-                                type: string;
-                                name: string | null;
-                                source: string;
-                                destination: string;
-                                readOnly: boolean;
-                            }[];
-                        };
+                        data: components["schemas"]["Container"];
                     };
                 };
             };
@@ -8332,8 +8621,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainerLogs: {
@@ -8370,12 +8661,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description stdout or stderr */
-                            stream: string;
-                            timestamp: string | null;
-                            line: string;
-                        }[];
+                        data: components["schemas"]["ContainerLogLine"][];
                         /** @description the answer stopped at its size limit */
                         truncated: boolean;
                     };
@@ -8386,6 +8672,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainerStats: {
@@ -8412,17 +8699,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            cpuPercent: number | null;
-                            memoryBytes: number;
-                            memoryLimitBytes: number | null;
-                            networkRxBytes: number;
-                            networkTxBytes: number;
-                            blockReadBytes: number;
-                            blockWriteBytes: number;
-                            pids: number | null;
-                            readAt: string | null;
-                        };
+                        data: components["schemas"]["StatsSample"];
                     };
                     "text/event-stream": string;
                 };
@@ -8431,6 +8708,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     execContainer: {
@@ -8490,8 +8769,46 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    openContainerTerminal: {
+        parameters: {
+            query?: {
+                /** @description command and arguments, one ?cmd= each; default /bin/sh */
+                cmd?: string[];
+                /** @description initial width */
+                cols?: number;
+                /** @description initial height */
+                rows?: number;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the WebSocket is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listContainerFiles: {
@@ -8518,22 +8835,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            path: string;
-                            entries: {
-                                name: string;
-                                /** @description file, directory, symlink, hardlink or other */
-                                type: string;
-                                /** @description bytes (0 for anything but a file) */
-                                size: number;
-                                /** @description permission bits in octal, e.g. 0644 */
-                                mode: string;
-                                mtime: string | null;
-                                linkTarget: string | null;
-                            }[];
-                            /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
-                            truncated: boolean;
-                        };
+                        data: components["schemas"]["DirectoryListing"];
                     };
                 };
             };
@@ -8541,6 +8843,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteContainerFile: {
@@ -8568,15 +8872,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainerFileContent: {
@@ -8609,6 +8913,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     writeContainerFile: {
@@ -8638,17 +8943,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     moveContainerFile: {
@@ -8680,17 +8985,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     createContainerDirectory: {
@@ -8720,17 +9025,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     writeVolumeFile: {
@@ -8771,17 +9076,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listVolumeFiles: {
@@ -8808,22 +9113,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            path: string;
-                            entries: {
-                                name: string;
-                                /** @description file, directory, symlink, hardlink or other */
-                                type: string;
-                                /** @description bytes (0 for anything but a file) */
-                                size: number;
-                                /** @description permission bits in octal, e.g. 0644 */
-                                mode: string;
-                                mtime: string | null;
-                                linkTarget: string | null;
-                            }[];
-                            /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
-                            truncated: boolean;
-                        };
+                        data: components["schemas"]["DirectoryListing"];
                     };
                 };
             };
@@ -8831,6 +9121,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getVolumeFileContent: {
@@ -8863,6 +9154,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     connectNetwork: {
@@ -8892,17 +9184,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     disconnectNetwork: {
@@ -8933,17 +9225,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     pullImage: {
@@ -8961,11 +9253,7 @@ export interface operations {
                 "application/json": {
                     /** @description reference, e.g. nginx:1.27 */
                     image: string;
-                    credentials?: {
-                        username: string;
-                        /** @description password or access token */
-                        password: string;
-                    };
+                    credentials?: components["schemas"]["RegistryLogin"];
                 };
             };
         };
@@ -8977,20 +9265,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            repoTags: string[];
-                            repoDigests: string[];
-                            size: number;
-                            createdAt: string | null;
-                            architecture: string | null;
-                            os: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            command: string[];
-                            exposedPorts: string[];
-                        };
+                        data: components["schemas"]["Image"];
                     };
                     "text/event-stream": string;
                 };
@@ -9001,6 +9276,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     pruneImages: {
@@ -9034,6 +9310,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listRegistryCredentials: {
@@ -9060,14 +9338,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            registry: string;
-                            username: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["RegistryCredential"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9092,11 +9363,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    username: string;
-                    /** @description password or access token */
-                    password: string;
-                };
+                "application/json": components["schemas"]["RegistryLogin"];
             };
         };
         responses: {
@@ -9107,14 +9374,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            registry: string;
-                            username: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["RegistryCredential"];
                     };
                 };
             };
@@ -9146,9 +9406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9198,19 +9456,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            ok: boolean;
-                            /** @enum {string} */
-                            status: "online" | "degraded" | "offline" | "disabled";
-                            httpStatus: number | null;
-                            responseMs: number | null;
-                            slow: boolean;
-                            bodyMatched: boolean | null;
-                            url: string | null;
-                            error?: string;
-                            /** Format: date-time */
-                            checkedAt: string;
-                        };
+                        data: components["schemas"]["HealthCheckProbe"];
                     };
                 };
             };
@@ -9218,8 +9464,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainerHealthCheck: {
@@ -9243,31 +9491,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            containerName: string;
-                            enabled: boolean;
-                            scheme: string;
-                            hostPort: number | null;
-                            containerPort: number | null;
-                            path: string;
-                            statusMin: number;
-                            statusMax: number;
-                            expectedBody: string | null;
-                            bodyMatchMode: string;
-                            intervalSeconds: number;
-                            timeoutSeconds: number;
-                            slowThreshold: number;
-                            /** Format: date-time */
-                            nextRunAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["HealthCheck"];
                     };
                 };
             };
@@ -9332,31 +9556,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            containerName: string;
-                            enabled: boolean;
-                            scheme: string;
-                            hostPort: number | null;
-                            containerPort: number | null;
-                            path: string;
-                            statusMin: number;
-                            statusMax: number;
-                            expectedBody: string | null;
-                            bodyMatchMode: string;
-                            intervalSeconds: number;
-                            timeoutSeconds: number;
-                            slowThreshold: number;
-                            /** Format: date-time */
-                            nextRunAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["HealthCheck"];
                     };
                 };
             };
@@ -9388,9 +9588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9425,21 +9623,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            ok: boolean;
-                            /** @enum {string} */
-                            status: "online" | "degraded" | "offline" | "disabled";
-                            httpStatus: number | null;
-                            responseMs: number | null;
-                            slow: boolean;
-                            bodyMatched: boolean | null;
-                            url: string | null;
-                            error?: string;
-                            /** Format: date-time */
-                            checkedAt: string;
-                        }[];
+                        data: components["schemas"]["HealthCheckResult"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9474,25 +9658,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            nodeName: string;
-                            containerName: string;
-                            enabled: boolean;
-                            /** @enum {string} */
-                            status: "online" | "degraded" | "offline" | "disabled" | "unknown";
-                            lastCheckedAt: string | null;
-                            httpStatus: number | null;
-                            responseMs: number | null;
-                            error: string | null;
-                            url: string | null;
-                            intervalSeconds: number;
-                            /** Format: date-time */
-                            nextRunAt: string;
-                        }[];
+                        data: components["schemas"]["HealthCheckOverview"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9524,23 +9690,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            resourceType: string;
-                            sortOrder: number;
-                            resources: {
-                                /** Format: uuid */
-                                nodeId: string;
-                                resourceKey: string;
-                                sortOrder: number;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["ResourceFolder"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9575,29 +9725,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            resourceType: string;
-                            sortOrder: number;
-                            resources: {
-                                /** Format: uuid */
-                                nodeId: string;
-                                resourceKey: string;
-                                sortOrder: number;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["ResourceFolder"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9631,16 +9766,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getFolder: {
@@ -9661,23 +9796,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            resourceType: string;
-                            sortOrder: number;
-                            resources: {
-                                /** Format: uuid */
-                                nodeId: string;
-                                resourceKey: string;
-                                sortOrder: number;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["ResourceFolder"];
                     };
                 };
             };
@@ -9712,23 +9831,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            resourceType: string;
-                            sortOrder: number;
-                            resources: {
-                                /** Format: uuid */
-                                nodeId: string;
-                                resourceKey: string;
-                                sortOrder: number;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["ResourceFolder"];
                     };
                 };
             };
@@ -9736,6 +9839,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9757,9 +9861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9791,29 +9893,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "keyvalue";
-                            /** @description redis:// or rediss:// without credentials */
-                            url: string;
-                            username: string | null;
-                            /** @description the password itself is write-only */
-                            hasPassword: boolean;
-                            tls: {
-                                rejectUnauthorized: boolean;
-                                caPem?: string;
-                                serverName?: string;
-                            } | null;
-                            dbIndex: number;
-                            allowDangerous: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Database"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9838,12 +9918,7 @@ export interface operations {
                     url: string;
                     username?: string | null;
                     password?: string | null;
-                    tls?: {
-                        /** @description verify the server certificate (default true) */
-                        rejectUnauthorized?: boolean;
-                        caPem?: string | null;
-                        serverName?: string | null;
-                    } | null;
+                    tls?: components["schemas"]["DatabaseTlsInput"] | null;
                     dbIndex?: number;
                     /** @description allow admin/dangerous commands (callers also need databases:admin) */
                     allowDangerous?: boolean;
@@ -9860,35 +9935,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "keyvalue";
-                            /** @description redis:// or rediss:// without credentials */
-                            url: string;
-                            username: string | null;
-                            /** @description the password itself is write-only */
-                            hasPassword: boolean;
-                            tls: {
-                                rejectUnauthorized: boolean;
-                                caPem?: string;
-                                serverName?: string;
-                            } | null;
-                            dbIndex: number;
-                            allowDangerous: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Database"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9911,38 +9965,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "keyvalue";
-                            /** @description redis:// or rediss:// without credentials */
-                            url: string;
-                            username: string | null;
-                            /** @description the password itself is write-only */
-                            hasPassword: boolean;
-                            tls: {
-                                rejectUnauthorized: boolean;
-                                caPem?: string;
-                                serverName?: string;
-                            } | null;
-                            dbIndex: number;
-                            allowDangerous: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            status: {
-                                reachable: boolean;
-                                serverVersion: string | null;
-                                latencyMs: number | null;
-                                reason: string | null;
-                                error: string | null;
-                                /** Format: date-time */
-                                checkedAt: string;
-                            };
-                        };
+                        data: components["schemas"]["DatabaseWithStatus"];
                     };
                 };
             };
@@ -9969,9 +9992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9997,12 +10018,7 @@ export interface operations {
                     url?: string;
                     username?: string | null;
                     password?: string | null;
-                    tls?: {
-                        /** @description verify the server certificate (default true) */
-                        rejectUnauthorized?: boolean;
-                        caPem?: string | null;
-                        serverName?: string | null;
-                    } | null;
+                    tls?: components["schemas"]["DatabaseTlsInput"] | null;
                     dbIndex?: number;
                     /** @description allow admin/dangerous commands (callers also need databases:admin) */
                     allowDangerous?: boolean;
@@ -10017,29 +10033,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "keyvalue";
-                            /** @description redis:// or rediss:// without credentials */
-                            url: string;
-                            username: string | null;
-                            /** @description the password itself is write-only */
-                            hasPassword: boolean;
-                            tls: {
-                                rejectUnauthorized: boolean;
-                                caPem?: string;
-                                serverName?: string;
-                            } | null;
-                            dbIndex: number;
-                            allowDangerous: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Database"];
                     };
                 };
             };
@@ -10047,6 +10041,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -10095,6 +10090,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getKeyValueHistory: {
@@ -10168,26 +10164,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            seq: number | null;
-                            /** Format: date-time */
-                            occurredAt: string;
-                            actorId: string | null;
-                            actorEmail: string | null;
-                            action: string;
-                            targetType: string | null;
-                            targetId: string | null;
-                            outcome: string;
-                            requestId: string | null;
-                            clientIp: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            prevHash: string | null;
-                            hash: string | null;
-                        }[];
+                        data: components["schemas"]["AuditEvent"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -10215,26 +10192,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            seq: number | null;
-                            /** Format: date-time */
-                            occurredAt: string;
-                            actorId: string | null;
-                            actorEmail: string | null;
-                            action: string;
-                            targetType: string | null;
-                            targetId: string | null;
-                            outcome: string;
-                            requestId: string | null;
-                            clientIp: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            prevHash: string | null;
-                            hash: string | null;
-                        };
+                        data: components["schemas"]["AuditEvent"];
                     };
                 };
             };
@@ -10353,48 +10311,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            kind: string;
-                            enabled: boolean;
-                            url: string | null;
-                            host: string | null;
-                            port: number | null;
-                            tls: boolean | null;
-                            hasCaPem: boolean;
-                            index: string | null;
-                            sourcetype: string | null;
-                            source: string | null;
-                            facility: number | null;
-                            appName: string | null;
-                            hasSecret: boolean;
-                            batchSize: number;
-                            flushIntervalMs: number;
-                            maxAttempts: number;
-                            cursorSeq: number;
-                            health: {
-                                status: string;
-                                circuit: string;
-                                circuitOpenUntil: string | null;
-                                lastSuccessAt: string | null;
-                                lastFailureAt: string | null;
-                                lastError: string | null;
-                                consecutiveFailures: number;
-                                backlog: {
-                                    queued: number;
-                                    delivering: number;
-                                    retrying: number;
-                                    failed: number;
-                                    paused: number;
-                                };
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["SiemDestination"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -10460,56 +10377,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            kind: string;
-                            enabled: boolean;
-                            url: string | null;
-                            host: string | null;
-                            port: number | null;
-                            tls: boolean | null;
-                            hasCaPem: boolean;
-                            index: string | null;
-                            sourcetype: string | null;
-                            source: string | null;
-                            facility: number | null;
-                            appName: string | null;
-                            hasSecret: boolean;
-                            batchSize: number;
-                            flushIntervalMs: number;
-                            maxAttempts: number;
-                            cursorSeq: number;
-                            health: {
-                                status: string;
-                                circuit: string;
-                                circuitOpenUntil: string | null;
-                                lastSuccessAt: string | null;
-                                lastFailureAt: string | null;
-                                lastError: string | null;
-                                consecutiveFailures: number;
-                                backlog: {
-                                    queued: number;
-                                    delivering: number;
-                                    retrying: number;
-                                    failed: number;
-                                    paused: number;
-                                };
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["SiemDestination"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getDestination: {
@@ -10530,48 +10408,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            kind: string;
-                            enabled: boolean;
-                            url: string | null;
-                            host: string | null;
-                            port: number | null;
-                            tls: boolean | null;
-                            hasCaPem: boolean;
-                            index: string | null;
-                            sourcetype: string | null;
-                            source: string | null;
-                            facility: number | null;
-                            appName: string | null;
-                            hasSecret: boolean;
-                            batchSize: number;
-                            flushIntervalMs: number;
-                            maxAttempts: number;
-                            cursorSeq: number;
-                            health: {
-                                status: string;
-                                circuit: string;
-                                circuitOpenUntil: string | null;
-                                lastSuccessAt: string | null;
-                                lastFailureAt: string | null;
-                                lastError: string | null;
-                                consecutiveFailures: number;
-                                backlog: {
-                                    queued: number;
-                                    delivering: number;
-                                    retrying: number;
-                                    failed: number;
-                                    paused: number;
-                                };
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["SiemDestination"];
                     };
                 };
             };
@@ -10664,48 +10501,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            kind: string;
-                            enabled: boolean;
-                            url: string | null;
-                            host: string | null;
-                            port: number | null;
-                            tls: boolean | null;
-                            hasCaPem: boolean;
-                            index: string | null;
-                            sourcetype: string | null;
-                            source: string | null;
-                            facility: number | null;
-                            appName: string | null;
-                            hasSecret: boolean;
-                            batchSize: number;
-                            flushIntervalMs: number;
-                            maxAttempts: number;
-                            cursorSeq: number;
-                            health: {
-                                status: string;
-                                circuit: string;
-                                circuitOpenUntil: string | null;
-                                lastSuccessAt: string | null;
-                                lastFailureAt: string | null;
-                                lastError: string | null;
-                                consecutiveFailures: number;
-                                backlog: {
-                                    queued: number;
-                                    delivering: number;
-                                    retrying: number;
-                                    failed: number;
-                                    paused: number;
-                                };
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["SiemDestination"];
                     };
                 };
             };
@@ -10713,8 +10509,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     testDestination: {
@@ -10777,30 +10575,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            destinationId: string;
-                            status: string;
-                            eventCount: number;
-                            /** Format: uuid */
-                            firstEventId: string;
-                            /** Format: uuid */
-                            lastEventId: string;
-                            firstEventSeq: number;
-                            lastEventSeq: number;
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                        }[];
+                        data: components["schemas"]["SiemDelivery"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -10828,30 +10603,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            destinationId: string;
-                            status: string;
-                            eventCount: number;
-                            /** Format: uuid */
-                            firstEventId: string;
-                            /** Format: uuid */
-                            lastEventId: string;
-                            firstEventSeq: number;
-                            lastEventSeq: number;
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                        };
+                        data: components["schemas"]["SiemDelivery"];
                     };
                 };
             };
@@ -10879,30 +10631,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            destinationId: string;
-                            status: string;
-                            eventCount: number;
-                            /** Format: uuid */
-                            firstEventId: string;
-                            /** Format: uuid */
-                            lastEventId: string;
-                            firstEventSeq: number;
-                            lastEventSeq: number;
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                        };
+                        data: components["schemas"]["SiemDelivery"];
                     };
                 };
             };
@@ -10910,6 +10639,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     uploadSslCertificate: {
@@ -10946,65 +10676,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listSslCertificates: {
@@ -11033,57 +10715,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Certificate"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -11111,57 +10743,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
@@ -11206,57 +10788,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
@@ -11264,8 +10796,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteSslCertificate: {
@@ -11285,9 +10819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -11333,6 +10865,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     orderAcmeCertificate: {
@@ -11371,63 +10904,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11450,57 +10935,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
@@ -11508,6 +10943,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     renewAcmeCertificate: {
@@ -11528,57 +10964,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
@@ -11586,6 +10972,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listDnsProviders: {
@@ -11611,24 +10998,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "rfc2136";
-                            server: string;
-                            port: number;
-                            zone: string;
-                            tsigKeyName: string;
-                            /** @enum {string} */
-                            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                            ttl: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["DnsProvider"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -11681,30 +11051,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "rfc2136";
-                            server: string;
-                            port: number;
-                            zone: string;
-                            tsigKeyName: string;
-                            /** @enum {string} */
-                            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                            ttl: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["DnsProvider"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11727,24 +11081,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "rfc2136";
-                            server: string;
-                            port: number;
-                            zone: string;
-                            tsigKeyName: string;
-                            /** @enum {string} */
-                            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                            ttl: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["DnsProvider"];
                     };
                 };
             };
@@ -11771,15 +11108,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     getAcmeChallenge: {
@@ -11851,43 +11187,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        }[];
+                        data: components["schemas"]["Project"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -11923,49 +11223,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["Project"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11989,43 +11254,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["Project"];
                     };
                 };
             };
@@ -12053,43 +11282,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["Project"];
                     };
                 };
             };
@@ -12116,9 +11309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -12154,43 +11345,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["Project"];
                     };
                 };
             };
@@ -12198,6 +11353,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -12226,29 +11382,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["Deployment"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -12282,29 +11416,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Deployment"];
                     };
                 };
             };
@@ -12312,6 +11424,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getDeployment: {
@@ -12333,29 +11448,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Deployment"];
                     };
                 };
             };
@@ -12383,15 +11476,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listDeploymentFiles: {
@@ -12418,12 +11510,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            path: string;
-                            sha256: string;
-                            sizeBytes: number;
-                            contentType: string;
-                        }[];
+                        data: components["schemas"]["DeploymentFile"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -12453,29 +11540,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Deployment"];
                     };
                 };
             };
@@ -12510,29 +11575,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Deployment"];
                     };
                 };
             };
@@ -12567,34 +11610,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        }[];
+                        data: components["schemas"]["PagesDomain"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -12631,34 +11647,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["PagesDomain"];
                     };
                 };
             };
@@ -12666,8 +11655,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getDomain: {
@@ -12689,34 +11680,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["PagesDomain"];
                     };
                 };
             };
@@ -12744,9 +11708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -12780,34 +11742,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["PagesDomain"];
                     };
                 };
             };
@@ -12817,6 +11752,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     verifyDomain: {
@@ -12841,34 +11777,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["PagesDomain"];
                     };
                 };
             };
@@ -12903,19 +11812,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            name: string;
-                            createdBy: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                            revokedAt: string | null;
-                        }[];
+                        data: components["schemas"]["DeployToken"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -12951,21 +11848,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            name: string;
-                            createdBy: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                            revokedAt: string | null;
-                            /** @description the secret (igp_…), shown only in this answer */
-                            token: string;
-                        };
+                        data: components["schemas"]["IssuedDeployToken"];
                     };
                 };
             };
@@ -12995,15 +11878,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     serveSiteFile: {
@@ -13019,8 +11901,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The file, in its own content type */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": unknown;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is still current */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13028,6 +11919,13 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            /** @description A redirect of the site’s `_redirects` rules (`Location`) */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     testConnectorPreview: {
@@ -13058,42 +11956,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            capabilities: {
-                                apiReachable: boolean;
-                                tokenSelf: boolean;
-                                projectsView: boolean;
-                                groupsView: boolean;
-                                repoRead: boolean;
-                                repoWrite: boolean;
-                                ciView: boolean;
-                                pipelineRead: boolean;
-                                registryView: boolean;
-                                webhooksManage: boolean;
-                            };
-                            allowlistEntries: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            user: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            tokenExpiresAt: string | null;
-                            tokenScopes: string[] | null;
-                            probedProject: {
-                                remoteId: string;
-                                fullPath: string;
-                                accessLevel: number | null;
-                            } | null;
-                            /** @description More groups or projects exist than the listing cap allowed */
-                            truncated: boolean;
-                        };
+                        data: components["schemas"]["ConnectorPreview"];
                     };
                 };
             };
@@ -13102,6 +11965,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listConnectors: {
@@ -13127,41 +11991,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            baseUrl: string;
-                            allowlist: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            capabilities: {
-                                [key: string]: boolean;
-                            };
-                            tokenScopes: string[] | null;
-                            tokenExpiresAt: string | null;
-                            remoteUser: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            lastTestedAt: string;
-                            lastTestOk: boolean;
-                            lastTestError: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Connector"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -13189,11 +12019,7 @@ export interface operations {
                     baseUrl: string;
                     /** @description Personal access token (printable ASCII, no spaces); write-only */
                     token: string;
-                    allowlist?: {
-                        entryType: "group" | "project";
-                        remoteId: string;
-                        fullPath: string;
-                    }[];
+                    allowlist?: components["schemas"]["AllowlistEntryRequest"][];
                 };
             };
         };
@@ -13205,49 +12031,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            baseUrl: string;
-                            allowlist: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            capabilities: {
-                                [key: string]: boolean;
-                            };
-                            tokenScopes: string[] | null;
-                            tokenExpiresAt: string | null;
-                            remoteUser: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            lastTestedAt: string;
-                            lastTestOk: boolean;
-                            lastTestError: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Connector"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getConnector: {
@@ -13268,41 +12062,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            baseUrl: string;
-                            allowlist: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            capabilities: {
-                                [key: string]: boolean;
-                            };
-                            tokenScopes: string[] | null;
-                            tokenExpiresAt: string | null;
-                            remoteUser: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            lastTestedAt: string;
-                            lastTestOk: boolean;
-                            lastTestError: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Connector"];
                     };
                 };
             };
@@ -13329,9 +12089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13360,11 +12118,7 @@ export interface operations {
                     baseUrl?: string;
                     /** @description Personal access token (printable ASCII, no spaces); write-only */
                     token?: string;
-                    allowlist?: {
-                        entryType: "group" | "project";
-                        remoteId: string;
-                        fullPath: string;
-                    }[];
+                    allowlist?: components["schemas"]["AllowlistEntryRequest"][];
                 };
             };
         };
@@ -13376,41 +12130,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            baseUrl: string;
-                            allowlist: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            capabilities: {
-                                [key: string]: boolean;
-                            };
-                            tokenScopes: string[] | null;
-                            tokenExpiresAt: string | null;
-                            remoteUser: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            lastTestedAt: string;
-                            lastTestOk: boolean;
-                            lastTestError: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Connector"];
                     };
                 };
             };
@@ -13418,8 +12138,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     testConnector: {
@@ -13440,49 +12162,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            ok: boolean;
-                            /** Format: date-time */
-                            testedAt: string;
-                            error: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            capabilities: {
-                                apiReachable: boolean;
-                                tokenSelf: boolean;
-                                projectsView: boolean;
-                                groupsView: boolean;
-                                repoRead: boolean;
-                                repoWrite: boolean;
-                                ciView: boolean;
-                                pipelineRead: boolean;
-                                registryView: boolean;
-                                webhooksManage: boolean;
-                            };
-                            allowlistEntries: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            user: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            tokenExpiresAt: string | null;
-                            tokenScopes: string[] | null;
-                            probedProject: {
-                                remoteId: string;
-                                fullPath: string;
-                                accessLevel: number | null;
-                            } | null;
-                            /** @description More groups or projects exist than the listing cap allowed */
-                            truncated: boolean;
-                        };
+                        data: components["schemas"]["ConnectorTestReport"];
                     };
                 };
             };
@@ -13561,31 +12241,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["InferenceConnection"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -13624,39 +12280,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["InferenceConnection"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getConnection: {
@@ -13677,31 +12311,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["InferenceConnection"];
                     };
                 };
             };
@@ -13728,9 +12338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -13765,31 +12373,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["InferenceConnection"];
                     };
                 };
             };
@@ -13797,6 +12381,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -13840,6 +12425,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     refreshConnection: {
@@ -13860,31 +12446,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["InferenceConnection"];
                     };
                 };
             };
@@ -13892,6 +12454,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listOauthSessions: {
@@ -13917,22 +12480,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            /** @enum {string} */
-                            status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                            authorizationUrl: string;
-                            completionMode: string;
-                            userCode: string | null;
-                            pollIntervalSeconds: number | null;
-                            connectionId: string | null;
-                            errorCode: string | null;
-                            errorMessage: string | null;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        }[];
+                        data: components["schemas"]["OauthSession"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -13965,29 +12513,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        providerId: string;
-                        /** @enum {string} */
-                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                        authorizationUrl: string;
-                        completionMode: string;
-                        userCode: string | null;
-                        pollIntervalSeconds: number | null;
-                        connectionId: string | null;
-                        errorCode: string | null;
-                        errorMessage: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["OauthSession"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getOauthSession: {
@@ -14007,22 +12542,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        providerId: string;
-                        /** @enum {string} */
-                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                        authorizationUrl: string;
-                        completionMode: string;
-                        userCode: string | null;
-                        pollIntervalSeconds: number | null;
-                        connectionId: string | null;
-                        errorCode: string | null;
-                        errorMessage: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["OauthSession"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14055,22 +12575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        providerId: string;
-                        /** @enum {string} */
-                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                        authorizationUrl: string;
-                        completionMode: string;
-                        userCode: string | null;
-                        pollIntervalSeconds: number | null;
-                        connectionId: string | null;
-                        errorCode: string | null;
-                        errorMessage: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["OauthSession"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14079,6 +12584,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     cancelOauthSession: {
@@ -14098,22 +12604,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        providerId: string;
-                        /** @enum {string} */
-                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                        authorizationUrl: string;
-                        completionMode: string;
-                        userCode: string | null;
-                        pollIntervalSeconds: number | null;
-                        connectionId: string | null;
-                        errorCode: string | null;
-                        errorMessage: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["OauthSession"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14147,16 +12638,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rootPath: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["StorageNode"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -14190,24 +12672,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rootPath: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["StorageNode"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getNode: {
@@ -14228,16 +12703,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rootPath: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["StorageNode"];
                     };
                 };
             };
@@ -14264,9 +12730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14301,16 +12765,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rootPath: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["StorageNode"];
                     };
                 };
             };
@@ -14318,8 +12773,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listUploads: {
@@ -14347,40 +12804,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        }[];
+                        data: components["schemas"]["Upload"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -14421,40 +12845,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14462,8 +12853,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getUpload: {
@@ -14485,40 +12878,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14547,40 +12907,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14588,6 +12915,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     uploadChunk: {
@@ -14611,40 +12939,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14652,6 +12947,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     completeUpload: {
@@ -14673,40 +12972,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14714,6 +12980,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listChannels: {
@@ -14740,35 +13008,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "slack" | "email";
-                            enabled: boolean;
-                            url: string | null;
-                            urlOrigin: string | null;
-                            /** @description webhook: requests are signed */
-                            hasSecret: boolean;
-                            headerNames: string[];
-                            smtp: {
-                                host: string;
-                                port: number;
-                                secure: boolean;
-                                /** @enum {string} */
-                                starttls: "required" | "opportunistic" | "off";
-                                username: string | null;
-                                hasPassword: boolean;
-                                hasCaPem: boolean;
-                            } | null;
-                            from: string | null;
-                            to: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["NotificationChannel"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -14834,43 +13074,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "slack" | "email";
-                            enabled: boolean;
-                            url: string | null;
-                            urlOrigin: string | null;
-                            /** @description webhook: requests are signed */
-                            hasSecret: boolean;
-                            headerNames: string[];
-                            smtp: {
-                                host: string;
-                                port: number;
-                                secure: boolean;
-                                /** @enum {string} */
-                                starttls: "required" | "opportunistic" | "off";
-                                username: string | null;
-                                hasPassword: boolean;
-                                hasCaPem: boolean;
-                            } | null;
-                            from: string | null;
-                            to: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["NotificationChannel"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getChannel: {
@@ -14891,35 +13105,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "slack" | "email";
-                            enabled: boolean;
-                            url: string | null;
-                            urlOrigin: string | null;
-                            /** @description webhook: requests are signed */
-                            hasSecret: boolean;
-                            headerNames: string[];
-                            smtp: {
-                                host: string;
-                                port: number;
-                                secure: boolean;
-                                /** @enum {string} */
-                                starttls: "required" | "opportunistic" | "off";
-                                username: string | null;
-                                hasPassword: boolean;
-                                hasCaPem: boolean;
-                            } | null;
-                            from: string | null;
-                            to: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["NotificationChannel"];
                     };
                 };
             };
@@ -14946,15 +13132,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     updateChannel: {
@@ -15009,35 +13194,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "slack" | "email";
-                            enabled: boolean;
-                            url: string | null;
-                            urlOrigin: string | null;
-                            /** @description webhook: requests are signed */
-                            hasSecret: boolean;
-                            headerNames: string[];
-                            smtp: {
-                                host: string;
-                                port: number;
-                                secure: boolean;
-                                /** @enum {string} */
-                                starttls: "required" | "opportunistic" | "off";
-                                username: string | null;
-                                hasPassword: boolean;
-                                hasCaPem: boolean;
-                            } | null;
-                            from: string | null;
-                            to: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["NotificationChannel"];
                     };
                 };
             };
@@ -15045,8 +13202,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     testChannel: {
@@ -15105,45 +13264,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            enabled: boolean;
-                            channelIds: string[];
-                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                            filters: {
-                                /**
-                                 * Format: uuid
-                                 * @description containerhost node
-                                 */
-                                nodeId?: string;
-                                containerName?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SIEM destination
-                                 */
-                                destinationId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SSL certificate
-                                 */
-                                certificateId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description repository-host connector
-                                 */
-                                connectorId?: string;
-                            };
-                            withinDays: number[] | null;
-                            renotifyMinutes: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["AlertRule"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -15168,30 +13289,7 @@ export interface operations {
                     event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
                     channelIds: string[];
                     enabled?: boolean;
-                    /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                    filters?: {
-                        /**
-                         * Format: uuid
-                         * @description containerhost node
-                         */
-                        nodeId?: string;
-                        containerName?: string;
-                        /**
-                         * Format: uuid
-                         * @description SIEM destination
-                         */
-                        destinationId?: string;
-                        /**
-                         * Format: uuid
-                         * @description SSL certificate
-                         */
-                        certificateId?: string;
-                        /**
-                         * Format: uuid
-                         * @description repository-host connector
-                         */
-                        connectorId?: string;
-                    };
+                    filters?: components["schemas"]["AlertRuleFilters"];
                     /** @description Deadline events: notify once as each threshold (days before expiry) is crossed; default 30, 14, 7, 1 */
                     withinDays?: number[];
                     /** @description Condition events: remind every this many minutes while the condition lasts */
@@ -15207,51 +13305,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            enabled: boolean;
-                            channelIds: string[];
-                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                            filters: {
-                                /**
-                                 * Format: uuid
-                                 * @description containerhost node
-                                 */
-                                nodeId?: string;
-                                containerName?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SIEM destination
-                                 */
-                                destinationId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SSL certificate
-                                 */
-                                certificateId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description repository-host connector
-                                 */
-                                connectorId?: string;
-                            };
-                            withinDays: number[] | null;
-                            renotifyMinutes: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["AlertRule"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15274,45 +13336,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            enabled: boolean;
-                            channelIds: string[];
-                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                            filters: {
-                                /**
-                                 * Format: uuid
-                                 * @description containerhost node
-                                 */
-                                nodeId?: string;
-                                containerName?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SIEM destination
-                                 */
-                                destinationId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SSL certificate
-                                 */
-                                certificateId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description repository-host connector
-                                 */
-                                connectorId?: string;
-                            };
-                            withinDays: number[] | null;
-                            renotifyMinutes: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["AlertRule"];
                     };
                 };
             };
@@ -15339,9 +13363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -15367,29 +13389,7 @@ export interface operations {
                     event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
                     channelIds?: string[];
                     enabled?: boolean;
-                    filters?: {
-                        /**
-                         * Format: uuid
-                         * @description containerhost node
-                         */
-                        nodeId?: string;
-                        containerName?: string;
-                        /**
-                         * Format: uuid
-                         * @description SIEM destination
-                         */
-                        destinationId?: string;
-                        /**
-                         * Format: uuid
-                         * @description SSL certificate
-                         */
-                        certificateId?: string;
-                        /**
-                         * Format: uuid
-                         * @description repository-host connector
-                         */
-                        connectorId?: string;
-                    } | null;
+                    filters?: components["schemas"]["AlertRuleFilters"] | null;
                     withinDays?: number[] | null;
                     renotifyMinutes?: number | null;
                 };
@@ -15403,45 +13403,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            enabled: boolean;
-                            channelIds: string[];
-                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                            filters: {
-                                /**
-                                 * Format: uuid
-                                 * @description containerhost node
-                                 */
-                                nodeId?: string;
-                                containerName?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SIEM destination
-                                 */
-                                destinationId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SSL certificate
-                                 */
-                                certificateId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description repository-host connector
-                                 */
-                                connectorId?: string;
-                            };
-                            withinDays: number[] | null;
-                            renotifyMinutes: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["AlertRule"];
                     };
                 };
             };
@@ -15449,6 +13411,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15478,36 +13441,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            channelId: string;
-                            ruleId: string | null;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            /** @description Identity of the event; one delivery per event and channel */
-                            eventId: string;
-                            /** @description The title of the message */
-                            summary: string;
-                            resource: {
-                                type: string;
-                                id: string;
-                                name: string;
-                            };
-                            /** @enum {string} */
-                            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                        }[];
+                        data: components["schemas"]["NotificationDelivery"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -15535,50 +13469,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            channelId: string;
-                            ruleId: string | null;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            /** @description Identity of the event; one delivery per event and channel */
-                            eventId: string;
-                            /** @description The title of the message */
-                            summary: string;
-                            resource: {
-                                type: string;
-                                id: string;
-                                name: string;
-                            };
-                            /** @enum {string} */
-                            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                            /** @description The event as webhooks receive it */
-                            payload: {
-                                [key: string]: unknown;
-                            };
-                            attemptLog: {
-                                attempt: number;
-                                /** @enum {string} */
-                                outcome: "pending" | "succeeded" | "failed" | "interrupted";
-                                /** Format: date-time */
-                                startedAt: string;
-                                finishedAt: string | null;
-                                httpStatus: number | null;
-                                error: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["NotificationDeliveryDetail"];
                     };
                 };
             };
@@ -15606,50 +13497,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            channelId: string;
-                            ruleId: string | null;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            /** @description Identity of the event; one delivery per event and channel */
-                            eventId: string;
-                            /** @description The title of the message */
-                            summary: string;
-                            resource: {
-                                type: string;
-                                id: string;
-                                name: string;
-                            };
-                            /** @enum {string} */
-                            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                            /** @description The event as webhooks receive it */
-                            payload: {
-                                [key: string]: unknown;
-                            };
-                            attemptLog: {
-                                attempt: number;
-                                /** @enum {string} */
-                                outcome: "pending" | "succeeded" | "failed" | "interrupted";
-                                /** Format: date-time */
-                                startedAt: string;
-                                finishedAt: string | null;
-                                httpStatus: number | null;
-                                error: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["NotificationDeliveryDetail"];
                     };
                 };
             };
@@ -15657,6 +13505,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     listNotificationEvents: {
@@ -15675,16 +13524,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            /** @enum {string} */
-                            mode: "condition" | "deadline" | "occurrence";
-                            description: string;
-                            filters: string[];
-                            okStates: string[];
-                            defaultWithinDays: number[] | null;
-                        }[];
+                        data: components["schemas"]["NotificationEventKind"][];
                     };
                 };
             };
@@ -15713,22 +13553,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            resource: {
-                                type: string;
-                                id: string;
-                                name: string;
-                            };
-                            state: string;
-                            /** Format: date-time */
-                            since: string;
-                            summary: string;
-                            details: {
-                                [key: string]: unknown;
-                            };
-                        }[];
+                        data: components["schemas"]["Alert"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -15773,6 +13598,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     setUpConsole: {
@@ -15812,6 +13638,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
 }

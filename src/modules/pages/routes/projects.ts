@@ -33,7 +33,7 @@ export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async 
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Create a pages project',
@@ -76,7 +76,7 @@ export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async 
   app.patch(
     '/:projectId',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Rename a project, change its slug or its SPA fallback',
