@@ -7,7 +7,9 @@ import {
   type ConsoleHarness,
   type ConsoleUser,
   describeInBrowser,
+  PHONE,
   screenshot,
+  scrollsSideways,
   signIn,
   startConsole,
 } from '../support/console.js';
@@ -19,8 +21,8 @@ describeInBrowser('the Account page', () => {
   });
   afterAll(() => harness?.close());
 
-  async function openAccount(user: ConsoleUser) {
-    const opened = await harness.open('/account');
+  async function openAccount(user: ConsoleUser, viewport?: { width: number; height: number }) {
+    const opened = await harness.open('/account', viewport);
     await signIn(opened.page, user);
     await opened.page.getByRole('heading', { name: 'My account' }).waitFor();
     return opened;
@@ -65,6 +67,38 @@ describeInBrowser('the Account page', () => {
     await shown.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('table', { name: 'API tokens' }).getByText('ci-deploy').waitFor();
     expect(await page.getByText(token).count()).toBe(0);
+  });
+
+  it('creates an API token that expires after the days given', async () => {
+    const user = await harness.createUser([]);
+    const { page } = await openAccount(user);
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create an API token' });
+    await dialog.getByLabel('Name').fill('short-lived');
+    await dialog.getByLabel('Expires in days').fill('7');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    await page
+      .getByRole('dialog', { name: 'Your new API token' })
+      .getByRole('button', { name: 'Done' })
+      .click();
+    const row = page.getByRole('table', { name: 'API tokens' }).getByRole('row', { name: /short-lived/ });
+    await row.waitFor();
+    expect(await row.getByText('Never').count()).toBe(0);
+    const get = await apiAs(user);
+    const tokens = (await get('/auth/tokens')).body.data as { name: string; expiresAt: string | null }[];
+    const expiresAt = Date.parse(tokens.find((token) => token.name === 'short-lived')!.expiresAt!);
+    const inSevenDays = Date.now() + 7 * 86_400_000;
+    // Within the hour around seven days from now: the token was made moments ago.
+    expect(Math.abs(expiresAt - inSevenDays)).toBeLessThan(3_600_000);
+  });
+
+  it('fits a phone screen: profile, sessions and tokens without scrolling sideways', async () => {
+    const user = await harness.createUser(['logging:view']);
+    const { page } = await openAccount(user, PHONE);
+    await page.getByRole('table', { name: 'Sessions' }).getByText('This browser').waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'account-phone');
   });
 
   it("keeps making changes after a reload (the session's CSRF token is fetched again)", async () => {
