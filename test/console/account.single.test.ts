@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/index.js';
 import { issueToken } from '../../src/modules/auth/tokens.js';
@@ -6,6 +7,7 @@ import {
   accessibilityViolations,
   type ConsoleHarness,
   type ConsoleUser,
+  clickAndConfirm,
   describeInBrowser,
   PHONE,
   screenshot,
@@ -26,6 +28,12 @@ describeInBrowser('the Account page', () => {
     await signIn(opened.page, user);
     await opened.page.getByRole('heading', { name: 'My account' }).waitFor();
     return opened;
+  }
+
+  /** Opens the "Create an API token" dialog of the Account page. */
+  async function openNewToken(page: Page) {
+    await page.getByRole('button', { name: 'Create token' }).click();
+    return page.getByRole('dialog', { name: 'Create an API token' });
   }
 
   /** The user's own view through the API, with a token made outside the browser. */
@@ -54,8 +62,7 @@ describeInBrowser('the Account page', () => {
   it('creates an API token, shows it once, and the token works against the API', async () => {
     const user = await harness.createUser([]);
     const { page } = await openAccount(user);
-    await page.getByRole('button', { name: 'Create token' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create an API token' });
+    const dialog = await openNewToken(page);
     await dialog.getByLabel('Name').fill('ci-deploy');
     await dialog.getByRole('button', { name: 'Create token' }).click();
     const shown = page.getByRole('dialog', { name: 'Your new API token' });
@@ -72,8 +79,7 @@ describeInBrowser('the Account page', () => {
   it('creates an API token that expires after the days given', async () => {
     const user = await harness.createUser([]);
     const { page } = await openAccount(user);
-    await page.getByRole('button', { name: 'Create token' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create an API token' });
+    const dialog = await openNewToken(page);
     await dialog.getByLabel('Name').fill('short-lived');
     await dialog.getByLabel('Expires in days').fill('7');
     await dialog.getByRole('button', { name: 'Create token' }).click();
@@ -105,8 +111,7 @@ describeInBrowser('the Account page', () => {
     const user = await harness.createUser([]);
     const { page } = await openAccount(user);
     await page.reload();
-    await page.getByRole('button', { name: 'Create token' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create an API token' });
+    const dialog = await openNewToken(page);
     await dialog.getByLabel('Name').fill('after-reload');
     await dialog.getByRole('button', { name: 'Create token' }).click();
     await page.getByRole('dialog', { name: 'Your new API token' }).waitFor();
@@ -120,11 +125,12 @@ describeInBrowser('the Account page', () => {
     const user = await harness.createUser([]);
     const get = await apiAs(user);
     const { page } = await openAccount(user);
-    await page.getByRole('button', { name: 'Revoke token outside the browser' }).click();
-    await page
-      .getByRole('dialog', { name: 'Revoke the token outside the browser?' })
-      .getByRole('button', { name: 'Revoke' })
-      .click();
+    await clickAndConfirm(
+      page,
+      'Revoke token outside the browser',
+      'Revoke the token outside the browser?',
+      'Revoke',
+    );
     await page.getByRole('table', { name: 'API tokens' }).waitFor({ state: 'detached' });
     expect((await get('/auth/me')).status).toBe(401);
   });
@@ -135,11 +141,7 @@ describeInBrowser('the Account page', () => {
     const { page } = await openAccount(user);
     const get = await apiAs(user);
     expect((await get('/auth/me/sessions')).body.data).toHaveLength(2);
-    await page.getByRole('button', { name: 'Revoke other sessions' }).click();
-    await page
-      .getByRole('dialog', { name: 'Revoke your other sessions?' })
-      .getByRole('button', { name: 'Revoke' })
-      .click();
+    await clickAndConfirm(page, 'Revoke other sessions', 'Revoke your other sessions?', 'Revoke');
     await page.getByText('Revoked 1 other session.').waitFor();
     expect((await get('/auth/me/sessions')).body.data).toHaveLength(1);
     await elsewhere.page.reload();

@@ -9,6 +9,7 @@ import {
   accessibilityViolations,
   type ConsoleHarness,
   type ConsoleUser,
+  clickAndConfirm,
   describeInBrowser,
   screenshot,
   signIn,
@@ -208,11 +209,7 @@ describeInBrowser('identity in the console: two-factor sign-in, password, single
     expect(await accessibilityViolations(page)).toEqual([]);
     await dialog.getByLabel('Name').fill('renamed');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('button', { name: 'Delete group renamed' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete the group renamed?' })
-      .getByRole('button', { name: 'Delete' })
-      .click();
+    await clickAndConfirm(page, 'Delete group renamed', 'Delete the group renamed?', 'Delete');
     await page.getByText('Deleted the group renamed.').waitFor();
     const groups = (await harness.gateway.call('GET', '/api/admin/groups')).body.data;
     expect(groups.map((group: { name: string }) => group.name)).not.toContain('renamed');
@@ -351,11 +348,7 @@ describeInBrowser('identity in the console: two-factor sign-in, password, single
   it('deletes a provider after confirming', async () => {
     const provider = await addProvider(harness.gateway, oidc, { name: 'Doomed SSO' });
     const { page } = await openProviders('/users/identity-providers?q=Doomed');
-    await page.getByRole('button', { name: 'Delete Doomed SSO' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete Doomed SSO?' })
-      .getByRole('button', { name: 'Delete' })
-      .click();
+    await clickAndConfirm(page, 'Delete Doomed SSO', 'Delete Doomed SSO?', 'Delete');
     await page.getByText('Deleted Doomed SSO.').waitFor();
     const answer = await harness.gateway.call('GET', `/api/admin/identity-providers/${provider.id}`);
     expect(answer.status).toBe(404);

@@ -190,6 +190,12 @@ export function scrollsSideways(page: Page): Promise<boolean> {
   });
 }
 
+/** Clicks the button named `button`, then `confirm` in the confirmation dialog it opens, named `question`. */
+export async function clickAndConfirm(page: Page, button: string, question: string, confirm: string) {
+  await page.getByRole('button', { name: button }).click();
+  await page.getByRole('dialog', { name: question }).getByRole('button', { name: confirm }).click();
+}
+
 /**
  * Presses Tab, as a keyboard user would, until `target` has the focus (at least once: a field a
  * dialog focused on opening is reached again round its focus trap); fails when it never does
