@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { chromiumBinary, launchChromium } from '../services/chromium.js';
@@ -188,4 +188,29 @@ export function scrollsSideways(page: Page): Promise<boolean> {
     const { documentElement } = (globalThis as unknown as InPage).document;
     return documentElement.scrollWidth > documentElement.clientWidth;
   });
+}
+
+/** Clicks the button named `button`, then `confirm` in the confirmation dialog it opens, named `question`. */
+export async function clickAndConfirm(page: Page, button: string, question: string, confirm: string) {
+  await page.getByRole('button', { name: button }).click();
+  await page.getByRole('dialog', { name: question }).getByRole('button', { name: confirm }).click();
+}
+
+/**
+ * Presses Tab, as a keyboard user would, until `target` has the focus (at least once: a field a
+ * dialog focused on opening is reached again round its focus trap); fails when it never does
+ * (it cannot be reached with the keyboard) within `most` presses.
+ */
+export async function tabTo(page: Page, target: Locator, most = 60): Promise<void> {
+  const focused = () =>
+    target.evaluate(
+      (element) =>
+        element ===
+        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+    );
+  for (let press = 0; press < most; press++) {
+    await page.keyboard.press('Tab');
+    if (await focused()) return;
+  }
+  throw new Error(`${target} is not reached with Tab within ${most} presses`);
 }

@@ -143,6 +143,7 @@ export function registerAuthentication(app: FastifyInstance, principals: Princip
       scopes: principal.scopes,
       tokenId: principal.tokenId,
       tokenKind: principal.tokenKind,
+      tokenExpiresAt: principal.expiresAt,
       requestId: request.id,
       clientIp: request.ip,
     };

@@ -20,6 +20,14 @@ export const Me = NamedObject('Me', {
         'Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page)',
     }),
   ),
+  sessionExpiresAt: Type.Optional(
+    Type.Unsafe<Date>(
+      Type.String({
+        format: 'date-time',
+        description: 'Only to a session cookie: when the session ends (the console signs out then)',
+      }),
+    ),
+  ),
 });
 
 export const TokenRecord = NamedObject('ApiToken', {

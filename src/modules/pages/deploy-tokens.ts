@@ -158,6 +158,7 @@ export class DeployTokenService {
       scopes: [deployScope(row.projectId)],
       tokenId: row.id,
       tokenKind: 'deploy',
+      tokenExpiresAt: row.expiresAt,
       requestId: request.id,
       clientIp: request.ip,
     };

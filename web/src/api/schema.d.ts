@@ -4531,6 +4531,11 @@ export interface components {
             scopes: string[];
             /** @description Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page) */
             csrfToken?: string;
+            /**
+             * Format: date-time
+             * @description Only to a session cookie: when the session ends (the console signs out then)
+             */
+            sessionExpiresAt?: string;
         };
         /** MfaChallenge */
         MfaChallenge: {
