@@ -49,18 +49,23 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string }> = {
   },
 };
 
+const BODILESS_METHODS = new Set(['get', 'head']);
+
 /**
  * The error statuses an operation answers: 400 when it takes parameters or a body, 401 and 403 when
  * it needs a scope (401 alone for a route checking a token of its own), 404 when its path names a
- * resource, 413 and 415 when it documents a body, and what its route declares.
+ * resource, 400, 413 and 415 for a body it may be sent, and what its route declares. Fastify parses
+ * the body of every method but GET and HEAD, so a POST documenting none still refuses a malformed,
+ * oversized or non-JSON one.
  */
-function errorStatuses(path: string, operation: Json): number[] {
+function errorStatuses(path: string, method: string, operation: Json): number[] {
   const statuses = new Set<number>(operation[CARRIED_ERRORS] ?? []);
-  if (operation.parameters?.length || operation.requestBody) statuses.add(400);
+  if (operation.parameters?.length) statuses.add(400);
   if (operation.security?.length) statuses.add(401);
   if (operation['x-required-scope']) statuses.add(403);
   if (path.includes('{')) statuses.add(404);
-  if (operation.requestBody) {
+  if (operation.requestBody || !BODILESS_METHODS.has(method)) {
+    statuses.add(400);
     statuses.add(413);
     statuses.add(415);
   }
@@ -68,10 +73,10 @@ function errorStatuses(path: string, operation: Json): number[] {
 }
 
 /** Adds the error answers to each operation; answers the statuses any operation refers to. */
-export function addErrorAnswers(operations: { path: string; operation: Json }[]): Set<number> {
+export function addErrorAnswers(operations: { path: string; method: string; operation: Json }[]): Set<number> {
   const answered = new Set<number>();
-  for (const { path, operation } of operations) {
-    for (const status of errorStatuses(path, operation)) {
+  for (const { path, method, operation } of operations) {
+    for (const status of errorStatuses(path, method, operation)) {
       const known = ERROR_RESPONSES[status];
       if (!known) throw new Error(`${path}: no shared error answer for ${status}`);
       answered.add(status);
