@@ -5,6 +5,7 @@ import type { Actor } from './actor.js';
 import type { RouteCredential } from './auth/route-credential.js';
 import type { AUTHENTICATED, RequiredScope } from './auth/scopes.js';
 import type { Deps } from './deps.js';
+import type { HttpsPort } from './https-policy.js';
 
 /** The gateway's Fastify instance, typed through TypeBox schemas. */
 export type App = FastifyInstance<
@@ -41,6 +42,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
     routeCatalog: RouteRecord[];
+    /** Where plain HTTP is redirected to; the TLS listener reports the port it bound. */
+    httpsPort: HttpsPort;
   }
   interface FastifyRequest {
     actor: Actor;

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { TestCa } from '../certificates/tls-material.js';
+import { openssl } from '../services/openssl-pki.js';
 import { type Pebble, pebbleAvailable, startPebble } from '../services/pebble.js';
 import { freePort } from '../services/peers.js';
 import { eventually } from '../support/eventually.js';
@@ -11,13 +13,17 @@ if (pebble.skipReason)
   console.warn(`skipping automatic certificates of custom domains: ${pebble.skipReason}`);
 
 const EMAIL = 'pages@example.test';
+/** The domain whose ordered certificate the gateway also serves as its default TLS certificate. */
+const DEFAULT_HOST = `${uniqueSlug('default')}.example.test`;
 
 interface Domain {
   id: string;
+  projectId: string;
   hostname: string;
   status: string;
   lastError: string | null;
   certificateId: string | null;
+  certificateOrdered: boolean;
   verification: { dnsName: string; dnsValue: string };
 }
 
@@ -36,28 +42,53 @@ async function domainGateway(ca: Pebble, httpPort: number, acmeEmail: string | u
       retryBaseSeconds: 1,
     },
     pages: pagesConfig({ dnsServers: [ca.dnsServer], verifyHttpPort: httpPort, acmeEmail }),
+    https: { port: undefined, defaultCertificate: `pages ${DEFAULT_HOST}`, redirect: false },
   });
   const projectId = (await createProject(gateway)).id;
-  const add = async (hostname = `${uniqueSlug('c')}.example.test`) => {
-    const result = await gateway.call('POST', `/api/pages/${projectId}/domains`, { body: { hostname } });
+  const add = async (hostname = `${uniqueSlug('c')}.example.test`, certificateId?: string) => {
+    const result = await gateway.call('POST', `/api/pages/${projectId}/domains`, {
+      body: { hostname, ...(certificateId ? { certificateId } : {}) },
+    });
     expect(result.status, result.text).toBe(201);
     return result.body.data as Domain;
   };
   const verify = async (domain: Domain) => {
-    const result = await gateway.call('POST', `/api/pages/${projectId}/domains/${domain.id}/verify`, {
+    const result = await gateway.call('POST', `/api/pages/${domain.projectId}/domains/${domain.id}/verify`, {
       query: { method: 'dns' },
     });
     expect(result.status, result.text).toBe(200);
     return result.body.data as Domain;
   };
-  const addVerifiable = async (hostname?: string) => {
-    const domain = await add(hostname);
+  const addVerifiable = async (hostname?: string, certificateId?: string) => {
+    const domain = await add(hostname, certificateId);
     await ca.challtestsrv.setTxt(domain.verification.dnsName, domain.verification.dnsValue);
     return domain;
   };
   const certificate = async (id: string) =>
     (await gateway.call('GET', `/api/ssl-certificates/${id}`)).body.data;
-  return { gateway, addVerifiable, verify, certificate };
+  const certificateStatus = async (id: string) =>
+    (await gateway.call('GET', `/api/ssl-certificates/${id}`)).status;
+  const removeDomain = async (domain: Domain) => {
+    const result = await gateway.call('DELETE', `/api/pages/${domain.projectId}/domains/${domain.id}`);
+    expect(result.status, result.text).toBe(200);
+  };
+  return { gateway, projectId, addVerifiable, verify, certificate, certificateStatus, removeDomain };
+}
+
+/** Uploads a certificate for `hostname` from a throw-away CA and answers its id. */
+async function upload(gateway: Awaited<ReturnType<typeof domainGateway>>['gateway'], hostname: string) {
+  const testCa = new TestCa();
+  const leaf = testCa.leaf([hostname]);
+  testCa.cleanup();
+  const result = await gateway.call('POST', '/api/ssl-certificates/upload', {
+    body: {
+      name: uniqueSlug('chosen'),
+      certificatePem: leaf.certificatePem,
+      privateKeyPem: leaf.privateKeyPem,
+    },
+  });
+  expect(result.status, result.text).toBe(201);
+  return result.body.data.id as string;
 }
 
 describe.skipIf(!pebble.ok)('automatic certificates of custom domains (against Pebble)', () => {
@@ -81,7 +112,7 @@ describe.skipIf(!pebble.ok)('automatic certificates of custom domains (against P
   it('orders a certificate for a domain once it is verified, and shows it on the domain', async () => {
     const domain = await on.addVerifiable();
     const verified = await on.verify(domain);
-    expect(verified).toMatchObject({ status: 'verified', lastError: null });
+    expect(verified).toMatchObject({ status: 'verified', lastError: null, certificateOrdered: true });
     expect(verified.certificateId).toEqual(expect.any(String));
     expect(await on.certificate(verified.certificateId!)).toMatchObject({
       name: `pages ${domain.hostname}`,
@@ -141,6 +172,61 @@ describe.skipIf(!pebble.ok)('automatic certificates of custom domains (against P
       'pages.domain.verified',
       'pages.domain.certificate_failed',
     ]);
+  });
+
+  it('deletes the certificate ordered for a domain when the domain is deleted, so it is not renewed', async () => {
+    const domain = await on.addVerifiable();
+    const { certificateId } = await on.verify(domain);
+    await on.removeDomain(domain);
+    expect(await on.certificateStatus(certificateId!)).toBe(404);
+    expect((await auditActions(on.gateway, certificateId!)).at(-1)).toBe('certificates.certificate.deleted');
+  });
+
+  it('deletes the certificates ordered for the domains of a project deleted with them', async () => {
+    const project = await createProject(on.gateway);
+    const added = await on.gateway.call('POST', `/api/pages/${project.id}/domains`, {
+      body: { hostname: `${uniqueSlug('p')}.example.test` },
+    });
+    const domain = added.body.data as Domain;
+    await ca.challtestsrv.setTxt(domain.verification.dnsName, domain.verification.dnsValue);
+    const { certificateId } = await on.verify(domain);
+    expect(certificateId).toEqual(expect.any(String));
+    expect((await on.gateway.call('DELETE', `/api/pages/${project.id}`)).status).toBe(200);
+    expect(await on.certificateStatus(certificateId!)).toBe(404);
+  });
+
+  it.skipIf(!openssl.path)(
+    'deletes the ordered certificate when another one is chosen for the domain',
+    async () => {
+      const hostname = `${uniqueSlug('c')}.example.test`;
+      const domain = await on.addVerifiable(hostname);
+      const { certificateId: ordered } = await on.verify(domain);
+      const chosen = await upload(on.gateway, hostname);
+      const changed = await on.gateway.call('PATCH', `/api/pages/${domain.projectId}/domains/${domain.id}`, {
+        body: { certificateId: chosen },
+      });
+      expect(changed.body.data).toMatchObject({ certificateId: chosen, certificateOrdered: false });
+      expect(await on.certificateStatus(ordered!)).toBe(404);
+    },
+  );
+
+  it.skipIf(!openssl.path)(
+    'keeps a certificate that was chosen for a domain when the domain is deleted',
+    async () => {
+      const hostname = `${uniqueSlug('c')}.example.test`;
+      const chosen = await upload(on.gateway, hostname);
+      const domain = await on.addVerifiable(hostname, chosen);
+      expect(await on.verify(domain)).toMatchObject({ certificateId: chosen, certificateOrdered: false });
+      await on.removeDomain(domain);
+      expect(await on.certificateStatus(chosen)).toBe(200);
+    },
+  );
+
+  it('keeps an ordered certificate that the gateway serves as its default certificate', async () => {
+    const domain = await on.addVerifiable(DEFAULT_HOST);
+    const { certificateId } = await on.verify(domain);
+    await on.removeDomain(domain);
+    expect(await on.certificate(certificateId!)).toMatchObject({ name: `pages ${DEFAULT_HOST}` });
   });
 
   it('orders nothing without INFRAGATE_PAGES_ACME_EMAIL', async () => {

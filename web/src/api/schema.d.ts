@@ -12578,6 +12578,8 @@ export interface operations {
                             lastCheckedAt: string | null;
                             verifiedAt: string | null;
                             certificateId: string | null;
+                            /** @description the gateway ordered certificateId for this domain: it is deleted when the domain no longer uses it */
+                            certificateOrdered: boolean;
                             /** @description where the site answers once the domain is verified */
                             url: string;
                             /** @description how to prove ownership; either proof is enough */
@@ -12642,6 +12644,8 @@ export interface operations {
                             lastCheckedAt: string | null;
                             verifiedAt: string | null;
                             certificateId: string | null;
+                            /** @description the gateway ordered certificateId for this domain: it is deleted when the domain no longer uses it */
+                            certificateOrdered: boolean;
                             /** @description where the site answers once the domain is verified */
                             url: string;
                             /** @description how to prove ownership; either proof is enough */
@@ -12700,6 +12704,8 @@ export interface operations {
                             lastCheckedAt: string | null;
                             verifiedAt: string | null;
                             certificateId: string | null;
+                            /** @description the gateway ordered certificateId for this domain: it is deleted when the domain no longer uses it */
+                            certificateOrdered: boolean;
                             /** @description where the site answers once the domain is verified */
                             url: string;
                             /** @description how to prove ownership; either proof is enough */
@@ -12791,6 +12797,8 @@ export interface operations {
                             lastCheckedAt: string | null;
                             verifiedAt: string | null;
                             certificateId: string | null;
+                            /** @description the gateway ordered certificateId for this domain: it is deleted when the domain no longer uses it */
+                            certificateOrdered: boolean;
                             /** @description where the site answers once the domain is verified */
                             url: string;
                             /** @description how to prove ownership; either proof is enough */
@@ -12852,6 +12860,8 @@ export interface operations {
                             lastCheckedAt: string | null;
                             verifiedAt: string | null;
                             certificateId: string | null;
+                            /** @description the gateway ordered certificateId for this domain: it is deleted when the domain no longer uses it */
+                            certificateOrdered: boolean;
                             /** @description where the site answers once the domain is verified */
                             url: string;
                             /** @description how to prove ownership; either proof is enough */
