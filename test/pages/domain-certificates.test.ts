@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { TestCa } from '../certificates/tls-material.js';
 import { openssl } from '../services/openssl-pki.js';
 import { type Pebble, pebbleAvailable, startPebble } from '../services/pebble.js';
 import { freePort } from '../services/peers.js';
 import { eventually } from '../support/eventually.js';
 import { startTestGateway } from '../support/gateway.js';
-import { auditActions, createProject, pagesConfig, uniqueSlug } from './helpers.js';
+import { pebbleDomainConfig, uploadCertificate } from './domain-tls.js';
+import { auditActions, createProject, uniqueSlug } from './helpers.js';
 
 const pebble = pebbleAvailable();
 if (pebble.skipReason)
@@ -32,16 +32,8 @@ interface Domain {
  * 127.0.0.1) and whose HTTP port is the one Pebble validates http-01 on.
  */
 async function domainGateway(ca: Pebble, httpPort: number, acmeEmail: string | undefined) {
-  const defaults = loadConfig({});
   const gateway = await startTestGateway({
-    acme: {
-      ...defaults.acme,
-      directoryUrl: ca.directoryUrl,
-      trustedCaFile: ca.tlsCaFile,
-      intervalMs: 100,
-      retryBaseSeconds: 1,
-    },
-    pages: pagesConfig({ dnsServers: [ca.dnsServer], verifyHttpPort: httpPort, acmeEmail }),
+    ...pebbleDomainConfig(ca, httpPort, acmeEmail),
     https: { port: undefined, defaultCertificate: `pages ${DEFAULT_HOST}`, redirect: false },
   });
   const projectId = (await createProject(gateway)).id;
@@ -75,30 +67,18 @@ async function domainGateway(ca: Pebble, httpPort: number, acmeEmail: string | u
   return { gateway, projectId, addVerifiable, verify, certificate, certificateStatus, removeDomain };
 }
 
-/** Uploads a certificate for `hostname` from a throw-away CA and answers its id. */
-async function upload(gateway: Awaited<ReturnType<typeof domainGateway>>['gateway'], hostname: string) {
-  const testCa = new TestCa();
-  const leaf = testCa.leaf([hostname]);
-  testCa.cleanup();
-  const result = await gateway.call('POST', '/api/ssl-certificates/upload', {
-    body: {
-      name: uniqueSlug('chosen'),
-      certificatePem: leaf.certificatePem,
-      privateKeyPem: leaf.privateKeyPem,
-    },
-  });
-  expect(result.status, result.text).toBe(201);
-  return result.body.data.id as string;
-}
-
 describe.skipIf(!pebble.ok)('automatic certificates of custom domains (against Pebble)', () => {
   let ca: Pebble;
+  let testCa: TestCa | undefined;
+  /** Uploads a certificate for `hostname` and answers its id. */
+  const upload = async (hostname: string) => (await uploadCertificate(on.gateway, testCa!, [hostname])).id;
   let on: Awaited<ReturnType<typeof domainGateway>>;
   let off: Awaited<ReturnType<typeof domainGateway>>;
 
   beforeAll(async () => {
     const httpPort = await freePort();
     ca = await startPebble({ httpPort });
+    if (openssl.path) testCa = new TestCa();
     on = await domainGateway(ca, httpPort, EMAIL);
     await on.gateway.app.listen({ port: httpPort, host: '127.0.0.1' });
     off = await domainGateway(ca, httpPort, undefined);
@@ -107,6 +87,7 @@ describe.skipIf(!pebble.ok)('automatic certificates of custom domains (against P
     await on?.gateway.close();
     await off?.gateway.close();
     await ca?.stop();
+    testCa?.cleanup();
   });
 
   it('orders a certificate for a domain once it is verified, and shows it on the domain', async () => {
@@ -201,7 +182,7 @@ describe.skipIf(!pebble.ok)('automatic certificates of custom domains (against P
       const hostname = `${uniqueSlug('c')}.example.test`;
       const domain = await on.addVerifiable(hostname);
       const { certificateId: ordered } = await on.verify(domain);
-      const chosen = await upload(on.gateway, hostname);
+      const chosen = await upload(hostname);
       const changed = await on.gateway.call('PATCH', `/api/pages/${domain.projectId}/domains/${domain.id}`, {
         body: { certificateId: chosen },
       });
@@ -214,7 +195,7 @@ describe.skipIf(!pebble.ok)('automatic certificates of custom domains (against P
     'keeps a certificate that was chosen for a domain when the domain is deleted',
     async () => {
       const hostname = `${uniqueSlug('c')}.example.test`;
-      const chosen = await upload(on.gateway, hostname);
+      const chosen = await upload(hostname);
       const domain = await on.addVerifiable(hostname, chosen);
       expect(await on.verify(domain)).toMatchObject({ certificateId: chosen, certificateOrdered: false });
       await on.removeDomain(domain);

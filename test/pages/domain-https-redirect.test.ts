@@ -2,12 +2,13 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../../src/core/actor.js';
 import { CertificateService } from '../../src/modules/certificates/service.js';
-import { type HttpsListener, listenHttps } from '../../src/modules/certificates/tls/https-listener.js';
+import type { HttpsListener } from '../../src/modules/certificates/tls/https-listener.js';
 import { TestCa } from '../certificates/tls-material.js';
 import { openssl } from '../services/openssl-pki.js';
 import { freePort } from '../services/peers.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { type HttpsRequest, requestOverHttps } from '../support/https-client.js';
+import { listenHttpAndHttps } from './domain-tls.js';
 import { pagesConfig, uniqueSlug } from './helpers.js';
 import { type KnotZone, knotBinaries, startKnotZone } from './knot-dns.js';
 
@@ -37,12 +38,7 @@ describe.skipIf(skipReason || !openssl.path)('custom domains behind the HTTP to 
       pages: pagesConfig({ dnsServers: [knot.server], verifyHttpPort: httpPort }),
       https: { port: 0, defaultCertificate: undefined, redirect: true },
     });
-    await gateway.app.listen({ port: httpPort, host: '127.0.0.1' });
-    https = await listenHttps(gateway.app, gateway.deps, {
-      port: 0,
-      host: '127.0.0.1',
-      defaultCertificate: undefined,
-    });
+    https = await listenHttpAndHttps(gateway, httpPort);
     // Stored directly: every plain-HTTP API call is redirected, and nothing serves HTTPS before this.
     const leaf = testCa.leaf([GATEWAY_HOST]);
     await new CertificateService(gateway.deps).upload(systemActor(), { name: 'gateway', ...leaf });
@@ -88,5 +84,20 @@ describe.skipIf(skipReason || !openssl.path)('custom domains behind the HTTP to 
     expect(response.statusCode).toBe(308);
     expect(response.headers.location).toBe(`https://${GATEWAY_HOST}:${https.port}/api/pages?page=2`);
     await response.body.dump();
+  });
+});
+
+describe('the HTTP to HTTPS redirect before the TLS listener has bound HTTPS_PORT=0', () => {
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({ https: { port: 0, defaultCertificate: undefined, redirect: true } });
+  });
+  afterAll(() => gateway?.close());
+
+  it('answers plain HTTP itself rather than redirect to port 0', async () => {
+    const answer = await gateway.call('GET', '/api/pages', { headers: { host: GATEWAY_HOST } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.headers.location).toBeUndefined();
   });
 });

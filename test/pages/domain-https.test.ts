@@ -1,16 +1,16 @@
-import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { type HttpsListener, listenHttps } from '../../src/modules/certificates/tls/https-listener.js';
+import type { HttpsListener } from '../../src/modules/certificates/tls/https-listener.js';
 import { TestCa } from '../certificates/tls-material.js';
 import { openssl } from '../services/openssl-pki.js';
 import { type Pebble, pebbleAvailable, startPebble } from '../services/pebble.js';
 import { freePort } from '../services/peers.js';
+import { ensureConsoleBuilt } from '../support/console-build.js';
 import { eventually } from '../support/eventually.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { requestOverHttps } from '../support/https-client.js';
 import { tarGz } from './archives.js';
-import { createProject, deployOk, pagesConfig, uniqueSlug } from './helpers.js';
+import { listenHttpAndHttps, pebbleDomainConfig, uploadCertificate } from './domain-tls.js';
+import { createProject, deployOk, uniqueSlug } from './helpers.js';
 
 const pebble = pebbleAvailable();
 if (pebble.skipReason) console.warn(`skipping custom domains over HTTPS: ${pebble.skipReason}`);
@@ -39,27 +39,16 @@ describe.skipIf(!pebble.ok || !openssl.path)('pages custom domains served over H
   let projectId: string;
 
   beforeAll(async () => {
+    await ensureConsoleBuilt();
     const httpPort = await freePort();
     ca = await startPebble({ httpPort });
     testCa = new TestCa();
-    const defaults = loadConfig({});
     gateway = await startTestGateway({
-      acme: {
-        ...defaults.acme,
-        directoryUrl: ca.directoryUrl,
-        trustedCaFile: ca.tlsCaFile,
-        intervalMs: 100,
-        retryBaseSeconds: 1,
-      },
-      pages: pagesConfig({ dnsServers: [ca.dnsServer], verifyHttpPort: httpPort, acmeEmail: EMAIL }),
+      ...pebbleDomainConfig(ca, httpPort, EMAIL),
       https: { port: 0, defaultCertificate: undefined, redirect: false },
+      cookieSecure: true,
     });
-    await gateway.app.listen({ port: httpPort, host: '127.0.0.1' });
-    https = await listenHttps(gateway.app, gateway.deps, {
-      port: 0,
-      host: '127.0.0.1',
-      defaultCertificate: undefined,
-    });
+    https = await listenHttpAndHttps(gateway, httpPort);
     projectId = (await createProject(gateway)).id;
     await deployOk(gateway, projectId, await tarGz({ 'index.html': SITE }));
   });
@@ -73,21 +62,7 @@ describe.skipIf(!pebble.ok || !openssl.path)('pages custom domains served over H
   /** A parent domain of its own per test, so one test's wildcard certificate matches nothing of another's. */
   const parent = () => `${uniqueSlug('p')}.test`;
 
-  const upload = async (names: string[]) => {
-    const leaf = testCa.leaf(names);
-    const result = await gateway.call('POST', '/api/ssl-certificates/upload', {
-      body: {
-        name: uniqueSlug('cert'),
-        certificatePem: leaf.certificatePem,
-        privateKeyPem: leaf.privateKeyPem,
-      },
-    });
-    expect(result.status, result.text).toBe(201);
-    return {
-      id: result.body.data.id as string,
-      fingerprint: new crypto.X509Certificate(leaf.certificatePem).fingerprint256,
-    };
-  };
+  const upload = (names: string[]) => uploadCertificate(gateway, testCa, names);
 
   const addDomain = async (hostname: string, certificateId?: string) => {
     const result = await gateway.call('POST', `/api/pages/${projectId}/domains`, {
@@ -122,16 +97,23 @@ describe.skipIf(!pebble.ok || !openssl.path)('pages custom domains served over H
     expect(answer.headers['strict-transport-security']).toBe('max-age=31536000');
   });
 
-  it('serves the chosen wildcard certificate over one that carries the exact name', async () => {
+  /** A new domain with a wildcard certificate chosen for it, while another one carries its exact name. */
+  const wildcardChosen = async () => {
     const domain = parent();
     const hostname = `www.${domain}`;
     const chosen = await upload([`*.${domain}`]);
-    await upload([hostname]);
-    await verify(await addDomain(hostname, chosen.id));
-    await eventually(
-      async () => (await servedFingerprint(hostname)) === chosen.fingerprint,
-      'the chosen certificate to be served',
-    );
+    const exact = await upload([hostname]);
+    return { hostname, chosen, exact, added: await addDomain(hostname, chosen.id) };
+  };
+
+  /** Waits until a handshake for `hostname` is answered with `certificate`. */
+  const served = (hostname: string, certificate: { fingerprint: string }, what: string) =>
+    eventually(async () => (await servedFingerprint(hostname)) === certificate.fingerprint, what);
+
+  it('serves the chosen wildcard certificate over one that carries the exact name', async () => {
+    const { hostname, chosen, added } = await wildcardChosen();
+    await verify(added);
+    await served(hostname, chosen, 'the chosen certificate to be served');
   });
 
   it('serves another certificate chosen for a domain from the next handshake on, without a restart', async () => {
@@ -140,30 +122,17 @@ describe.skipIf(!pebble.ok || !openssl.path)('pages custom domains served over H
     const first = await upload([`*.${domain}`]);
     const second = await upload([`*.${domain}`, hostname]);
     const added = await verify(await addDomain(hostname, first.id));
-    await eventually(
-      async () => (await servedFingerprint(hostname)) === first.fingerprint,
-      'the first choice to be served',
-    );
+    await served(hostname, first, 'the first choice to be served');
     const changed = await gateway.call('PATCH', `/api/pages/${projectId}/domains/${added.id}`, {
       body: { certificateId: second.id },
     });
     expect(changed.status, changed.text).toBe(200);
-    await eventually(
-      async () => (await servedFingerprint(hostname)) === second.fingerprint,
-      'the second choice to be served',
-    );
+    await served(hostname, second, 'the second choice to be served');
   });
 
   it('leaves a domain that is not verified to the certificate that carries its exact name', async () => {
-    const domain = parent();
-    const hostname = `www.${domain}`;
-    const chosen = await upload([`*.${domain}`]);
-    const exact = await upload([hostname]);
-    await addDomain(hostname, chosen.id);
-    await eventually(
-      async () => (await servedFingerprint(hostname)) === exact.fingerprint,
-      'the exact certificate to be served',
-    );
+    const { hostname, exact } = await wildcardChosen();
+    await served(hostname, exact, 'the exact certificate to be served');
   });
 
   it('answers at https://{hostname}/ with the certificate the ACME CA issued for a domain verified without one', async () => {
@@ -204,5 +173,50 @@ describe.skipIf(!pebble.ok || !openssl.path)('pages custom domains served over H
     expect(JSON.parse(me.body)).toMatchObject({ data: { email: 'admin@test' } });
     const anonymous = await call({});
     expect(anonymous.status).toBe(401);
+  });
+
+  it("serves the console on the gateway's own name over HTTPS, where a signed-in browser session makes a change", async () => {
+    const hostname = `console.${parent()}`;
+    const origin = `https://${hostname}:${https.port}`;
+    const certificate = await upload([hostname]);
+    const page = await eventually(async () => {
+      const candidate = await requestOverHttps(https.port, hostname, '/', {
+        ca: testCa.caPem,
+        headers: { accept: 'text/html' },
+      });
+      return candidate.fingerprint256 === certificate.fingerprint ? candidate : undefined;
+    }, "the gateway's certificate to be served");
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const credentials = {
+      email: `${uniqueSlug('operator')}@example.test`,
+      password: 'correct horse battery',
+    };
+    const created = await gateway.call('POST', '/api/admin/users', {
+      body: { ...credentials, name: 'Operator', group: 'admins' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const login = await requestOverHttps(https.port, hostname, '/auth/login', {
+      ca: testCa.caPem,
+      method: 'POST',
+      headers: { origin },
+      json: credentials,
+    });
+    expect(login.status, login.body).toBe(200);
+    const setCookie = String(login.headers['set-cookie']);
+    expect(setCookie).toMatch(/; Secure/);
+    const slug = uniqueSlug();
+    const change = await requestOverHttps(https.port, hostname, '/api/pages', {
+      ca: testCa.caPem,
+      method: 'POST',
+      headers: {
+        origin,
+        cookie: setCookie.split(';')[0]!,
+        'x-csrf-token': JSON.parse(login.body).data.csrfToken,
+      },
+      json: { name: slug, slug },
+    });
+    expect(change.status, change.body).toBe(201);
+    expect(JSON.parse(change.body).data).toMatchObject({ slug });
   });
 });
