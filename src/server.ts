@@ -14,6 +14,7 @@ import { AuditSequencer } from './core/audit-sequencer.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
 import { BackgroundJobs } from './core/background-jobs.js';
+import { CertificateChoicePort } from './core/certificate-choices.js';
 import { CertificateRequestPort } from './core/certificate-requests.js';
 import type { Deps } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
@@ -141,6 +142,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     notifications: new NotificationOutbox({ maxAttempts: config.notify.maxAttempts }),
     principals,
     certificateRequests: new CertificateRequestPort(),
+    certificateChoices: new CertificateChoicePort(),
     log: app.log,
     subscribe: database.subscribe,
     onClose: (hook) => closers.push(hook),

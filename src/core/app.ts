@@ -6,6 +6,7 @@ import type { RouteResource } from './auth/resource-routes.js';
 import type { RouteCredential } from './auth/route-credential.js';
 import type { AUTHENTICATED, RequiredScope } from './auth/scopes.js';
 import type { Deps } from './deps.js';
+import type { HttpsPort } from './https-policy.js';
 
 /** The gateway's Fastify instance, typed through TypeBox schemas. */
 export type App = FastifyInstance<
@@ -47,6 +48,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
     routeCatalog: RouteRecord[];
+    /** Where plain HTTP is redirected to; the TLS listener reports the port it bound. */
+    httpsPort: HttpsPort;
   }
   interface FastifyRequest {
     actor: Actor;

@@ -53,10 +53,14 @@ export interface ConsoleHarness {
   close(): Promise<void>;
 }
 
-export async function startConsole(overrides: Partial<Config> = {}): Promise<ConsoleHarness> {
+/** `port`: listen there rather than on any free port (a peer that connects back must know it first). */
+export async function startConsole(
+  overrides: Partial<Config> = {},
+  { port }: { port?: number } = {},
+): Promise<ConsoleHarness> {
   await ensureConsoleBuilt();
   const gateway = await startTestGateway(overrides);
-  const baseUrl = await gateway.listen();
+  const baseUrl = port ? await gateway.app.listen({ port, host: '127.0.0.1' }) : await gateway.listen();
   const browser = await launchChromium();
   async function open(target = '/', viewport = DESKTOP): Promise<ConsolePage> {
     const context = await browser.newContext({ baseURL: baseUrl, viewport });

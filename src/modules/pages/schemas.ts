@@ -138,6 +138,10 @@ export const Domain = NamedObject('PagesDomain', {
   lastCheckedAt: NullableTimestamp,
   verifiedAt: NullableTimestamp,
   certificateId: Nullable(Uuid('the stored certificate that serves this name over HTTPS')),
+  certificateOrdered: Type.Boolean({
+    description:
+      'the gateway ordered certificateId for this domain: it is deleted when the domain no longer uses it',
+  }),
   url: Type.String({ description: 'where the site answers once the domain is verified' }),
   verification: Type.Object(
     {

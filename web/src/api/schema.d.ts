@@ -4733,6 +4733,8 @@ export interface components {
             lastCheckedAt: string | null;
             verifiedAt: string | null;
             certificateId: string | null;
+            /** @description the gateway ordered certificateId for this domain: it is deleted when the domain no longer uses it */
+            certificateOrdered: boolean;
             /** @description where the site answers once the domain is verified */
             url: string;
             /** @description how to prove ownership; either proof is enough */
