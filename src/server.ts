@@ -201,7 +201,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
         version: API_VERSION,
         description:
           'Self-hosted administration gateway. Authenticate with `Authorization: Bearer <token>`, or with the ' +
-          'console session cookie plus the `x-csrf-token` header for changes.',
+          'console session cookie plus the `x-csrf-token` header for changes. With `INFRAGATE_HTTPS_REDIRECT`, ' +
+          'every operation answers a plain-HTTP request with 308 to the same path over HTTPS.',
       },
       components: { securitySchemes: SECURITY_SCHEMES },
     },
