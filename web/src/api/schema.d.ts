@@ -8379,7 +8379,12 @@ export interface operations {
                         /** @description the answer stopped at its size limit */
                         truncated: boolean;
                     };
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @description stdout or stderr */
+                        stream: string;
+                        timestamp: string | null;
+                        line: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8424,7 +8429,17 @@ export interface operations {
                             readAt: string | null;
                         };
                     };
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        cpuPercent: number | null;
+                        memoryBytes: number;
+                        memoryLimitBytes: number | null;
+                        networkRxBytes: number;
+                        networkTxBytes: number;
+                        blockReadBytes: number;
+                        blockWriteBytes: number;
+                        pids: number | null;
+                        readAt: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8992,7 +9007,12 @@ export interface operations {
                             exposedPorts: string[];
                         };
                     };
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        layer: string | null;
+                        status: string;
+                        current: number | null;
+                        total: number | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
