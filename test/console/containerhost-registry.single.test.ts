@@ -38,9 +38,11 @@ describeInBrowser(
       const container = podman?.docker.getContainer(FROM_REGISTRY);
       await container?.kill().catch(() => {});
       await container?.remove({ force: true }).catch(() => {});
+      // By its name and without force: only this tag goes; the engine's storage (and the image
+      // behind it, the test image) is shared with other suites.
       await podman?.docker
         .getImage(image)
-        .remove({ force: true })
+        .remove()
         .catch(() => {});
       await Promise.all([harness?.close(), podman?.stop(), registry?.stop()]);
     }, 60_000);

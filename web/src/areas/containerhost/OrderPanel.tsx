@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Button, Grid, Group, NativeSelect, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { fetchAllPages } from '../../api/all-pages';
@@ -13,6 +13,8 @@ import { moveItem, sortOrders } from './reorder';
 
 /** The most containers one reorder saves (the API's limit), so the most this tab orders. */
 const MOST_ORDERED = 1000;
+/** Below the shell's fixed header. */
+const STICKY_TOP = 'calc(var(--app-shell-header-offset, 56px) + var(--mantine-spacing-md))';
 
 /**
  * The order (and folder) of a node's containers, which every list of them follows, and the folders.
@@ -168,52 +170,64 @@ export function OrderPanel({ nodeId }: { nodeId: string }) {
       : []),
   ];
   return (
-    <Stack>
-      <Section title="Folders">
-        <QueryView query={folders}>
-          {({ items, total }) => (
-            <ContainerFolders
-              nodeId={nodeId}
-              folders={items}
-              total={total}
-              mayManage={mayManage}
-              onMoveFolder={(from, to) => void moveFolder(from, to)}
-              onPlaceContainer={(name, folder) => void place(name, folder)}
-            />
-          )}
-        </QueryView>
-      </Section>
-      <Section title="Order of containers">
-        <QueryView query={containers}>
-          {({ items, total }) =>
-            items.length === 0 ? (
-              <Text c="dimmed">No containers to order on this node.</Text>
-            ) : (
-              <>
-                {mayManage && (
-                  <Text size="sm" c="dimmed">
-                    Drag a container onto another to put it at that place, or onto a folder above.
-                  </Text>
-                )}
-                <DataTable
-                  label="Order of containers"
-                  columns={columns}
-                  rows={items}
-                  rowKey={(row) => row.id}
+    <Grid gap="md">
+      <Grid.Col span={{ base: 12, md: 4 }}>
+        {/* Beside the list and kept in view while it scrolls, so a container can be dragged onto a folder. */}
+        <Box style={{ position: 'sticky', top: STICKY_TOP }}>
+          <Section title="Folders">
+            <QueryView query={folders}>
+              {({ items, total }) => (
+                <ContainerFolders
+                  nodeId={nodeId}
+                  folders={items}
+                  total={total}
+                  mayManage={mayManage}
+                  onMoveFolder={(from, to) => void moveFolder(from, to)}
+                  onPlaceContainer={(name, folder) => void place(name, folder)}
                 />
-                {total > items.length && (
-                  <Text size="sm" c="dimmed">
-                    The first {items.length} of {total} containers are shown and ordered.
-                  </Text>
-                )}
-                <Button variant="default" size="xs" w="fit-content" onClick={() => void containers.refetch()}>
-                  Reload order
-                </Button>
-              </>
-            )
-          }
-        </QueryView>
-      </Section>
-    </Stack>
+              )}
+            </QueryView>
+          </Section>
+        </Box>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 8 }}>
+        <Section title="Order of containers">
+          <QueryView query={containers}>
+            {({ items, total }) =>
+              items.length === 0 ? (
+                <Text c="dimmed">No containers to order on this node.</Text>
+              ) : (
+                <>
+                  {mayManage && (
+                    <Text size="sm" c="dimmed">
+                      Drag a container onto another to put it at that place, or onto a folder to put it there.
+                    </Text>
+                  )}
+                  <DataTable
+                    label="Order of containers"
+                    columns={columns}
+                    rows={items}
+                    rowKey={(row) => row.id}
+                  />
+                  {total > items.length && (
+                    <Text size="sm" c="dimmed">
+                      The first {items.length} of {total} containers are shown and ordered.
+                    </Text>
+                  )}
+                  <Button
+                    variant="default"
+                    size="xs"
+                    w="fit-content"
+                    onClick={() => void containers.refetch()}
+                  >
+                    Reload order
+                  </Button>
+                </>
+              )
+            }
+          </QueryView>
+        </Section>
+      </Grid.Col>
+    </Grid>
   );
 }
