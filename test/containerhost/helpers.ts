@@ -156,6 +156,12 @@ export function auditEventsOf(node: { gateway: TestGateway }, action: string) {
     .orderBy(asc(auditEvents.entry));
 }
 
+/** The target and metadata of the last event of `action` (what a test compares; no ids or times). */
+export async function lastAuditedAs(node: { gateway: TestGateway }, action: string) {
+  const event = (await auditEventsOf(node, action)).at(-1);
+  return event && { targetType: event.targetType, targetId: event.targetId, metadata: event.metadata };
+}
+
 /** Runs a command in a container directly on the engine, for setting up and checking. */
 export async function execIn(
   docker: Docker,

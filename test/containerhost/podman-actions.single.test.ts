@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { expectError } from '../support/expectations.js';
 import type { TestGateway } from '../support/gateway.js';
-import { auditEventsOf, execIn, podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import {
+  auditEventsOf,
+  execIn,
+  lastAuditedAs,
+  podmanNodeFor,
+  podmanSkipReason,
+  podmanSuite,
+} from './helpers.js';
 
 // What the gateway changes on a real container engine (Podman's Docker-compatible API): files moved in
 // containers and written into volumes, networks disconnected, containers stopped.
@@ -10,11 +17,7 @@ const { run, names } = suite;
 
 describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: actions', () => {
   const node = podmanNodeFor(suite);
-  /** Target and metadata of the last event of `action`. */
-  const lastRecorded = async (action: string) => {
-    const event = (await auditEventsOf(node, action)).at(-1);
-    return event && { targetType: event.targetType, targetId: event.targetId, metadata: event.metadata };
-  };
+  const lastRecorded = (action: string) => lastAuditedAs(node, action);
 
   describe('file move (POST …/containers/:containerId/files/move)', () => {
     const move = (body: unknown, container = names.web) =>

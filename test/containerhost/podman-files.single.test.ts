@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import type { CallOptions } from '../support/gateway.js';
-import { auditEventsOf, execIn, podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import {
+  auditEventsOf,
+  execIn,
+  lastAuditedAs,
+  podmanNodeFor,
+  podmanSkipReason,
+  podmanSuite,
+} from './helpers.js';
 
 // A container's files through the archive API, and a volume's through helper containers, on a real
 // engine (Podman); every change is checked inside the container.
@@ -165,11 +172,7 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: file
     const mkdir = (path: string) => node.gateway.call('POST', files(names.web, '/mkdir'), { body: { path } });
     const remove = (path: string, query: Record<string, string | boolean> = {}, container = names.web) =>
       node.gateway.call('DELETE', files(container), { query: { path, ...query } });
-    /** Target and metadata of the last event of `containerhost.container.<verb>` about web. */
-    const lastRecorded = async (verb: string) => {
-      const event = (await auditEventsOf(node, `containerhost.container.${verb}`)).at(-1);
-      return event && { targetType: event.targetType, targetId: event.targetId, metadata: event.metadata };
-    };
+    const lastRecorded = (verb: string) => lastAuditedAs(node, `containerhost.container.${verb}`);
     const aboutWeb = async (metadata: Record<string, unknown>) => ({
       targetType: 'containerhost_container',
       targetId: (await node.podman.docker.getContainer(names.web).inspect()).Id,

@@ -3,7 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/expectations.js';
-import { auditEventsOf, execIn, podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import {
+  auditEventsOf,
+  execIn,
+  lastAuditedAs,
+  podmanNodeFor,
+  podmanSkipReason,
+  podmanSuite,
+} from './helpers.js';
 
 // A container's lifecycle on a real engine (Podman): each change is checked through Podman itself.
 const suite = podmanSuite();
@@ -22,11 +29,7 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: life
     });
   const act = (container: string, action: string, body?: unknown) =>
     node.gateway.call('POST', `${node.base()}/containers/${container}/${action}`, body ? { body } : {});
-  /** The last event of `containerhost.container.<verb>`: target and metadata, nothing more. */
-  const lastRecorded = async (verb: string) => {
-    const event = (await auditEventsOf(node, `containerhost.container.${verb}`)).at(-1);
-    return event && { targetType: event.targetType, targetId: event.targetId, metadata: event.metadata };
-  };
+  const lastRecorded = (verb: string) => lastAuditedAs(node, `containerhost.container.${verb}`);
   const recorded = (container: string, metadata: Record<string, unknown>) => ({
     targetType: 'containerhost_container',
     targetId: container,
