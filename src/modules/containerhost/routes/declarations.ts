@@ -24,14 +24,15 @@ export const FileDownload = {
 /**
  * An answer that is JSON, or Server-Sent Events when the query or `Accept` asks for a stream. The
  * stream is documented by the `data` of its main event (`description` names every event), so typed
- * clients read that shape from the document instead of writing it by hand.
+ * clients read that shape from the document instead of writing it by hand. The description goes on
+ * the answer, not the schema: a named schema stays one component wherever it is used.
  */
 export const JsonOrEvents = (json: TSchema, events: { data: TSchema; description: string }) => ({
   200: {
-    description: 'JSON, or a stream of Server-Sent Events',
+    description: `JSON, or a stream of Server-Sent Events: ${events.description}`,
     content: {
       'application/json': { schema: json },
-      'text/event-stream': { schema: { ...events.data, description: events.description } },
+      'text/event-stream': { schema: events.data },
     },
   },
 });

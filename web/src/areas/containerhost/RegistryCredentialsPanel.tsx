@@ -79,7 +79,7 @@ function SaveCredentialsDialog({
  * when the request brings none. Passwords are write-only: replacing is typing a new one.
  */
 export function RegistryCredentialsPanel({ nodeId }: { nodeId: string }) {
-  const mayManage = useMayManageContainers();
+  const mayManage = useMayManageContainers(nodeId);
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Editing | undefined>();
   const storeButton = mayManage ? (
