@@ -1,17 +1,11 @@
 import cliProgress from 'cli-progress';
+import { type LayerState, nextLayerState } from '../modules/containerhost/layer-progress.js';
+import type { PullProgress as PullEvent } from '../modules/containerhost/schemas/images.js';
 import { progressBar } from './progress.js';
 import { formatBytes } from './upload/byte-sizes.js';
 
-/** One progress event of an image pull (`{layer, status, current, total}`). */
-export interface PullEvent {
-  layer: string | null;
-  status: string;
-  current: number | null;
-  total: number | null;
-}
-
-/** The engine's words for a layer that needs no more transfer. */
-const LAYER_DONE = /complete|already exists/i;
+/** One progress event of an image pull, as the gateway's schema defines it. */
+export type { PullEvent };
 
 /**
  * One bar for the whole pull: layers done of the layers seen so far, with the bytes when the
@@ -19,7 +13,7 @@ const LAYER_DONE = /complete|already exists/i;
  */
 export class PullProgress {
   private readonly bar: cliProgress.SingleBar;
-  private readonly layers = new Map<string, { done: boolean; current: number; total: number }>();
+  private readonly layers = new Map<string, LayerState>();
   private status = 'starting';
   private finished = false;
 
@@ -30,14 +24,7 @@ export class PullProgress {
 
   update(event: PullEvent): void {
     this.status = event.status;
-    if (event.layer) {
-      const layer = this.layers.get(event.layer) ?? { done: false, current: 0, total: 0 };
-      layer.done ||= LAYER_DONE.test(event.status);
-      if (event.total) layer.total = event.total;
-      if (event.current !== null) layer.current = event.current;
-      if (layer.done) layer.current = layer.total;
-      this.layers.set(event.layer, layer);
-    }
+    if (event.layer) this.layers.set(event.layer, nextLayerState(this.layers.get(event.layer), event));
     const layers = [...this.layers.values()];
     this.bar.setTotal(layers.length);
     this.bar.update(layers.filter((layer) => layer.done).length);

@@ -16,6 +16,7 @@ import { openSignedIn, startContainerConsole } from '../support/containerhost-co
 // The engine's storage is shared with other suites: every name here holds this run's id.
 const run = crypto.randomBytes(3).toString('hex');
 const RUNNING = `ig-${run}-shell`;
+const DOOMED = `ig-${run}-doomed`;
 const NETWORK = `ig-${run}-net`;
 const VOLUME = `ig-${run}-data`;
 
@@ -34,12 +35,19 @@ describeInBrowser(
         Cmd: ['sleep', '600'],
       });
       await running.start();
+      // Killed, then removed, through the console.
+      const doomed = await podman.docker.createContainer({
+        name: DOOMED,
+        Image: podman.image,
+        Cmd: ['sleep', '600'],
+      });
+      await doomed.start();
       await podman.docker.createNetwork({ Name: NETWORK });
       await podman.docker.createVolume({ Name: VOLUME });
     });
     afterAll(async () => {
       // Killed first: `sleep` as the container's first process ignores SIGTERM.
-      for (const name of [RUNNING]) {
+      for (const name of [RUNNING, DOOMED]) {
         const container = podman?.docker.getContainer(name);
         await container?.kill().catch(() => {});
         await container?.remove({ force: true }).catch(() => {});
@@ -61,6 +69,11 @@ describeInBrowser(
     const networksOf = async (name: string) =>
       Object.keys((await podman.docker.getContainer(name).inspect()).NetworkSettings.Networks);
     const api = async (path: string) => (await harness.gateway.call('GET', path)).body;
+    const stateOf = async (name: string) => (await podman.docker.getContainer(name).inspect()).State;
+    const listing = async (dir: string) =>
+      (
+        await api(`/api/containerhost/nodes/${nodeId}/containers/${RUNNING}/files?path=${dir}`)
+      ).data.entries.map((entry: { name: string }) => entry.name);
     const screenText = (page: Page, name: string) =>
       page.getByRole('region', { name: `Terminal of ${name}` }).innerText();
 
@@ -126,6 +139,78 @@ describeInBrowser(
       const names = listed.data.entries.map((entry: { name: string }) => entry.name);
       expect(names).toContain('moved.html');
       expect(names).not.toContain('index.html');
+      expect(problems).toEqual([]);
+    });
+
+    it('pauses a running container and resumes it', async () => {
+      const { page, problems } = await openAs(manager, containerPath(RUNNING, 'details'));
+      await page.getByRole('button', { name: `Pause ${RUNNING}` }).click();
+      await page.getByRole('button', { name: `Unpause ${RUNNING}` }).waitFor();
+      expect(await stateOf(RUNNING)).toMatchObject({ Running: true, Paused: true });
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: `Unpause ${RUNNING}` }).click();
+      await page.getByRole('button', { name: `Pause ${RUNNING}` }).waitFor();
+      expect(await stateOf(RUNNING)).toMatchObject({ Running: true, Paused: false });
+      expect(problems).toEqual([]);
+    });
+
+    it('kills a running container after confirming', async () => {
+      const { page, problems } = await openAs(manager, containerPath(DOOMED, 'details'));
+      await page.getByRole('button', { name: `Kill ${DOOMED}` }).click();
+      const confirm = page.getByRole('dialog', { name: `Kill ${DOOMED}?` });
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await confirm.getByRole('button', { name: 'Kill' }).click();
+      await page.getByRole('button', { name: `Start ${DOOMED}` }).waitFor();
+      const state = await stateOf(DOOMED);
+      expect(state.Running).toBe(false);
+      // SIGKILL: 128 + 9.
+      expect(state.ExitCode).toBe(137);
+      expect(problems).toEqual([]);
+    });
+
+    it('removes a container after confirming and goes back to the node', async () => {
+      const { page, problems } = await openAs(manager, containerPath(DOOMED, 'details'));
+      await page.getByRole('button', { name: `Remove ${DOOMED}` }).click();
+      const confirm = page.getByRole('dialog', { name: `Remove ${DOOMED}?` });
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await confirm.getByRole('button', { name: 'Remove' }).click();
+      await page.getByRole('table', { name: 'Containers' }).waitFor();
+      await expect(podman.docker.getContainer(DOOMED).inspect()).rejects.toMatchObject({ statusCode: 404 });
+      expect(problems).toEqual([]);
+    });
+
+    it('creates a directory through the Files tab', async () => {
+      const { page, problems } = await openAs(manager, containerPath(RUNNING, 'files'));
+      await page.getByRole('button', { name: 'tmp/' }).click();
+      await page.getByRole('textbox', { name: 'New directory in /tmp' }).fill('made-here');
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Create directory' }).click();
+      await page.getByRole('button', { name: 'made-here/' }).waitFor();
+      const entries = (await api(`/api/containerhost/nodes/${nodeId}/containers/${RUNNING}/files?path=/tmp`))
+        .data.entries;
+      expect(entries).toContainEqual(expect.objectContaining({ name: 'made-here', type: 'directory' }));
+      expect(problems).toEqual([]);
+    });
+
+    it('deletes a file through the Files tab after confirming', async () => {
+      await harness.gateway.call(
+        'PUT',
+        `/api/containerhost/nodes/${nodeId}/containers/${RUNNING}/files/content`,
+        {
+          rawBody: Buffer.from('old\n'),
+          headers: { 'content-type': 'application/octet-stream' },
+          query: { path: '/tmp/old.log' },
+        },
+      );
+      const { page, problems } = await openAs(manager, containerPath(RUNNING, 'files'));
+      await page.getByRole('button', { name: 'tmp/' }).click();
+      await page.getByRole('button', { name: 'Delete old.log' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete /tmp/old.log?' });
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('link', { name: 'Download old.log' }).waitFor({ state: 'detached' });
+      expect(await listing('/tmp')).not.toContain('old.log');
+      await screenshot(page, 'containers-files-delete');
       expect(problems).toEqual([]);
     });
 

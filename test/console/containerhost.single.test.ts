@@ -61,6 +61,18 @@ describeInBrowser(
     const api = async (path: string) => (await harness.gateway.call('GET', path)).body;
     const rowOf = (page: Page, table: string, name: string) =>
       page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: name });
+    const containerNames = async () =>
+      (
+        (await api(`/api/containerhost/nodes/${nodeId}/containers?all=true&limit=100`)).data as {
+          name: string;
+        }[]
+      ).map((container) => container.name);
+    const folderNamed = async (name: string) =>
+      (await api('/api/containerhost/folders?resourceType=container')).data.find(
+        (folder: { name: string }) => folder.name === name,
+      );
+    const folderItem = (page: Page, name: string) =>
+      page.getByRole('list', { name: 'Container folders' }).getByRole('listitem').filter({ hasText: name });
 
     it('adds a node through the form, which the API then lists', async () => {
       const { page, problems } = await openAs(manager, '/containers');
@@ -168,19 +180,79 @@ describeInBrowser(
         .poll(async () => (await api(`/api/containerhost/folders/${folder.id}`)).data.resources)
         .toEqual([expect.objectContaining({ nodeId, resourceKey: SEED })]);
 
-      const names = async () =>
-        (
-          (await api(`/api/containerhost/nodes/${nodeId}/containers?all=true&limit=100`)).data as {
-            name: string;
-          }[]
-        ).map((container) => container.name);
-      const before = (await names()).indexOf(SEED);
+      const before = (await containerNames()).indexOf(SEED);
       const up = page.getByRole('button', { name: `Move ${SEED} up` });
       const moved = (await up.isDisabled()) ? before + 1 : before - 1;
       await page.getByRole('button', { name: `Move ${SEED} ${moved > before ? 'down' : 'up'}` }).click();
-      await expect.poll(async () => (await names()).indexOf(SEED)).toBe(moved);
+      await expect.poll(async () => (await containerNames()).indexOf(SEED)).toBe(moved);
       expect(await accessibilityViolations(page)).toEqual([]);
       await screenshot(page, 'containers-order');
+    });
+
+    it('drags a container onto another, which the API then follows', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}/order`);
+      const table = page.getByRole('table', { name: 'Order of containers' });
+      const before = await containerNames();
+      // Dropped on SEED, SPARE takes its place: just above it when it came from below, else just below.
+      const fromBelow = before.indexOf(SPARE) > before.indexOf(SEED);
+      await table.getByRole('link', { name: SPARE }).dragTo(table.getByRole('link', { name: SEED }));
+      await expect
+        .poll(async () => {
+          const after = await containerNames();
+          return after.indexOf(SPARE) - after.indexOf(SEED);
+        })
+        .toBe(fromBelow ? -1 : 1);
+    });
+
+    it('drags a container onto a folder, which then holds it', async () => {
+      await harness.gateway.call('POST', '/api/containerhost/folders', {
+        body: { name: 'db tier', resourceType: 'container' },
+      });
+      const { page } = await openAs(manager, `/containers/${nodeId}/order`);
+      const table = page.getByRole('table', { name: 'Order of containers' });
+      await table.getByRole('link', { name: SPARE }).dragTo(folderItem(page, 'db tier'));
+      await page.getByText(`Put ${SPARE} in folder db tier.`).waitFor();
+      expect((await folderNamed('db tier')).resources).toEqual([
+        expect.objectContaining({ nodeId, resourceKey: SPARE }),
+      ]);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers-folders');
+    });
+
+    it('reorders the folders by dragging one onto another', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}/order`);
+      const shown = page.getByRole('list', { name: 'Container folders' }).getByRole('listitem');
+      await shown.filter({ hasText: 'db tier' }).waitFor();
+      const folderNames = async () =>
+        ((await api('/api/containerhost/folders?resourceType=container')).data as { name: string }[]).map(
+          (folder) => folder.name,
+        );
+      const [first, second] = await folderNames();
+      await folderItem(page, second!).dragTo(folderItem(page, first!));
+      await expect.poll(folderNames).toEqual([second, first]);
+    });
+
+    it('renames a folder, then deletes it after confirming, which leaves its containers without one', async () => {
+      const { page } = await openAs(manager, `/containers/${nodeId}/order`);
+      await page.getByRole('button', { name: 'Rename folder db tier' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Rename folder db tier' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill('data tier');
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Rename' }).click();
+      await folderItem(page, 'data tier').waitFor();
+      const renamed = await folderNamed('data tier');
+      expect(renamed.resources).toEqual([expect.objectContaining({ resourceKey: SPARE })]);
+
+      await page.getByRole('button', { name: 'Delete folder data tier' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Delete folder data tier?' });
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await confirm.getByRole('button', { name: 'Delete folder' }).click();
+      await folderItem(page, 'data tier').waitFor({ state: 'detached' });
+      expect((await harness.gateway.call('GET', `/api/containerhost/folders/${renamed.id}`)).status).toBe(
+        404,
+      );
+      const listed = await api(`/api/containerhost/nodes/${nodeId}/containers?all=true&q=${SPARE}`);
+      expect(listed.data).toEqual([expect.objectContaining({ name: SPARE, folderId: null })]);
     });
 
     it('tests a health check, then saves it', async () => {
@@ -242,6 +314,9 @@ describeInBrowser(
       await rowOf(page, 'Containers', SEED).waitFor();
       expect(await scrollsSideways(page)).toBe(false);
       await screenshot(page, 'containers-phone');
+      await page.getByRole('tab', { name: 'Order and folders' }).click();
+      await page.getByRole('table', { name: 'Order of containers' }).waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
     });
 
     it('shows a user whose group holds containerhost:view on one node just that node, read-only', async () => {

@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import type Docker from 'dockerode';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
-import { containerhostHealthChecks } from '../../src/db/schema/index.js';
+import { auditEvents, containerhostHealthChecks } from '../../src/db/schema/index.js';
 import { HEALTH_JOB } from '../../src/modules/containerhost/health-checks.js';
 import { type RegistryPeer, registryBinaries, startRegistry } from '../services/docker-registry.js';
 import { type EngineRelay, startEngineRelay } from '../services/engine-relay.js';
@@ -145,6 +145,21 @@ export function podmanNodeFor(
     await node.close?.();
   });
   return node;
+}
+
+/** The audit events of one action that the suite's gateway recorded, in the order it recorded them. */
+export function auditEventsOf(node: { gateway: TestGateway }, action: string) {
+  return node.gateway.deps.db
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.action, action))
+    .orderBy(asc(auditEvents.entry));
+}
+
+/** The target and metadata of the last event of `action` (what a test compares; no ids or times). */
+export async function lastAuditedAs(node: { gateway: TestGateway }, action: string) {
+  const event = (await auditEventsOf(node, action)).at(-1);
+  return event && { targetType: event.targetType, targetId: event.targetId, metadata: event.metadata };
 }
 
 /** Runs a command in a container directly on the engine, for setting up and checking. */

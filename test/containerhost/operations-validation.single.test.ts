@@ -209,6 +209,7 @@ describe('limits', () => {
     ['a restart timeout above 300', 'restart', { body: { timeout: 301 } }, ['timeout']],
     ['a signal that is no signal name', 'kill', { body: { signal: 'kill; rm' } }, ['signal']],
     ['?force that is not a boolean', 'remove', { query: { force: 'maybe' } }, ['force']],
+    ['a pull that is not a boolean', 'recreate', { body: { pull: 'yes' } }, ['pull']],
     ['?tail of 0', 'logs', { query: { tail: 0 } }, ['tail']],
     ['?tail above 100000', 'logs', { query: { tail: 100001 } }, ['tail']],
     ['?tail that is neither a number nor all', 'logs', { query: { tail: 'some' } }, ['tail']],
@@ -230,6 +231,7 @@ describe('limits', () => {
     ['deleting the root', 'delete', { query: { path: '/' } }, ['path']],
     ['creating the root', 'mkdir', { body: { path: '/' } }, ['path']],
     ['a volume name that is not an engine name', 'volume create', { body: { name: 'my volume' } }, ['name']],
+    ['?force that is not a boolean', 'volume delete', { query: { force: 'maybe' } }, ['force']],
     ['.. in a volume path', 'volume browse', { query: { path: '../x' } }, ['path']],
     [
       'a subnet that is no CIDR',
@@ -240,6 +242,7 @@ describe('limits', () => {
     ['an empty containerId', 'connect', { body: { containerId: '' } }, ['containerId']],
     ['the same alias twice', 'connect', { body: { containerId: 'web', aliases: ['a', 'a'] } }, ['aliases']],
     ['an image that is no reference', 'pull', { body: { image: 'Not A Reference' } }, ['image']],
+    ['?force that is not a boolean', 'image delete', { query: { force: 'maybe' } }, ['force']],
     [
       'credentials without a password',
       'pull',
@@ -248,10 +251,18 @@ describe('limits', () => {
     ],
   ];
   for (const [what, operation, options, path] of cases) {
-    it(`refuses ${what} with 400`, async () => {
+    it(`refuses ${what} with 400 (${operation})`, async () => {
       expectValidationError(await call(OPERATIONS[operation]!, options), path);
     });
   }
+
+  it('refuses a network id longer than an engine id with 400', async () => {
+    const result = await offline.gateway.call(
+      'DELETE',
+      `/api/containerhost/nodes/${offline.nodeId}/networks/${'a'.repeat(65)}`,
+    );
+    expectValidationError(result, ['networkId']);
+  });
 
   it('answers 400 before 404: a bad body on an unknown node', async () => {
     expectValidationError(await call(OPERATIONS.create!, { body: { name: '-', image: 'x' } }, MISSING), [

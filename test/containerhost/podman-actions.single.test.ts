@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { expectError } from '../support/expectations.js';
 import type { TestGateway } from '../support/gateway.js';
-import { execIn, podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import {
+  auditEventsOf,
+  execIn,
+  lastAuditedAs,
+  podmanNodeFor,
+  podmanSkipReason,
+  podmanSuite,
+} from './helpers.js';
 
 // What the gateway changes on a real container engine (Podman's Docker-compatible API): files moved in
 // containers and written into volumes, networks disconnected, containers stopped.
@@ -10,12 +17,13 @@ const { run, names } = suite;
 
 describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: actions', () => {
   const node = podmanNodeFor(suite);
+  const lastRecorded = (action: string) => lastAuditedAs(node, action);
 
   describe('file move (POST …/containers/:containerId/files/move)', () => {
     const move = (body: unknown, container = names.web) =>
       node.gateway.call('POST', `${node.base()}/containers/${container}/files/move`, { body });
 
-    it('moves a file inside the container', async () => {
+    it('moves a file inside the container, and records both paths', async () => {
       await execIn(node.podman.docker, names.web, ['sh', '-c', 'echo moved-content > /tmp/source.txt']);
       const result = await move({ fromPath: '/tmp/source.txt', toPath: '/tmp/target file.txt' });
       expect(result.status).toBe(200);
@@ -25,6 +33,17 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: acti
         output: 'moved-content\n',
       });
       expect((await execIn(node.podman.docker, names.web, ['ls', '/tmp/source.txt'])).exitCode).not.toBe(0);
+      const web = await node.podman.docker.getContainer(names.web).inspect();
+      expect(await lastRecorded('containerhost.container.file_moved')).toEqual({
+        targetType: 'containerhost_container',
+        targetId: web.Id,
+        metadata: {
+          nodeId: node.nodeId,
+          container: names.web,
+          fromPath: '/tmp/source.txt',
+          toPath: '/tmp/target file.txt',
+        },
+      });
     });
 
     it("answers 422 with the engine's message when the source is missing", async () => {
@@ -58,7 +77,7 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: acti
         filters: JSON.stringify({ label: ['io.infragate.helper'] }),
       });
 
-    it('writes a JSON utf8 file that another container reads back', async () => {
+    it('writes a JSON utf8 file that another container reads back, recording its size but not its content', async () => {
       const result = await write({
         body: { path: '/notes/hello.txt', content: 'hello volume\n', encoding: 'utf8' },
       });
@@ -68,6 +87,13 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: acti
         exitCode: 0,
         output: 'hello volume\n',
       });
+      const event = await lastRecorded('containerhost.volume.file_written');
+      expect(event).toEqual({
+        targetType: 'containerhost_volume',
+        targetId: names.volume,
+        metadata: { nodeId: node.nodeId, path: '/notes/hello.txt', bytes: 13 },
+      });
+      expect(JSON.stringify(event)).not.toContain('hello volume');
     });
 
     it('writes base64 content', async () => {
@@ -173,12 +199,24 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: acti
         ...(query ? { query } : {}),
       });
 
-    it('disconnects an attached container', async () => {
+    it('disconnects an attached container, and records it', async () => {
       const result = await disconnect(names.network, names.sidecar);
       expect(result.status).toBe(200);
       expect(result.body).toEqual({ success: true });
       const inspected = await node.podman.docker.getContainer(names.sidecar).inspect();
       expect(Object.keys(inspected.NetworkSettings.Networks)).not.toContain(names.network);
+      const network = await node.podman.docker.getNetwork(names.network).inspect();
+      expect(await lastRecorded('containerhost.network.disconnected')).toEqual({
+        targetType: 'containerhost_network',
+        targetId: network.Id,
+        metadata: {
+          nodeId: node.nodeId,
+          network: names.network,
+          containerId: inspected.Id,
+          container: names.sidecar,
+          force: false,
+        },
+      });
     });
 
     it('answers 422 when the container is not attached', async () => {
@@ -231,12 +269,7 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: acti
     });
 
     it('records each stop in the audit trail', async () => {
-      const { auditEvents } = await import('../../src/db/schema/index.js');
-      const { eq } = await import('drizzle-orm');
-      const events = await node.gateway.deps.db
-        .select()
-        .from(auditEvents)
-        .where(eq(auditEvents.action, 'containerhost.container.stopped'));
+      const events = await auditEventsOf(node, 'containerhost.container.stopped');
       expect(events.map((e) => e.metadata.alreadyStopped)).toEqual([false, true]);
     });
   });

@@ -1,9 +1,9 @@
-import { eq, like } from 'drizzle-orm';
+import { like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { eventually } from '../support/eventually.js';
 import { expectError } from '../support/expectations.js';
-import { podmanNodeFor, podmanSkipReason, podmanSuite, relayedNodeFor } from './helpers.js';
+import { auditEventsOf, podmanNodeFor, podmanSkipReason, podmanSuite, relayedNodeFor } from './helpers.js';
 import { openTerminal, type TerminalClient, type TerminalRefusal } from './stream-clients.js';
 
 // Commands in a container on a real engine (Podman): run to completion, and the interactive terminal
@@ -13,8 +13,7 @@ const { run, names } = suite;
 
 describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: exec and terminal', () => {
   const node = podmanNodeFor(suite);
-  const events = (action: string) =>
-    node.gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.action, action));
+  const events = (action: string) => auditEventsOf(node, action);
 
   describe('exec (POST …/containers/:containerId/exec)', () => {
     const exec = (body: unknown, container = names.web) =>

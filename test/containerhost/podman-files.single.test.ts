@@ -1,10 +1,15 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditEvents } from '../../src/db/schema/index.js';
 import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import type { CallOptions } from '../support/gateway.js';
-import { execIn, podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import {
+  auditEventsOf,
+  execIn,
+  lastAuditedAs,
+  podmanNodeFor,
+  podmanSkipReason,
+  podmanSuite,
+} from './helpers.js';
 
 // A container's files through the archive API, and a volume's through helper containers, on a real
 // engine (Podman); every change is checked inside the container.
@@ -132,10 +137,7 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: file
     });
 
     it('records the upload with its size, never its content', async () => {
-      const [event] = await node.gateway.deps.db
-        .select()
-        .from(auditEvents)
-        .where(eq(auditEvents.action, 'containerhost.container.file_uploaded'));
+      const [event] = await auditEventsOf(node, 'containerhost.container.file_uploaded');
       expect(event?.metadata).toMatchObject({ path: '/srv/new/hello.txt', bytes: 10, replaced: false });
       expect(JSON.stringify(event)).not.toContain('file body');
     });
@@ -170,10 +172,17 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: file
     const mkdir = (path: string) => node.gateway.call('POST', files(names.web, '/mkdir'), { body: { path } });
     const remove = (path: string, query: Record<string, string | boolean> = {}, container = names.web) =>
       node.gateway.call('DELETE', files(container), { query: { path, ...query } });
+    const lastRecorded = (verb: string) => lastAuditedAs(node, `containerhost.container.${verb}`);
+    const aboutWeb = async (metadata: Record<string, unknown>) => ({
+      targetType: 'containerhost_container',
+      targetId: (await node.podman.docker.getContainer(names.web).inspect()).Id,
+      metadata: { nodeId: node.nodeId, container: names.web, ...metadata },
+    });
 
-    it('creates a directory with its parents', async () => {
+    it('creates a directory with its parents, and records it', async () => {
       expect((await mkdir('/srv/made/deeper')).status).toBe(201);
       expect((await inWeb(['test', '-d', '/srv/made/deeper'])).exitCode).toBe(0);
+      expect(await lastRecorded('directory_created')).toEqual(await aboutWeb({ path: '/srv/made/deeper' }));
     });
 
     it('answers 409 when the path exists', async () => {
@@ -182,9 +191,12 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: file
       expect(result.body.details.reason).toBe('PATH_EXISTS');
     });
 
-    it('deletes a file', async () => {
+    it('deletes a file, and records it', async () => {
       expect((await remove('/srv/new/hello.txt')).body).toEqual({ success: true });
       expect((await inWeb(['ls', '/srv/new/hello.txt'])).exitCode).not.toBe(0);
+      expect(await lastRecorded('file_deleted')).toEqual(
+        await aboutWeb({ path: '/srv/new/hello.txt', type: 'file', recursive: false }),
+      );
     });
 
     it('answers 409 for a directory with entries unless ?recursive=true', async () => {
@@ -193,6 +205,9 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: file
       expect(refused.body.details.reason).toBe('DIRECTORY_NOT_EMPTY');
       expect((await remove('/srv/made', { recursive: true })).status).toBe(200);
       expect((await inWeb(['ls', '/srv/made'])).exitCode).not.toBe(0);
+      expect(await lastRecorded('file_deleted')).toEqual(
+        await aboutWeb({ path: '/srv/made', type: 'directory', recursive: true }),
+      );
     });
 
     it('deletes an empty directory', async () => {

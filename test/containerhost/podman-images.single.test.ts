@@ -1,11 +1,9 @@
 import net from 'node:net';
-import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../../src/db/schema/index.js';
 import { listenOnLoopback } from '../services/peers.js';
 import { eventually } from '../support/eventually.js';
 import { expectError } from '../support/expectations.js';
-import { podmanNodeFor, podmanSuite, registrySkipReason, relayedNodeFor } from './helpers.js';
+import { auditEventsOf, podmanNodeFor, podmanSuite, registrySkipReason, relayedNodeFor } from './helpers.js';
 import { openEventStream } from './stream-clients.js';
 
 // Images pulled from a real registry (the distribution registry with htpasswd auth) by a real engine
@@ -29,8 +27,7 @@ describe.skipIf(Boolean(registrySkipReason))('container hosts against Podman and
         body: login,
       },
     );
-  const audit = (action: string) =>
-    node.gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.action, action));
+  const audit = (action: string) => auditEventsOf(node, action);
 
   beforeAll(async () => {
     const registry = node.registry!;
@@ -205,7 +202,7 @@ describe.skipIf(Boolean(registrySkipReason))('container hosts against Podman and
       expect((await node.podman.docker.getImage(Id).inspect()).Id).toBe(Id);
     });
 
-    it('deletes an image reference', async () => {
+    it('deletes an image reference, and records what the engine untagged and deleted', async () => {
       await node.gateway.call('DELETE', `${node.base()}/containers/ig-${run}-pulled`, {
         query: { force: true },
       });
@@ -214,6 +211,12 @@ describe.skipIf(Boolean(registrySkipReason))('container hosts against Podman and
       expect(result.status).toBe(200);
       expect(result.body.data.untagged).toContain(helper);
       await expect(node.podman.docker.getImage(helper).inspect()).rejects.toMatchObject({ statusCode: 404 });
+      const [event] = await audit('containerhost.image.deleted');
+      expect(event).toMatchObject({
+        targetType: 'containerhost_image',
+        targetId: helper,
+        metadata: { nodeId: node.nodeId, force: false, ...result.body.data },
+      });
     });
 
     it('answers 404 for an unknown image', async () => {

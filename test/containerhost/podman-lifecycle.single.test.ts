@@ -1,11 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../../src/db/schema/index.js';
 import { expectError } from '../support/expectations.js';
-import { execIn, podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import {
+  auditEventsOf,
+  execIn,
+  lastAuditedAs,
+  podmanNodeFor,
+  podmanSkipReason,
+  podmanSuite,
+} from './helpers.js';
 
 // A container's lifecycle on a real engine (Podman): each change is checked through Podman itself.
 const suite = podmanSuite();
@@ -24,6 +29,12 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: life
     });
   const act = (container: string, action: string, body?: unknown) =>
     node.gateway.call('POST', `${node.base()}/containers/${container}/${action}`, body ? { body } : {});
+  const lastRecorded = (verb: string) => lastAuditedAs(node, `containerhost.container.${verb}`);
+  const recorded = (container: string, metadata: Record<string, unknown>) => ({
+    targetType: 'containerhost_container',
+    targetId: container,
+    metadata: { nodeId: node.nodeId, ...metadata },
+  });
 
   beforeAll(async () => {
     await node.podman.docker.createNetwork({ Name: secondNetwork, Labels: labels });
@@ -96,37 +107,39 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: life
     });
 
     it('records the creation in the audit trail', async () => {
-      const events = await node.gateway.deps.db
-        .select()
-        .from(auditEvents)
-        .where(eq(auditEvents.action, 'containerhost.container.created'));
+      const events = await auditEventsOf(node, 'containerhost.container.created');
       expect(events.map((event) => event.metadata.name)).toEqual([name('made'), name('started')]);
     });
   });
 
   describe('start, restart, kill, pause, unpause', () => {
-    it('starts a created container', async () => {
+    it('starts a created container, and records it', async () => {
       expect((await act(name('made'), 'start')).body).toEqual({ success: true });
       expect((await inspect(name('made'))).State.Running).toBe(true);
+      expect(await lastRecorded('started')).toEqual(recorded(name('made'), { alreadyRunning: false }));
     });
 
-    it('answers success for a container that is already running', async () => {
+    it('answers success for a container that is already running, and records that it was', async () => {
       expect((await act(name('made'), 'start')).status).toBe(200);
+      expect(await lastRecorded('started')).toEqual(recorded(name('made'), { alreadyRunning: true }));
     });
 
-    it('restarts a running container', async () => {
+    it('restarts a running container, and records it with its timeout', async () => {
       const before = (await inspect(name('made'))).State.StartedAt;
       expect((await act(name('made'), 'restart', { timeout: 0 })).status).toBe(200);
       const after = await inspect(name('made'));
       expect(after.State.Running).toBe(true);
       expect(after.State.StartedAt).not.toBe(before);
+      expect(await lastRecorded('restarted')).toEqual(recorded(name('made'), { timeout: 0 }));
     });
 
-    it('pauses and unpauses a running container', async () => {
+    it('pauses and unpauses a running container, and records both', async () => {
       expect((await act(name('made'), 'pause')).status).toBe(200);
       expect((await inspect(name('made'))).State.Paused).toBe(true);
       expect((await act(name('made'), 'unpause')).status).toBe(200);
       expect((await inspect(name('made'))).State.Paused).toBe(false);
+      expect(await lastRecorded('paused')).toEqual(recorded(name('made'), {}));
+      expect(await lastRecorded('unpaused')).toEqual(recorded(name('made'), {}));
     });
 
     it('answers 409 to pausing a paused container and unpausing a running one', async () => {
@@ -136,9 +149,10 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: life
       expectError(await act(name('started'), 'unpause'), 409, 'CONFLICT');
     });
 
-    it('kills a running container with the given signal', async () => {
+    it('kills a running container with the given signal, and records the signal', async () => {
       expect((await act(name('started'), 'kill', { signal: 'SIGKILL' })).status).toBe(200);
       expect((await inspect(name('started'))).State.Running).toBe(false);
+      expect(await lastRecorded('killed')).toEqual(recorded(name('started'), { signal: 'SIGKILL' }));
     });
 
     it('answers 409 to killing a container that is not running', async () => {
@@ -178,6 +192,21 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: life
       expect(result.body.data.state.running).toBe(false);
     });
 
+    it("answers 409 with the engine's reason for a paused container, and leaves it as it was", async () => {
+      // The engine refuses to stop a paused container, the first step of a recreate.
+      const before = await inspect(name('made'));
+      expect((await act(name('made'), 'pause')).status).toBe(200);
+      const result = await act(name('made'), 'recreate');
+      expectError(result, 409, 'CONFLICT');
+      expect(result.body.details).toMatchObject({
+        reason: 'ENGINE_CONFLICT',
+        explanation: expect.stringMatching(/state improper/),
+      });
+      const after = await inspect(name('made'));
+      expect(after).toMatchObject({ Id: before.Id, Name: before.Name, State: { Paused: true } });
+      expect((await act(name('made'), 'unpause')).status).toBe(200);
+    });
+
     it('answers 404 for an unknown container', async () => {
       expectError(await act(name('missing'), 'recreate'), 404, 'NOT_FOUND');
     });
@@ -192,14 +221,20 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: life
       expect((await inspect(name('made'))).State.Running).toBe(true);
     });
 
-    it('removes a running container with ?force=true', async () => {
+    it('removes a running container with ?force=true, and records it', async () => {
       expect((await remove(name('made'), { force: true })).body).toEqual({ success: true });
       await expect(inspect(name('made'))).rejects.toMatchObject({ statusCode: 404 });
+      expect(await lastRecorded('removed')).toEqual(
+        recorded(name('made'), { force: true, removeVolumes: false }),
+      );
     });
 
-    it('removes a stopped container', async () => {
+    it('removes a stopped container with its anonymous volumes', async () => {
       expect((await remove(name('started'), { removeVolumes: true })).status).toBe(200);
       await expect(inspect(name('started'))).rejects.toMatchObject({ statusCode: 404 });
+      expect(await lastRecorded('removed')).toEqual(
+        recorded(name('started'), { force: false, removeVolumes: true }),
+      );
     });
 
     it('answers 404 for an unknown container', async () => {

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../../src/db/schema/index.js';
 import { expectError } from '../support/expectations.js';
-import { podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
+import { auditEventsOf, podmanNodeFor, podmanSkipReason, podmanSuite } from './helpers.js';
 
 // Volumes and networks created, deleted and connected on a real engine (Podman), each change checked
 // through Podman itself.
@@ -13,8 +11,12 @@ const name = (what: string) => `ig-${run}-${what}`;
 
 describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: volumes and networks', () => {
   const node = podmanNodeFor(suite);
-  const audit = (action: string) =>
-    node.gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.action, action));
+  const audit = (action: string) => auditEventsOf(node, action);
+  /** The one event of `action` about `targetId`: target and metadata. */
+  const recordedFor = async (action: string, targetId: string) =>
+    (await audit(action))
+      .filter((event) => event.targetId === targetId)
+      .map(({ targetType, metadata }) => ({ targetType, metadata }));
   const missing = (promise: Promise<unknown>) => expect(promise).rejects.toMatchObject({ statusCode: 404 });
 
   describe('volumes (POST …/volumes, DELETE …/volumes/:name)', () => {
@@ -35,11 +37,14 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: volu
       });
     });
 
-    it('creates a volume with its labels', async () => {
+    it('creates a volume with its labels, and records it', async () => {
       const result = await create({ name: name('made'), labels: { ...labels, tier: 'db' } });
       expect(result.status).toBe(201);
       expect(result.body.data).toMatchObject({ name: name('made'), driver: 'local', labels: { tier: 'db' } });
       expect((await volume(name('made'))).Labels).toMatchObject({ tier: 'db' });
+      expect(await recordedFor('containerhost.volume.created', name('made'))).toEqual([
+        { targetType: 'containerhost_volume', metadata: { nodeId: node.nodeId, driver: 'local' } },
+      ]);
     });
 
     it('answers 409 when the name is taken', async () => {
@@ -83,9 +88,21 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: volu
     const remove = (network: string) => node.gateway.call('DELETE', `${node.base()}/networks/${network}`);
     const network = (networkName: string) => node.podman.docker.getNetwork(networkName).inspect();
 
-    it('creates an internal network with its subnet and labels', async () => {
+    it('creates an internal network with its subnet and labels, and records it', async () => {
       const result = await create({ name: name('lan'), internal: true, subnet: '10.89.77.0/24' });
       expect(result.status).toBe(201);
+      expect(await recordedFor('containerhost.network.created', result.body.data.id)).toEqual([
+        {
+          targetType: 'containerhost_network',
+          metadata: {
+            nodeId: node.nodeId,
+            name: name('lan'),
+            driver: 'bridge',
+            internal: true,
+            subnet: '10.89.77.0/24',
+          },
+        },
+      ]);
       expect(result.body.data).toMatchObject({
         name: name('lan'),
         internal: true,
@@ -102,11 +119,24 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: volu
       expect(result.body.details.reason).toBe('NETWORK_NAME_TAKEN');
     });
 
-    it('connects a container with its aliases', async () => {
+    it('connects a container with its aliases, and records it', async () => {
       const result = await connect(name('lan'), { containerId: names.web, aliases: ['api'] });
       expect(result.body).toEqual({ success: true });
-      const settings = (await node.podman.docker.getContainer(names.web).inspect()).NetworkSettings.Networks;
-      expect(settings[name('lan')]?.Aliases).toContain('api');
+      const web = await node.podman.docker.getContainer(names.web).inspect();
+      expect(web.NetworkSettings.Networks[name('lan')]?.Aliases).toContain('api');
+      const { Id } = await network(name('lan'));
+      expect(await recordedFor('containerhost.network.connected', Id)).toEqual([
+        {
+          targetType: 'containerhost_network',
+          metadata: {
+            nodeId: node.nodeId,
+            network: name('lan'),
+            containerId: web.Id,
+            container: names.web,
+            aliases: ['api'],
+          },
+        },
+      ]);
     });
 
     it('answers 409 when the container is attached already', async () => {

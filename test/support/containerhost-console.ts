@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { type PodmanPeer, startPodman } from '../services/podman.js';
+import { type PodmanOptions, type PodmanPeer, startPodman } from '../services/podman.js';
 import { type ConsoleHarness, type ConsolePage, type ConsoleUser, signIn, startConsole } from './console.js';
 
 /** A console with a Podman engine registered as node `podman`, and a user who may manage it. */
@@ -10,8 +10,8 @@ export interface ContainerConsole {
   nodeId: string;
 }
 
-export async function startContainerConsole(): Promise<ContainerConsole> {
-  const [harness, podman] = await Promise.all([startConsole(), startPodman()]);
+export async function startContainerConsole(podmanOptions: PodmanOptions = {}): Promise<ContainerConsole> {
+  const [harness, podman] = await Promise.all([startConsole(), startPodman(podmanOptions)]);
   const manager = await harness.createUser(['containerhost:manage']);
   const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
     // Volume files go through a helper container of the image the engine has already.

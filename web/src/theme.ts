@@ -4,8 +4,8 @@ const SYSTEM_FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica N
 
 // Contrast (WCAG AA, which axe checks on every page in the browser tests): filled buttons and
 // badges pick black or white text by the background's luminance (the threshold keeps either at
-// 4.5:1 or more), and in the light scheme the text of "light" variants (alerts, light badges) and
-// dimmed text are darker than Mantine's defaults.
+// 4.5:1 or more), and in the light scheme the text of "light" variants (alerts, light badges),
+// dimmed text and the error under a field are darker than Mantine's defaults.
 export const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: { light: 8, dark: 8 },
@@ -24,6 +24,7 @@ export const cssVariablesResolver: CSSVariablesResolver = (resolved) => ({
   variables: {},
   light: {
     '--mantine-color-dimmed': resolved.colors.gray[7],
+    '--mantine-color-error': resolved.colors.red[9],
     '--mantine-color-anchor': resolved.colors.blue[9],
     ...Object.fromEntries(
       Object.entries(resolved.colors).map(([name, shades]) => [

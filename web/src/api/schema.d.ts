@@ -8706,7 +8706,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description JSON, or a stream of Server-Sent Events */
+            /** @description JSON, or a stream of Server-Sent Events: the data of each `log` event; the stream ends with `end` (or `error`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8717,7 +8717,7 @@ export interface operations {
                         /** @description the answer stopped at its size limit */
                         truncated: boolean;
                     };
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["ContainerLogLine"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8744,7 +8744,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description JSON, or a stream of Server-Sent Events */
+            /** @description JSON, or a stream of Server-Sent Events: the data of each `stats` event (one sample); the stream ends with `end` (or `error`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8753,7 +8753,7 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["StatsSample"];
                     };
-                    "text/event-stream": string;
+                    "text/event-stream": components["schemas"]["StatsSample"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -9312,7 +9312,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description JSON, or a stream of Server-Sent Events */
+            /** @description JSON, or a stream of Server-Sent Events: the data of each `progress` event; then `pulled` (the image, as the JSON answer's `data`) and `end`, or `error` */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9321,7 +9321,12 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Image"];
                     };
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        layer: string | null;
+                        status: string;
+                        current: number | null;
+                        total: number | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -26,3 +26,20 @@ export type Query<Path extends keyof paths, Method extends keyof paths[Path]> = 
 }
   ? NonNullable<Parameters>
   : never;
+
+type EventStreamBody<Response> = Response extends { content: { 'text/event-stream': infer Data } }
+  ? Data
+  : never;
+
+/**
+ * The data of the main event of an operation's Server-Sent Events (the document describes a stream
+ * by it): `EventData<'/api/containerhost/nodes/{nodeId}/images/pull', 'post'>` is one pull progress.
+ */
+export type EventData<
+  Path extends keyof paths,
+  Method extends keyof paths[Path],
+> = paths[Path][Method] extends {
+  responses: infer Responses;
+}
+  ? EventStreamBody<Responses[SuccessStatus & keyof Responses]>
+  : never;

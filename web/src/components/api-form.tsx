@@ -63,20 +63,22 @@ export function FormBanner({
   );
 }
 
-/** The foot of a dialog's form: Cancel, and the submit button named for what it does. */
+/** The foot of a dialog's form: Cancel (or Done, once it did its work), and the submit button named for what it does. */
 export function FormActions({
   submitLabel,
   submitting,
   onCancel,
+  cancelLabel = 'Cancel',
 }: {
   submitLabel: string;
   submitting: boolean;
   onCancel: () => void;
+  cancelLabel?: string;
 }) {
   return (
     <Group justify="flex-end">
       <Button variant="default" onClick={onCancel}>
-        Cancel
+        {cancelLabel}
       </Button>
       <Button type="submit" loading={submitting}>
         {submitLabel}

@@ -3,7 +3,7 @@ import { DataOf } from '../../../core/http-schemas.js';
 import { type OpenStreams, sendEventStream } from '../../../core/sse.js';
 import type { ContainerLogService } from '../container-logs.js';
 import type { ContainerStatsService } from '../container-stats.js';
-import { LogLines, LogsQuery, StatsQuery, StatsSample } from '../schemas/container-streams.js';
+import { LogLine, LogLines, LogsQuery, StatsQuery, StatsSample } from '../schemas/container-streams.js';
 import { ContainerParams } from '../schemas/params.js';
 import { JsonOrEvents, tags, view } from './declarations.js';
 
@@ -26,7 +26,10 @@ export const containerStreamRoutes: GatewayModule<{
         summary: "A container's log lines (stdout and stderr demultiplexed); ?follow=true streams them",
         params: ContainerParams,
         querystring: LogsQuery,
-        response: JsonOrEvents(LogLines, '`log` events ({stream, timestamp, line}), then `end`'),
+        response: JsonOrEvents(LogLines, {
+          data: LogLine,
+          description: 'the data of each `log` event; the stream ends with `end` (or `error`)',
+        }),
       },
     },
     async (request, reply) => {
@@ -46,7 +49,10 @@ export const containerStreamRoutes: GatewayModule<{
         summary: "A running container's resource use: one sample, or ?stream=true for one a second",
         params: ContainerParams,
         querystring: StatsQuery,
-        response: JsonOrEvents(DataOf(StatsSample), '`stats` events (one sample each), then `end`'),
+        response: JsonOrEvents(DataOf(StatsSample), {
+          data: StatsSample,
+          description: 'the data of each `stats` event (one sample); the stream ends with `end` (or `error`)',
+        }),
       },
     },
     async (request, reply) => {

@@ -21,13 +21,18 @@ export const FileDownload = {
   200: { description: 'the file', content: { 'application/octet-stream': { schema: FileBytes } } },
 };
 
-/** An answer that is JSON, or Server-Sent Events when the query or `Accept` asks for a stream. */
-export const JsonOrEvents = (json: TSchema, events: string) => ({
+/**
+ * An answer that is JSON, or Server-Sent Events when the query or `Accept` asks for a stream. The
+ * stream is documented by the `data` of its main event (`description` names every event), so typed
+ * clients read that shape from the document instead of writing it by hand. The description goes on
+ * the answer, not the schema: a named schema stays one component wherever it is used.
+ */
+export const JsonOrEvents = (json: TSchema, events: { data: TSchema; description: string }) => ({
   200: {
-    description: 'JSON, or a stream of Server-Sent Events',
+    description: `JSON, or a stream of Server-Sent Events: ${events.description}`,
     content: {
       'application/json': { schema: json },
-      'text/event-stream': { schema: Type.String({ description: events }) },
+      'text/event-stream': { schema: events.data },
     },
   },
 });

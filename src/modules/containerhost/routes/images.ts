@@ -2,7 +2,7 @@ import type { GatewayModule } from '../../../core/app.js';
 import { DataOf } from '../../../core/http-schemas.js';
 import { type OpenStreams, sendEventStream, wantsEventStream } from '../../../core/sse.js';
 import type { ImageService } from '../images.js';
-import { ImagePrune, ImagePull, ImageRemoval, ImageRemoveQuery } from '../schemas/images.js';
+import { ImagePrune, ImagePull, ImageRemoval, ImageRemoveQuery, PullProgress } from '../schemas/images.js';
 import { ImageParams, NodeParams } from '../schemas/params.js';
 import { ImageDetail } from '../schemas/resources.js';
 import { JsonOrEvents, manage, tags } from './declarations.js';
@@ -22,10 +22,11 @@ export const imageRoutes: GatewayModule<{ images: ImageService; streams: OpenStr
           'Pull an image; with Accept: text/event-stream the progress streams per layer, else the answer comes when done',
         params: NodeParams,
         body: ImagePull,
-        response: JsonOrEvents(
-          DataOf(ImageDetail),
-          '`progress` events ({layer, status, current, total}), then `pulled` (the image) and `end`',
-        ),
+        response: JsonOrEvents(DataOf(ImageDetail), {
+          data: PullProgress,
+          description:
+            "the data of each `progress` event; then `pulled` (the image, as the JSON answer's `data`) and `end`, or `error`",
+        }),
       },
     },
     async (request, reply) => {

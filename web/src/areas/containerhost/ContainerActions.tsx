@@ -5,6 +5,7 @@ import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { nodeKey } from './queries';
+import { RecreateButton } from './RecreateButton';
 
 type Action = 'start' | 'pause' | 'unpause' | 'stop' | 'restart' | 'kill';
 
@@ -47,8 +48,8 @@ const DONE: Record<Action, string> = {
 
 /**
  * The lifecycle buttons a container's state allows: start a stopped one, pause/stop/restart/kill a
- * running one, unpause a paused one, remove any (a running one by force). Stopping, restarting,
- * killing and removing confirm first.
+ * running one, unpause a paused one, recreate and remove any (a running one removed by force).
+ * Stopping, restarting, killing, recreating and removing confirm first.
  */
 export function ContainerActions({
   nodeId,
@@ -122,6 +123,7 @@ export function ContainerActions({
       {running && confirmed('restart', 'Restart', 'The container is stopped and started again.')}
       {running &&
         confirmed('kill', 'Kill', 'The engine sends SIGKILL: the processes end at once, without cleanup.')}
+      <RecreateButton nodeId={nodeId} name={name} onRecreated={refresh} />
       <ConfirmButton
         size="xs"
         label="Remove"

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { Answer } from '../../api/types';
 import type { UploadProgress as Sent } from '../../api/upload';
 import { FormActions, FormBanner, InlineForm, useApiForm } from '../../components/api-form';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import { type Column, DataTable } from '../../components/DataTable';
 import { formatBytes, formatDateTime } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
@@ -13,7 +14,7 @@ import { UploadProgress } from '../../components/UploadProgress';
 type Listing = Answer<'/api/containerhost/nodes/{nodeId}/containers/{containerId}/files', 'get'>['data'];
 type Entry = Listing['entries'][number];
 
-/** Where files are browsed (a container's filesystem, a volume): how to list, download, write and move. */
+/** Where files are browsed (a container's filesystem, a volume): how to list, download, and change them. */
 export interface FileSource {
   /** The listings' place in the query cache; a directory's path is appended. */
   key: QueryKey;
@@ -23,6 +24,10 @@ export interface FileSource {
   upload?: (path: string, file: File, onProgress: (sent: Sent) => void) => Promise<unknown>;
   /** Moves or renames a file (absent where the API cannot). */
   move?: (fromPath: string, toPath: string) => Promise<unknown>;
+  /** Deletes a file, a link, or a directory with everything in it (absent where the API cannot). */
+  remove?: (path: string, directory: boolean) => Promise<unknown>;
+  /** Creates a directory (absent where the API cannot). */
+  mkdir?: (path: string) => Promise<unknown>;
 }
 
 /** `/a/b` + `c` → `/a/b/c`; the root has no trailing slash to double. */
@@ -67,6 +72,27 @@ function UploadForm({ source, dir }: { source: FileSource; dir: string }) {
   );
 }
 
+function NewDirectoryForm({ source, dir }: { source: FileSource; dir: string }) {
+  const queryClient = useQueryClient();
+  const mkdir = source.mkdir!;
+  const { form, banner, submitting, onSubmit } = useApiForm({
+    initialValues: { name: '' },
+    validate: { name: (name) => (name && !name.includes('/') ? null : 'A name, without /') },
+    reasonFields: { PATH_EXISTS: 'name' },
+    submit: ({ name }) => mkdir(joinPath(dir, name)),
+    onDone: async (_, { name }) => {
+      notifySuccess(`Created the directory ${joinPath(dir, name)}.`);
+      form.reset();
+      await queryClient.invalidateQueries({ queryKey: source.key });
+    },
+  });
+  return (
+    <InlineForm onSubmit={onSubmit} banner={banner} submitting={submitting} submitLabel="Create directory">
+      <TextInput label={`New directory in ${dir}`} {...form.getInputProps('name')} />
+    </InlineForm>
+  );
+}
+
 function MoveDialog({ source, path, onClose }: { source: FileSource; path: string; onClose: () => void }) {
   const queryClient = useQueryClient();
   const move = source.move!;
@@ -93,11 +119,21 @@ function MoveDialog({ source, path, onClose }: { source: FileSource; path: strin
   );
 }
 
-/** Browse directories, download files, upload into one and move files, wherever `source` reads them. */
+/**
+ * Browse directories and download files wherever `source` reads them; upload into a directory, create
+ * one, move and delete files where the source can.
+ */
 export function FileBrowser({ source }: { source: FileSource }) {
+  const queryClient = useQueryClient();
   const [dir, setDir] = useState('/');
   const [moving, setMoving] = useState<string | undefined>();
   const listing = useQuery({ queryKey: [...source.key, dir], queryFn: () => source.list(dir) });
+  const remove = async (entry: Entry) => {
+    const path = joinPath(dir, entry.name);
+    await source.remove!(path, entry.type === 'directory');
+    notifySuccess(`Deleted ${path}.`);
+    await queryClient.invalidateQueries({ queryKey: source.key });
+  };
   const columns: Column<Entry>[] = [
     {
       header: 'Name',
@@ -125,18 +161,37 @@ export function FileBrowser({ source }: { source: FileSource }) {
     { header: 'Mode', cell: (entry) => entry.mode },
     { header: 'Modified', cell: (entry) => formatDateTime(entry.mtime) },
   ];
-  if (source.move) {
+  if (source.move || source.remove) {
     columns.push({
       header: 'Actions',
       cell: (entry) => (
-        <Button
-          size="xs"
-          variant="default"
-          aria-label={`Move ${entry.name}`}
-          onClick={() => setMoving(joinPath(dir, entry.name))}
-        >
-          Move
-        </Button>
+        <Group gap={6} wrap="nowrap">
+          {source.move && (
+            <Button
+              size="xs"
+              variant="default"
+              aria-label={`Move ${entry.name}`}
+              onClick={() => setMoving(joinPath(dir, entry.name))}
+            >
+              Move
+            </Button>
+          )}
+          {source.remove && (
+            <ConfirmButton
+              size="xs"
+              label="Delete"
+              aria-label={`Delete ${entry.name}`}
+              title={`Delete ${joinPath(dir, entry.name)}?`}
+              message={
+                entry.type === 'directory'
+                  ? 'The directory is deleted with everything in it.'
+                  : 'The file is deleted from the container.'
+              }
+              confirmLabel="Delete"
+              onConfirm={() => remove(entry)}
+            />
+          )}
+        </Group>
       ),
     });
   }
@@ -179,6 +234,7 @@ export function FileBrowser({ source }: { source: FileSource }) {
         }
       </QueryView>
       {source.upload && <UploadForm source={source} dir={dir} />}
+      {source.mkdir && <NewDirectoryForm source={source} dir={dir} />}
       {moving && <MoveDialog source={source} path={moving} onClose={() => setMoving(undefined)} />}
     </Stack>
   );

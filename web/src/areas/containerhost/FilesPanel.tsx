@@ -5,7 +5,7 @@ import { containerKey, useMayManageContainers } from './queries';
 
 const FILES_PATH = '/api/containerhost/nodes/{nodeId}/containers/{containerId}/files';
 
-/** A container's files through the engine's archive API; managers upload and move them. */
+/** A container's files through the engine's archive API; managers upload, move and delete them and create directories. */
 export function FilesPanel({ nodeId, containerId }: { nodeId: string; containerId: string }) {
   const mayManage = useMayManageContainers(nodeId);
   const path = { nodeId, containerId };
@@ -24,6 +24,13 @@ export function FilesPanel({ nodeId, containerId }: { nodeId: string; containerI
             }),
           move: (fromPath, toPath) =>
             call(api.POST(`${FILES_PATH}/move`, { params: { path }, body: { fromPath, toPath } })),
+          remove: (file, directory) =>
+            call(
+              api.DELETE(FILES_PATH, {
+                params: { path, query: { path: file, ...(directory ? { recursive: true } : {}) } },
+              }),
+            ),
+          mkdir: (dir) => call(api.POST(`${FILES_PATH}/mkdir`, { params: { path }, body: { path: dir } })),
         }
       : {}),
   };

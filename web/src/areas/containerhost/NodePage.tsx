@@ -9,6 +9,7 @@ import { ImagesPanel } from './ImagesPanel';
 import { NetworksPanel } from './NetworksPanel';
 import { OrderPanel } from './OrderPanel';
 import { nodePath, useNode } from './queries';
+import { RegistryCredentialsPanel } from './RegistryCredentialsPanel';
 import { VolumesPanel } from './VolumesPanel';
 
 const TABS = [
@@ -17,10 +18,14 @@ const TABS = [
   { value: 'networks', label: 'Networks' },
   { value: 'volumes', label: 'Volumes' },
   { value: 'order', label: 'Order and folders' },
+  { value: 'registries', label: 'Registry credentials' },
 ] as const;
 type Tab = (typeof TABS)[number]['value'];
 
-/** One node (`/containers/<nodeId>/<tab>`): its engine, and tabs for its containers, images, networks, volumes. */
+/**
+ * One node (`/containers/<nodeId>/<tab>`): its engine, and tabs for its containers, images, networks,
+ * volumes, the order and folders of its containers, and the registry credentials its pulls use.
+ */
 export function NodePage() {
   const { nodeId = '', tab = 'containers' } = useParams();
   const navigate = useNavigate();
@@ -70,6 +75,9 @@ export function NodePage() {
         </Tabs.Panel>
         <Tabs.Panel value="order">
           <OrderPanel nodeId={nodeId} />
+        </Tabs.Panel>
+        <Tabs.Panel value="registries">
+          <RegistryCredentialsPanel nodeId={nodeId} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -96,10 +96,14 @@ export function EnvironmentDialog({
           <Textarea label="Description" autosize minRows={2} {...form.getInputProps('description')} />
           <Select
             label="Schema"
-            description="Records are checked against it"
+            description={
+              schemas.data && schemas.data.total > schemas.data.items.length
+                ? `Records are checked against it. The first ${schemas.data.items.length} of ${schemas.data.total} schemas are offered.`
+                : 'Records are checked against it'
+            }
             data={[
               { value: NO_SCHEMA, label: 'No schema' },
-              ...(schemas.data?.data ?? []).map((schema) => ({ value: schema.id, label: schema.name })),
+              ...(schemas.data?.items ?? []).map((schema) => ({ value: schema.id, label: schema.name })),
             ]}
             allowDeselect={false}
             {...form.getInputProps('schemaId')}

@@ -23,7 +23,7 @@ function EnvironmentList({ folder }: { folder: FolderChoice }) {
   const [creating, setCreating] = useState(false);
   const [moving, setMoving] = useState<MoveTarget | undefined>();
   const schemaName = (id: string | null) =>
-    id ? (schemas.data?.data.find((schema) => schema.id === id)?.name ?? 'A schema') : 'None';
+    id ? (schemas.data?.items.find((schema) => schema.id === id)?.name ?? 'A schema') : 'None';
   const columns: Column<Environment>[] = [
     {
       header: 'Environment',

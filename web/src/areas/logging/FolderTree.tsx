@@ -11,9 +11,10 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { type DragEvent, type ReactNode, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { describeError } from '../../api/errors';
 import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
+import { dragChannel } from '../../components/drag-and-drop';
 import { notifySuccess } from '../../components/notify';
 import { QueryView } from '../../components/QueryView';
 import { Section } from '../../components/Section';
@@ -31,19 +32,12 @@ import {
 export type FolderChoice = 'all' | 'root' | string;
 
 /** What a drag carries: a folder of this tree, or an item (schema/environment) to put in a folder. */
-export const DRAG_TYPE = 'application/x-infragate-move';
-
-function dragPayload(target: MoveTarget) {
-  return (event: DragEvent) => {
-    event.dataTransfer.setData(DRAG_TYPE, JSON.stringify(target));
-    event.dataTransfer.effectAllowed = 'move';
-  };
-}
+const moves = dragChannel<MoveTarget>('application/x-infragate-move');
 
 /** What can be dragged onto a folder of the tree (its Move button does the same by keyboard). */
 export function Draggable({ target, children }: { target: MoveTarget; children: ReactNode }) {
   return (
-    <Box draggable onDragStart={dragPayload(target)} style={{ cursor: 'grab' }}>
+    <Box {...moves.source(target)} style={{ cursor: 'grab' }}>
       {children}
     </Box>
   );
@@ -113,11 +107,7 @@ export function FolderTree({
   const [refusal, setRefusal] = useState<string | undefined>();
   const move = moveInTree(kind);
 
-  const dropOn = (folderId: string | null) => async (event: DragEvent) => {
-    event.preventDefault();
-    const raw = event.dataTransfer.getData(DRAG_TYPE);
-    if (!raw) return;
-    const target = JSON.parse(raw) as MoveTarget;
+  const dropOn = (folderId: string | null) => async (target: MoveTarget) => {
     if (target.id === folderId || target.current === folderId) return;
     setRefusal(undefined);
     try {
@@ -128,15 +118,10 @@ export function FolderTree({
     }
     await queryClient.invalidateQueries({ queryKey: LOGGING_KEY });
   };
-  const allowDrop = (event: DragEvent) => {
-    if (event.dataTransfer.types.includes(DRAG_TYPE)) event.preventDefault();
-  };
-
   const entry = (choice: FolderChoice, label: string, depth: number, folderId: string | null) => (
     <UnstyledButton
       onClick={() => onSelect(choice)}
-      onDragOver={allowDrop}
-      onDrop={dropOn(folderId)}
+      {...moves.target(dropOn(folderId))}
       aria-pressed={selected === choice}
       pl={8 + depth * 16}
       py={4}
@@ -155,7 +140,7 @@ export function FolderTree({
   const row = ({ node, depth }: FlatNode) => {
     const target: MoveTarget = { what: 'folder', id: node.id, name: node.name, current: node.parentId };
     return (
-      <Group key={node.id} gap={4} wrap="nowrap" draggable onDragStart={dragPayload(target)}>
+      <Group key={node.id} gap={4} wrap="nowrap" {...moves.source(target)}>
         {entry(node.id, node.name, depth, node.id)}
         <Button
           size="compact-xs"

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { fetchAllPages } from '../../api/all-pages';
 import { api, call } from '../../api/client';
 import type { Answer, Body } from '../../api/types';
 
@@ -70,10 +71,13 @@ export interface FlatNode {
   path: string;
 }
 
-/** Every schema, for the environment form's choice (the API pages at 100). */
+/**
+ * The schemas the environment form offers, read page after page (up to 1000; `total` says when
+ * there are more, and the form says so).
+ */
 export function useSchemaChoices() {
   return useQuery({
     queryKey: [...SCHEMAS_KEY, 'choices'],
-    queryFn: () => call(api.GET('/api/logging/schemas', { params: { query: { limit: 100 } } })),
+    queryFn: () => fetchAllPages((query) => call(api.GET('/api/logging/schemas', { params: { query } }))),
   });
 }
