@@ -1,14 +1,11 @@
 import cliProgress from 'cli-progress';
+import type { Static } from 'typebox';
+import type { PullProgress as PullProgressEvent } from '../modules/containerhost/schemas/images.js';
 import { progressBar } from './progress.js';
 import { formatBytes } from './upload/byte-sizes.js';
 
 /** One progress event of an image pull (`{layer, status, current, total}`). */
-export interface PullEvent {
-  layer: string | null;
-  status: string;
-  current: number | null;
-  total: number | null;
-}
+export type PullEvent = Static<typeof PullProgressEvent>;
 
 /** The engine's words for a layer that needs no more transfer. */
 const LAYER_DONE = /complete|already exists/i;

@@ -1,4 +1,10 @@
 import type { Command } from 'commander';
+import type { Static } from 'typebox';
+import type {
+  LogLine as LogLineSchema,
+  LogLines,
+} from '../../modules/containerhost/schemas/container-streams.js';
+import type { ExecResult } from '../../modules/containerhost/schemas/exec.js';
 import { type ApiContext, apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { addFlags, bodyFromFlags, type Flag, integer, text, whole } from '../flags.js';
@@ -11,11 +17,7 @@ import { envFlag } from './container-create.js';
  * `docker logs` and `docker exec`; JSON only with an explicit `--json`.
  */
 
-interface LogLine {
-  stream: 'stdout' | 'stderr';
-  timestamp: string | null;
-  line: string;
-}
+type LogLine = Static<typeof LogLineSchema>;
 
 function printLine(context: ApiContext, entry: LogLine): void {
   if (context.opts.json) {
@@ -57,21 +59,13 @@ function registerLogs(area: Command, containers: Resource): void {
       ),
     );
     if (context.opts.follow) return followLogs(context, route, query);
-    const answer = await context.api.call<{ data: LogLine[]; truncated: boolean }>('GET', route, { query });
+    const answer = await context.api.call<LogLines>('GET', route, { query });
     if (context.opts.json) return context.out.done(answer, '');
     for (const entry of answer.data) printLine(context, entry);
     if (answer.truncated)
       process.stderr.write('(the answer stopped at 8 MiB; use --tail or --since for less)\n');
   });
   jsonOnlyWhenAsked(command);
-}
-
-interface ExecResult {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  timedOut: boolean;
 }
 
 const execFlags: Flag[] = [

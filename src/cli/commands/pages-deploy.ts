@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
+import type { Deployment } from '../../modules/pages/schemas.js';
 import type { ApiContext } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { Progress } from '../progress.js';
@@ -61,14 +62,6 @@ async function packDirectory(dir: string, into: string): Promise<number> {
   pack.finalize();
   await written;
   return names.length;
-}
-
-interface Deployment {
-  id: string;
-  fileCount: number;
-  sizeBytes: number;
-  production: boolean;
-  previewUrl?: string;
 }
 
 /** Uploads `source` (a directory or an archive) as a new deployment of the project at `projectRoute`. */
