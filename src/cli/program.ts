@@ -14,6 +14,7 @@ import { registerInference } from './commands/inference.js';
 import { registerLocalAdmin } from './commands/local-admin.js';
 import { registerLogging } from './commands/logging.js';
 import { registerNodes } from './commands/nodes.js';
+import { registerNotifications } from './commands/notifications.js';
 import { registerPages } from './commands/pages.js';
 import { registerRepohost } from './commands/repohost.js';
 import { registerSession } from './commands/session.js';
@@ -63,6 +64,7 @@ export function buildProgram(): Command {
   registerNodes(program);
   registerAudit(program);
   registerSiem(program);
+  registerNotifications(program);
 
   program.commandsGroup('Shell:');
   registerCompletion(program);

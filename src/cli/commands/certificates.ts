@@ -5,7 +5,7 @@ import { type Flag, fileText, stdinSecret, text, whole } from '../flags.js';
 import { crudCommands, type Resource, recordRoute, resourceCommand } from '../resource.js';
 
 /** SSL certificates (`/api/ssl-certificates`): uploaded from PEM files, the key never read back. */
-const certificates: Resource = { noun: 'certificate', route: '/api/ssl-certificates' };
+export const certificates: Resource = { noun: 'certificate', route: '/api/ssl-certificates' };
 
 const material: Flag[] = [
   fileText('--cert <file>', 'certificatePem', 'PEM certificate (the leaf)', true),
