@@ -50,7 +50,7 @@ const pagesModule: GatewayModule = async (app) => {
   const projects = new ProjectService({ ...deps, gc, sites: invalidation, urls });
   const deployments = new DeploymentService({ ...deps, blobs, gc, retention, sites: invalidation, urls });
   const domains = new DomainService({ ...deps, checks: new DomainOwnershipChecks(deps), hosts, urls });
-  const tokens = new DeployTokenService(deps);
+  const tokens = new DeployTokenService({ ...deps, projects });
 
   deps.jobs.register({
     name: 'pages.maintenance',
@@ -61,7 +61,7 @@ const pagesModule: GatewayModule = async (app) => {
   });
 
   await app.register(siteHostRoutes, { sites, hosts, domains, sandbox });
-  await app.register(projectRoutes, { prefix: '/api/pages', projects });
+  await app.register(projectRoutes, { prefix: '/api/pages', projects, tokens });
   await app.register(deploymentRoutes, { prefix: '/api/pages/:projectId/deployments', deployments, tokens });
   await app.register(domainRoutes, { prefix: '/api/pages/:projectId/domains', domains });
   await app.register(deployTokenRoutes, { prefix: '/api/pages/:projectId/deploy-tokens', tokens });
