@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { type Flag, fileText, stdinSecret, text, whole } from '../flags.js';
 import { crudCommands, type Resource, recordRoute, resourceCommand } from '../resource.js';
+import { registerCertificatesAcme } from './certificates-acme.js';
 
 /** SSL certificates (`/api/ssl-certificates`): uploaded from PEM files, the key never read back. */
 export const certificates: Resource = { noun: 'certificate', route: '/api/ssl-certificates' };
@@ -67,4 +68,5 @@ export function registerCertificates(program: Command): void {
       } else process.stdout.write(response.bytes);
     },
   );
+  registerCertificatesAcme(area, certificates);
 }
