@@ -15,6 +15,7 @@ import {
   unwrap,
   updateCommand,
 } from '../resource.js';
+import { registerRecords } from './logging-records.js';
 
 /** Logging: two folder trees (schema folders, environment folders), schemas and environments. */
 
@@ -203,7 +204,7 @@ export function registerLogging(program: Command): void {
   const schemaFolders = registerFolders(area, 'schema');
   const environmentFolders = registerFolders(area, 'environment');
   registerItems(area, 'schema', schemaFolders, [schemaFields]);
-  registerItems(area, 'environment', environmentFolders, [
+  const environments = registerItems(area, 'environment', environmentFolders, [
     {
       ...schemaFilter,
       description: 'schema the records follow (name, id, or none)',
@@ -211,4 +212,5 @@ export function registerLogging(program: Command): void {
     },
     whole('--retention-days <days>', 'retentionDays', 'days records are kept (1-3650)'),
   ]);
+  registerRecords(area, environments);
 }
