@@ -9,7 +9,7 @@ import { registerCompletion } from './commands/completion.js';
 import { registerContainerHosts } from './commands/container-hosts.js';
 import { registerContainers } from './commands/containers.js';
 import { registerDatabases } from './commands/databases.js';
-import { registerImages } from './commands/images.js';
+import { registerImages, registerRegistryCredentials } from './commands/images.js';
 import { registerInference } from './commands/inference.js';
 import { registerLocalAdmin } from './commands/local-admin.js';
 import { registerLogging } from './commands/logging.js';
@@ -56,6 +56,7 @@ export function buildProgram(): Command {
   registerContainerHosts(program);
   registerContainers(program);
   registerImages(program);
+  registerRegistryCredentials(program);
   registerDatabases(program);
   registerCertificates(program);
   registerPages(program);

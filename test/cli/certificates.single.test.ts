@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AcmeHarness, pebble, startAcmeHarness } from '../certificates/acme-harness.js';
 import { type ApiCli, apiCli } from '../support/cli.js';
@@ -36,6 +39,18 @@ describe.skipIf(Boolean(pebble.skipReason))('infragate certificates acme (agains
     const renewed = await cli.json(['certificates', 'acme', 'renew', 'web', '--wait']);
     expect(renewed).toMatchObject({ id: issued.id, status: 'valid' });
     expect(renewed.serialNumber).not.toBe(issued.serialNumber);
+  });
+
+  it('downloads the issued certificate with its chain, to stdout or to a file with -o', async () => {
+    const printed = await cli.run(['certificates', 'download', 'web']);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout.match(/-----BEGIN CERTIFICATE-----/g)?.length).toBeGreaterThanOrEqual(2);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-cli-cert-')), 'web.pem');
+    expect(await cli.json(['certificates', 'download', 'web', '-o', file])).toEqual({
+      file,
+      bytes: Buffer.byteLength(printed.stdout),
+    });
+    expect(fs.readFileSync(file, 'utf8')).toBe(printed.stdout);
   });
 
   it('stops at the TXT records of a manual dns-01 order, and issues once they are confirmed', async () => {
