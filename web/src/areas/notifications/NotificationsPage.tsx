@@ -1,6 +1,6 @@
 import { Tabs } from '@mantine/core';
 import { useLocation, useNavigate } from 'react-router';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeader } from '../../components/PageHeader';
 import { ChannelsPanel } from './ChannelsPanel';
@@ -20,7 +20,7 @@ const TABS = [
 export default function NotificationsPage() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const canManage = mayAccess(useCurrentUser().scopes, { anyOf: ['notifications:manage'] });
+  const canManage = mayUse(useCurrentUser().scopes, 'notifications:manage');
   const tab =
     TABS.find((candidate) => candidate.path !== '/notifications' && pathname.startsWith(candidate.path))
       ?.value ?? 'channels';
