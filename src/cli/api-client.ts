@@ -96,6 +96,18 @@ export class ApiClient {
     route: string,
     options: RequestOptions = {},
   ): AsyncGenerator<StreamEvent> {
+    yield* await this.openEvents(method, route, options);
+  }
+
+  /**
+   * Like `events`, but answers once the gateway accepted the stream (its headers are in), so the
+   * caller can do something else knowing the stream already runs (e.g. read what came before it).
+   */
+  async openEvents(
+    method: HttpMethod,
+    route: string,
+    options: RequestOptions = {},
+  ): Promise<AsyncGenerator<StreamEvent>> {
     const { statusCode, headers, body } = await this.open(method, route, {
       ...options,
       headers: { accept: 'text/event-stream', ...options.headers },
@@ -108,16 +120,18 @@ export class ApiClient {
         `expected an event stream from ${route}, got ${headers['content-type'] ?? 'no content type'}`,
       );
     }
-    try {
-      for await (const event of readEvents(body)) {
-        // A failure after the stream began: the error envelope, with no status of its own.
-        if (event.event === 'error')
-          throw new CliError(describeApiFailure(event.data as Omit<ApiError, 'status'>));
-        yield event;
+    return (async function* () {
+      try {
+        for await (const event of readEvents(body)) {
+          // A failure after the stream began: the error envelope, with no status of its own.
+          if (event.event === 'error')
+            throw new CliError(describeApiFailure(event.data as Omit<ApiError, 'status'>));
+          yield event;
+        }
+      } finally {
+        body.destroy();
       }
-    } finally {
-      body.destroy();
-    }
+    })();
   }
 
   /** Like `send`, but an error status throws an ApiRequestError (see `apiError`). */

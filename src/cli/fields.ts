@@ -41,16 +41,21 @@ function keyPath(key: string): string[] {
   return parts;
 }
 
-let stdinText: Promise<string> | undefined;
+let stdinBytes: Promise<Buffer> | undefined;
 
-/** Standard input as text, read once (several `@-` fields share it). */
-export function readStdinOnce(): Promise<string> {
-  stdinText ??= (async () => {
+/** Standard input as bytes, read once (several `@-` fields share it). */
+export function readStdinBytesOnce(): Promise<Buffer> {
+  stdinBytes ??= (async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks);
   })();
-  return stdinText;
+  return stdinBytes;
+}
+
+/** Standard input as text, read once. */
+export async function readStdinOnce(): Promise<string> {
+  return (await readStdinBytesOnce()).toString('utf8');
 }
 
 /** The text of `path`, or of standard input for `-`. */

@@ -82,12 +82,20 @@ export const fileText = (flags: string, field: string, description: string, requ
   parse: (path: string) => readTextArgument(path, flags.split(' ')[0]!),
 });
 
+/** The `…-stdin` flag that took standard input in this run (it holds one secret). */
+let stdinTakenBy: string | undefined;
+
 /** A secret read from standard input (one trailing newline dropped), never from the command line. */
 export const stdinSecret = (name: string, field: string, description: string): Flag => ({
   flags: `--${name}`,
   field,
   description,
   parse: async () => {
+    if (stdinTakenBy && stdinTakenBy !== name)
+      throw new CliError(
+        `--${stdinTakenBy} and --${name} both read standard input; give one of them per run`,
+      );
+    stdinTakenBy = name;
     const secret = (await readStdinOnce()).replace(/\r?\n$/, '');
     if (!secret) throw new CliError(`--${name} read nothing from standard input`);
     return secret;

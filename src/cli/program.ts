@@ -9,11 +9,12 @@ import { registerCompletion } from './commands/completion.js';
 import { registerContainerHosts } from './commands/container-hosts.js';
 import { registerContainers } from './commands/containers.js';
 import { registerDatabases } from './commands/databases.js';
-import { registerImages } from './commands/images.js';
+import { registerImages, registerRegistryCredentials } from './commands/images.js';
 import { registerInference } from './commands/inference.js';
 import { registerLocalAdmin } from './commands/local-admin.js';
 import { registerLogging } from './commands/logging.js';
 import { registerNodes } from './commands/nodes.js';
+import { registerNotifications } from './commands/notifications.js';
 import { registerPages } from './commands/pages.js';
 import { registerRepohost } from './commands/repohost.js';
 import { registerSession } from './commands/session.js';
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
   registerContainerHosts(program);
   registerContainers(program);
   registerImages(program);
+  registerRegistryCredentials(program);
   registerDatabases(program);
   registerCertificates(program);
   registerPages(program);
@@ -63,6 +65,7 @@ export function buildProgram(): Command {
   registerNodes(program);
   registerAudit(program);
   registerSiem(program);
+  registerNotifications(program);
 
   program.commandsGroup('Shell:');
   registerCompletion(program);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPasswordUser, enrolTotp, passwordLogin, sessionTokenOf } from '../identity/helpers.js';
 import { type ApiCli, gatewayWithCli } from '../support/cli.js';
 import type { TestGateway } from '../support/gateway.js';
 
@@ -50,6 +51,43 @@ describe('infragate admin groups and admin users (through the API)', () => {
     expect((await cli.json(['admin', 'users', 'enable', user.id])).disabled).toBe(false);
     const found = await cli.json(['admin', 'users', 'ls', '--q', 'sam@']);
     expect(found.map((row: { email: string }) => row.email)).toEqual(['sam@example.org']);
+  });
+
+  it('shows a group by name, renames it, makes it require a second factor, and deletes it once empty', async () => {
+    const group = await cli.json([
+      'admin',
+      'groups',
+      'create',
+      '--name',
+      'auditors',
+      '--scopes',
+      'audit:view',
+    ]);
+    expect(await cli.json(['admin', 'groups', 'get', 'auditors'])).toEqual(group);
+    expect((await cli.json(['admin', 'groups', 'rename', 'auditors', 'reviewers'])).name).toBe('reviewers');
+    const strict = await cli.json(['admin', 'groups', 'update', 'reviewers', '--require-mfa']);
+    expect(strict).toMatchObject({ id: group.id, name: 'reviewers', requireMfa: true });
+    expect((await cli.run(['admin', 'groups', 'delete', 'reviewers'])).code).toBe(0);
+    const gone = await cli.run(['admin', 'groups', 'get', group.id]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr.trim()).toBe(`infragate: no group with id ${group.id}`);
+  });
+
+  it('refuses to delete a group that still has members, with the reason', async () => {
+    const member = await createPasswordUser(gateway);
+    const result = await cli.run(['admin', 'groups', 'delete', member.group]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('GROUP_HAS_MEMBERS');
+  });
+
+  it("resets a user's authenticator, then deletes the user", async () => {
+    const user = await createPasswordUser(gateway);
+    await enrolTotp(gateway, await sessionTokenOf(gateway, user));
+    const reset = await cli.json(['admin', 'users', 'reset-totp', user.email]);
+    expect(reset).toMatchObject({ id: user.id, totpEnabled: false });
+    expect((await passwordLogin(gateway, user)).body.data.token).toMatch(/^igw_/);
+    expect((await cli.run(['admin', 'users', 'delete', user.email])).code).toBe(0);
+    expect((await gateway.call('GET', `/api/admin/users/${user.id}`)).status).toBe(404);
   });
 
   it('names an unknown user in one line', async () => {

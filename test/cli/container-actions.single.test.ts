@@ -150,6 +150,55 @@ describe.skipIf(Boolean(podmanSkipReason))('infragate containers and images: act
     },
   );
 
+  describe.skipIf(Boolean(registrySkipReason))('registry credentials', () => {
+    it("stores a registry's credentials, reading the password from standard input", async () => {
+      const registry = node.registry!;
+      const set = ['registry-credentials', 'set', registry.address, ...host, '--username', registry.username];
+      const result = await cli.run([...set, '--password-stdin'], `${registry.password}\n`);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        registry: registry.address,
+        username: registry.username,
+      });
+      expect(result.stdout).not.toContain(registry.password);
+    });
+
+    it('lists the registries with their usernames, never the passwords', async () => {
+      const registry = node.registry!;
+      const result = await cli.run(['registry-credentials', 'ls', ...host]);
+      expect(JSON.parse(result.stdout)).toEqual([
+        expect.objectContaining({ registry: registry.address, username: registry.username }),
+      ]);
+      expect(result.stdout).not.toContain(registry.password);
+    });
+
+    it('lets a pull without credentials use the stored ones', async () => {
+      const image = await node.registry!.push(node.podman.image, `ig-${run}/stored:latest`);
+      const result = await cli.run(['images', 'pull', image, ...host]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).repoTags).toContain(image);
+    });
+
+    it('deletes them', async () => {
+      const result = await cli.run(['registry-credentials', 'rm', node.registry!.address, ...host]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(await cli.json(['registry-credentials', 'ls', ...host])).toEqual([]);
+    });
+
+    it('refuses to store credentials without the password on standard input', async () => {
+      const result = await cli.run([
+        'registry-credentials',
+        'set',
+        'registry.example',
+        ...host,
+        '--username',
+        'u',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("required option '--password-stdin' not specified");
+    });
+  });
+
   it('deletes an image by reference, and prunes dangling ones', async () => {
     const image = `localhost/ig-${run}-copy:latest`;
     await node.podman.docker
@@ -190,6 +239,44 @@ describe.skipIf(Boolean(podmanSkipReason))('infragate containers and images: act
     expect(await state(names.stopper)).toMatchObject({ running: true });
   });
 
+  it("prints one sample of a running container's resource use as a line at a terminal", async () => {
+    const result = await cli.terminal(['containers', 'stats', names.web, ...host]);
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(
+      /^CPU (\d+\.\d%|-) {2}MEM \S+ \S*B.* {2}NET .* in \/ .* out {2}BLOCK .* read \/ .* written {2}PIDS \d+/,
+    );
+  });
+
+  it('prints the sample as JSON for scripts', async () => {
+    const sample = await cli.json(['containers', 'stats', names.web, ...host]);
+    expect(sample).toMatchObject({ memoryBytes: expect.any(Number), networkRxBytes: expect.any(Number) });
+    expect(sample.pids).toBeGreaterThanOrEqual(1);
+  });
+
+  it('streams a JSON line per sample with --stream and ends when the container stops', async () => {
+    const name = `ig-${run}-stats`;
+    await shell(name, 'exec sleep 3600');
+    const stream = cli.start(['containers', 'stats', name, ...host, '--stream']);
+    await eventually(() => stream.stdout().split('\n').length > 2, 'two samples');
+    await node.podman.docker.getContainer(name).stop({ t: 0 });
+    expect(await stream.exited).toBe(0);
+    const samples = stream
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(samples[0]).toMatchObject({ memoryBytes: expect.any(Number), pids: expect.any(Number) });
+  });
+
+  it('re-creates a container with the same configuration, running again', async () => {
+    const name = `ig-${run}-renewed`;
+    const before = await (await shell(name, 'exec sleep 3600')).inspect();
+    const renewed = await cli.json(['containers', 'recreate', name, ...host]);
+    expect(renewed).toMatchObject({ name, image: before.Config.Image, state: { running: true } });
+    expect(renewed.id).not.toBe(before.Id);
+    expect((await node.podman.docker.getContainer(name).inspect()).Config.Cmd).toEqual(before.Config.Cmd);
+  });
+
   it('prints the reason of a failed pull and exits 1', async () => {
     const result = await cli.run(['images', 'pull', `127.0.0.1:1/ig-${run}/absent:latest`, ...host]);
     expect(result.code).toBe(1);
@@ -205,6 +292,7 @@ describe('--help of the container actions, in a real process', () => {
     ['containers', 'exec'],
     ['images', 'pull'],
     ['networks', 'connect'],
+    ['registry-credentials', 'set'],
   ])('infragate %s %s --help', async (area, verb) => {
     const result = await runCli([area, verb, '--help'], {});
     expect(result.code).toBe(0);

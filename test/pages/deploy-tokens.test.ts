@@ -164,6 +164,40 @@ describe('what a deploy token may do', () => {
     expect(read.body.data.previewUrl).toBe(`/sites/${project.slug}/~${uploaded.body.data.id}/`);
   });
 
+  it('learns its own project (id, name, slug, site URL) and itself, never its secret', async () => {
+    const project = await createProject(gateway);
+    const issued = await issue(project.id, { name: 'github' });
+    const result = await gateway.call('GET', '/api/pages/deploy-token', { token: issued.token });
+    expect(result.status, result.text).toBe(200);
+    expect(result.body.data).toEqual({
+      token: expect.objectContaining({
+        id: issued.id,
+        projectId: project.id,
+        name: 'github',
+        revokedAt: null,
+      }),
+      project: { id: project.id, name: project.name, slug: project.slug, url: `/sites/${project.slug}/` },
+    });
+    expect(result.text).not.toContain(issued.token);
+  });
+
+  it('is the only caller of its own-project route: a person gets 422, no scope 403, no token 401', async () => {
+    const notDeploy = await gateway.call('GET', '/api/pages/deploy-token');
+    expectError(notDeploy, 422, 'UNPROCESSABLE_ENTITY');
+    expect(notDeploy.body.details.reason).toBe('NOT_A_DEPLOY_TOKEN');
+    const none = await gateway.tokenWithScopes([]);
+    expectError(await gateway.call('GET', '/api/pages/deploy-token', { token: none }), 403, 'FORBIDDEN');
+    expectError(await gateway.call('GET', '/api/pages/deploy-token', { token: null }), 401, 'UNAUTHORIZED');
+    const project = await createProject(gateway);
+    const issued = await issue(project.id);
+    await gateway.call('DELETE', `${tokensOf(project.id)}/${issued.id}`);
+    expectError(
+      await gateway.call('GET', '/api/pages/deploy-token', { token: issued.token }),
+      401,
+      'UNAUTHORIZED',
+    );
+  });
+
   it('cannot read a deployment someone else uploaded (403)', async () => {
     const project = await createProject(gateway);
     const issued = await issue(project.id);

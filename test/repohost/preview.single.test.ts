@@ -201,6 +201,20 @@ describe(`POST ${URL}`, () => {
       expect(result.body.details.explanation).not.toContain('x');
     });
 
+    it('redacts the token from text only: a one-character token inside the reason code leaves the code intact', async () => {
+      const result = await preview('T');
+      expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+      expect(result.body.details.reason).toBe('TOKEN_REJECTED');
+      expect(result.body.details.explanation).toContain('token rejected');
+    });
+
+    it('redacts the token from text only: a one-character token inside the cause code leaves the cause intact', async () => {
+      const result = await preview('N', `http://127.0.0.1:${await freePort()}`);
+      expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+      expect(result.body.details).toMatchObject({ reason: 'HOST_UNREACHABLE', cause: 'ECONNREFUSED' });
+      expect(result.body.details.explanation).not.toContain('N');
+    });
+
     it('token rejected: a revoked and an expired token', async () => {
       expect((await preview(TOKENS.revoked)).body.details.reason).toBe('TOKEN_REJECTED');
       expect((await preview(TOKENS.expired)).body.details.reason).toBe('TOKEN_REJECTED');

@@ -1,11 +1,17 @@
 import type { Command } from 'commander';
+import { apiAction } from '../api-command.js';
+import { CliError } from '../cli-error.js';
 import { bool, commaList, list, stdinSecret, text } from '../flags.js';
 import {
   actionCommand,
   createCommand,
+  deleteCommand,
   getCommand,
+  idOf,
   lsCommand,
   type Resource,
+  resourceCommand,
+  unwrap,
   updateCommand,
 } from '../resource.js';
 
@@ -72,11 +78,33 @@ function registerUsers(area: Command): void {
     description: "set a user's password for browser login",
     done: 'password set',
   });
+  actionCommand(sub, users, {
+    name: 'reset-totp',
+    method: 'DELETE',
+    path: '/totp',
+    description:
+      "remove a user's authenticator (a lost device); they enrol again when their group requires it",
+  });
+  deleteCommand(sub, users, {
+    description:
+      'delete a user (their sessions and tokens stop at once; the audit trail keeps their history)',
+  });
 }
 
 function registerGroups(area: Command): void {
   const sub = area.command('groups').description('groups and their scopes');
-  lsCommand(sub, groups, { columns: ['name', 'scopes', 'userCount', 'id'], unpaginated: true });
+  lsCommand(sub, groups, {
+    columns: ['name', 'scopes', 'requireMfa', 'userCount', 'id'],
+    unpaginated: true,
+  });
+  // The API has no route for one group: it is picked from the list.
+  apiAction(resourceCommand(sub, groups, 'get <group>', 'show one group'), async (context) => {
+    const id = await idOf(groups, context, context.args[0]);
+    const all = unwrap(await context.api.call('GET', groups.route as string)) as { id: string }[];
+    const group = all.find((row) => row.id === id);
+    if (!group) throw new CliError(`no group with id ${id}`);
+    context.out.record(group);
+  });
   createCommand(sub, groups, {
     flags: [
       text('--name <name>', 'name', 'group name', true),
@@ -90,6 +118,23 @@ function registerGroups(area: Command): void {
     flags: [],
     fromArgs: ([scopes]) => ({ scopes: commaList(scopes) }),
     description: "replace a group's scopes (comma-separated; applies to its members at once)",
+  });
+  updateCommand(sub, groups, {
+    flags: [
+      text('--name <name>', 'name', 'new name'),
+      bool('require-mfa', 'requireMfa', 'members must sign in with a second factor (TOTP)'),
+    ],
+    description: 'rename a group or change whether its members need a second factor',
+  });
+  updateCommand(sub, groups, {
+    name: 'rename',
+    args: '<name>',
+    flags: [],
+    fromArgs: ([name]) => ({ name }),
+    description: 'rename a group',
+  });
+  deleteCommand(sub, groups, {
+    description: 'delete a group (409 while it has members or an identity provider maps to it)',
   });
 }
 

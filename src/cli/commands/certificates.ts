@@ -1,11 +1,12 @@
-import fsp from 'node:fs/promises';
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { type Flag, fileText, stdinSecret, text, whole } from '../flags.js';
+import { saveDownload } from '../local-files.js';
 import { crudCommands, type Resource, recordRoute, resourceCommand } from '../resource.js';
+import { registerCertificatesAcme } from './certificates-acme.js';
 
 /** SSL certificates (`/api/ssl-certificates`): uploaded from PEM files, the key never read back. */
-const certificates: Resource = { noun: 'certificate', route: '/api/ssl-certificates' };
+export const certificates: Resource = { noun: 'certificate', route: '/api/ssl-certificates' };
 
 const material: Flag[] = [
   fileText('--cert <file>', 'certificatePem', 'PEM certificate (the leaf)', true),
@@ -57,14 +58,8 @@ export function registerCertificates(program: Command): void {
     ).option('-o, --output <file>', 'write to this file instead of standard output'),
     async (context) => {
       const route = `${await recordRoute(certificates, context, context.args[0])}/download`;
-      const response = await context.api.fetch('GET', route);
-      if (context.opts.output) {
-        await fsp.writeFile(context.opts.output, response.bytes);
-        context.out.done(
-          { file: context.opts.output, bytes: response.bytes.length },
-          `wrote ${context.opts.output}`,
-        );
-      } else process.stdout.write(response.bytes);
+      await saveDownload(context, (await context.api.fetch('GET', route)).bytes, context.opts.output);
     },
   );
+  registerCertificatesAcme(area, certificates);
 }

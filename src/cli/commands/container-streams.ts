@@ -1,21 +1,25 @@
 import type { Command } from 'commander';
+import type { Static } from 'typebox';
+import type {
+  LogLine as LogLineSchema,
+  LogLines,
+  StatsSample,
+} from '../../modules/containerhost/schemas/container-streams.js';
+import type { ExecResult } from '../../modules/containerhost/schemas/exec.js';
 import { type ApiContext, apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { addFlags, bodyFromFlags, type Flag, integer, text, whole } from '../flags.js';
-import { type Resource, recordRoute, resourceCommand } from '../resource.js';
+import { type Resource, recordRoute, resourceCommand, unwrap } from '../resource.js';
+import { formatBytes } from '../upload/byte-sizes.js';
 import { envFlag } from './container-create.js';
 
 /**
  * What a container writes: its logs (read, or followed as Server-Sent Events) and the output of a
  * command run in it. Both print the container's own words on stdout and stderr, so they pipe like
- * `docker logs` and `docker exec`; JSON only with an explicit `--json`.
+ * `docker logs` and `docker exec`; JSON only with an explicit `--json`. And what it uses: `stats`.
  */
 
-interface LogLine {
-  stream: 'stdout' | 'stderr';
-  timestamp: string | null;
-  line: string;
-}
+type LogLine = Static<typeof LogLineSchema>;
 
 function printLine(context: ApiContext, entry: LogLine): void {
   if (context.opts.json) {
@@ -57,21 +61,13 @@ function registerLogs(area: Command, containers: Resource): void {
       ),
     );
     if (context.opts.follow) return followLogs(context, route, query);
-    const answer = await context.api.call<{ data: LogLine[]; truncated: boolean }>('GET', route, { query });
+    const answer = await context.api.call<LogLines>('GET', route, { query });
     if (context.opts.json) return context.out.done(answer, '');
     for (const entry of answer.data) printLine(context, entry);
     if (answer.truncated)
       process.stderr.write('(the answer stopped at 8 MiB; use --tail or --since for less)\n');
   });
   jsonOnlyWhenAsked(command);
-}
-
-interface ExecResult {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  truncated: boolean;
-  timedOut: boolean;
 }
 
 const execFlags: Flag[] = [
@@ -112,7 +108,45 @@ function jsonOnlyWhenAsked(command: Command): void {
   json.description = "print the API's answer as JSON instead of the container's output";
 }
 
+/** One sample as one line, like `docker stats`. */
+function statsLine(sample: StatsSample): string {
+  const cpu = sample.cpuPercent === null ? '-' : `${sample.cpuPercent.toFixed(1)}%`;
+  const limit = sample.memoryLimitBytes === null ? '' : ` / ${formatBytes(sample.memoryLimitBytes)}`;
+  return [
+    `CPU ${cpu}`,
+    `MEM ${formatBytes(sample.memoryBytes)}${limit}`,
+    `NET ${formatBytes(sample.networkRxBytes)} in / ${formatBytes(sample.networkTxBytes)} out`,
+    `BLOCK ${formatBytes(sample.blockReadBytes)} read / ${formatBytes(sample.blockWriteBytes)} written`,
+    `PIDS ${sample.pids ?? '-'}`,
+  ].join('  ');
+}
+
+function registerStats(area: Command, containers: Resource): void {
+  const command = resourceCommand(
+    area,
+    containers,
+    'stats <container>',
+    "a running container's CPU, memory, network, block I/O and processes",
+  ).option(
+    '--stream',
+    'print a sample a second (one JSON line each for scripts) until the container stops or Ctrl-C',
+  );
+  apiAction(command, async (context) => {
+    const route = `${await recordRoute(containers, context, context.args[0])}/stats`;
+    if (!context.opts.stream) {
+      const sample = unwrap(await context.api.call('GET', route)) as StatsSample;
+      return context.out.json ? context.out.record(sample) : context.out.line(statsLine(sample));
+    }
+    for await (const { event, data } of context.api.events('GET', route, { query: { stream: 'true' } })) {
+      if (event === 'end') return;
+      if (event === 'stats')
+        context.out.line(context.out.json ? JSON.stringify(data) : statsLine(data as StatsSample));
+    }
+  });
+}
+
 export function registerContainerStreams(area: Command, containers: Resource): void {
   registerLogs(area, containers);
   registerExec(area, containers);
+  registerStats(area, containers);
 }

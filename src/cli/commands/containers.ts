@@ -1,9 +1,7 @@
-import fsp from 'node:fs/promises';
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
-import { CliError } from '../cli-error.js';
-import { readStdinOnce } from '../fields.js';
 import { bool, type Flag, nullable, text, whole } from '../flags.js';
+import { putLocalFile } from '../local-files.js';
 import {
   actionCommand,
   createCommand,
@@ -15,6 +13,7 @@ import {
   resourceCommand,
 } from '../resource.js';
 import { createFlags } from './container-create.js';
+import { registerContainerFiles } from './container-files.js';
 import { onHost } from './container-hosts.js';
 import { registerContainerStreams } from './container-streams.js';
 
@@ -116,6 +115,12 @@ function registerLifecycle(area: Command): void {
     { name: 'unpause', description: 'resume a paused container', done: 'unpaused' },
   ];
   for (const state of states) actionCommand(area, containers, { ...state, path: `/${state.name}` });
+  actionCommand(area, containers, {
+    name: 'recreate',
+    path: '/recreate',
+    flags: [{ flags: '--pull', field: 'pull', description: 'pull the image again first' }],
+    description: 'replace a container with a new one of the same configuration (running again if it ran)',
+  });
   deleteCommand(area, containers, {
     description: 'remove a container',
     done: 'removed',
@@ -135,6 +140,7 @@ export function registerContainers(program: Command): void {
   getCommand(area, containers, 'inspect a container (by name or id)');
   registerLifecycle(area);
   registerContainerStreams(area, containers);
+  registerContainerFiles(area, containers);
   actionCommand(area, containers, {
     name: 'move-file <from> <to>',
     path: '/files/move',
@@ -204,19 +210,8 @@ export function registerContainers(program: Command): void {
     ),
     async (context) => {
       const [volume, path, file] = context.args as [string, string, string];
-      const content =
-        file === '-'
-          ? Buffer.from(await readStdinOnce())
-          : await fsp.readFile(file).catch(() => {
-              throw new CliError(`cannot read ${file}`);
-            });
       const route = `${await recordRoute(volumes, context, volume)}/files/write`;
-      const answer = await context.api.call('PUT', route, {
-        query: { path },
-        body: content,
-        length: content.length,
-      });
-      context.out.done(answer, `wrote ${content.length} bytes to ${volume}:${path}`);
+      await putLocalFile(context, route, { file, path, where: `${volume}:${path}` });
     },
   );
 }

@@ -3,10 +3,13 @@ import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { addFlags, bodyFromFlags, stdinSecret, text } from '../flags.js';
 import { type PullEvent, PullProgress } from '../pull-progress.js';
-import { deleteCommand, getCommand, lsCommand, resourceCommand, unwrap } from '../resource.js';
+import { deleteCommand, getCommand, lsCommand, resourceCommand, unwrap, updateCommand } from '../resource.js';
 import { onHost, underHost } from './container-hosts.js';
 
-/** Images of a container host: list, inspect, pull (with a progress bar), delete, prune. */
+/**
+ * Images of a container host: list, inspect, pull (with a progress bar), delete, prune; and the
+ * registry credentials its pulls use.
+ */
 
 const images = onHost('image', 'images');
 
@@ -70,4 +73,32 @@ export function registerImages(program: Command): void {
       context.out.record(unwrap(answer));
     },
   );
+}
+
+/** `registry-credentials`: a host's stored logins, one per registry; the password goes in, never out. */
+export function registerRegistryCredentials(program: Command): void {
+  const area = program
+    .command('registry-credentials')
+    .description('registry logins a container host pulls with (--host; passwords are write-only)');
+  const credentials = onHost('registry', 'registry-credentials');
+  lsCommand(area, credentials, {
+    columns: ['registry', 'username', 'updatedAt'],
+    description: 'list the registries the host has credentials for (never the passwords)',
+  });
+  updateCommand(area, credentials, {
+    name: 'set',
+    method: 'PUT',
+    flags: [
+      text('--username <name>', 'username', 'registry user', true),
+      {
+        ...stdinSecret('password-stdin', 'password', 'read the password or access token from standard input'),
+        required: true,
+      },
+    ],
+    description: "store (or replace) a registry's credentials, e.g. set registry.example:5000 --username ci",
+  });
+  deleteCommand(area, credentials, {
+    description: "delete a registry's stored credentials",
+    done: 'deleted the credentials of',
+  });
 }

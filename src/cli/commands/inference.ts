@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Session } from '../../modules/inference/schemas.js';
 import { type ApiContext, apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { type Flag, integer, nullable, stdinSecret, text } from '../flags.js';
@@ -18,25 +19,13 @@ const sessions: Resource = { noun: 'session', route: '/api/inference/providers/o
 
 const apiKey = stdinSecret('api-key-stdin', 'apiKey', "read the provider's API key from standard input");
 
-interface OAuthSession {
-  id: string;
-  status: string;
-  authorizationUrl: string | null;
-  userCode: string | null;
-  completionMode: string;
-  pollIntervalSeconds: number | null;
-  connectionId: string | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls a device-flow session (one `complete` per interval) until it is no longer pending. */
-async function poll(context: ApiContext, route: string, timeoutSeconds: number): Promise<OAuthSession> {
+async function poll(context: ApiContext, route: string, timeoutSeconds: number): Promise<Session> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   for (;;) {
-    const session = await context.api.call<OAuthSession>('POST', `${route}/complete`, { json: {} });
+    const session = await context.api.call<Session>('POST', `${route}/complete`, { json: {} });
     if (session.status !== 'pending') return session;
     if (Date.now() >= deadline)
       throw new CliError(`session ${session.id} is still pending after ${timeoutSeconds} s`);
@@ -44,7 +33,7 @@ async function poll(context: ApiContext, route: string, timeoutSeconds: number):
   }
 }
 
-function describeSession(session: OAuthSession): string {
+function describeSession(session: Session): string {
   if (session.status === 'complete') return `signed in: connection ${session.connectionId}`;
   if (session.status === 'error')
     return `sign-in failed: ${session.errorCode} ${session.errorMessage ?? ''}`.trim();
@@ -66,7 +55,7 @@ function registerOAuth(area: Command): void {
     ],
   });
   getCommand(oauth, sessions);
-  const report = async (context: ApiContext, session: OAuthSession) => {
+  const report = async (context: ApiContext, session: Session) => {
     context.out.done(session, describeSession(session));
     if (session.status === 'error' || session.status === 'expired' || session.status === 'cancelled')
       process.exitCode = 1;
@@ -76,7 +65,7 @@ function registerOAuth(area: Command): void {
       .requiredOption('--provider <id>', 'catalog entry with OAuth (see infragate inference catalog)')
       .option('--name <name>', 'name of the connection it creates'),
     async (context) => {
-      const session = await context.api.call<OAuthSession>('POST', `${sessions.route}/start`, {
+      const session = await context.api.call<Session>('POST', `${sessions.route}/start`, {
         json: { providerId: context.opts.provider, name: context.opts.name },
       });
       await report(context, session);
@@ -92,7 +81,7 @@ function registerOAuth(area: Command): void {
     async (context) => {
       const route = await recordRoute(sessions, context, context.args[0]);
       const json = context.opts.callback === undefined ? {} : { callback: context.opts.callback };
-      await report(context, await context.api.call<OAuthSession>('POST', `${route}/complete`, { json }));
+      await report(context, await context.api.call<Session>('POST', `${route}/complete`, { json }));
     },
   );
   apiAction(

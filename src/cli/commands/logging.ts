@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { LOG_FIELD_TYPES, type LogFieldType } from '../../db/schema/logging.js';
 import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { type Flag, idFlag, text, whole } from '../flags.js';
@@ -14,6 +15,7 @@ import {
   unwrap,
   updateCommand,
 } from '../resource.js';
+import { registerRecords } from './logging-records.js';
 
 /** Logging: two folder trees (schema folders, environment folders), schemas and environments. */
 
@@ -172,13 +174,11 @@ const schemaFilter = idFlag(
   (context, ref) => idOf(schemas, context, ref),
 );
 
-const FIELD_TYPES = ['string', 'number', 'boolean', 'timestamp', 'object'];
-
 /** `--field name:type[:required]`, repeatable, in order. */
 const schemaFields: Flag = {
   flags: '--schema-field <name:type[:required]>',
   field: 'fields',
-  description: `a schema field; type is ${FIELD_TYPES.join(', ')}`,
+  description: `a schema field; type is ${LOG_FIELD_TYPES.join(', ')}`,
   repeatable: true,
   parse: (specs: string[]) =>
     specs.map((spec) => {
@@ -186,12 +186,12 @@ const schemaFields: Flag = {
       if (
         !name ||
         !type ||
-        !FIELD_TYPES.includes(type) ||
+        !LOG_FIELD_TYPES.includes(type as LogFieldType) ||
         rest.length > 0 ||
         (required && required !== 'required')
       )
         throw new CliError(
-          `--schema-field ${spec} is not name:type or name:type:required (type: ${FIELD_TYPES.join(', ')})`,
+          `--schema-field ${spec} is not name:type or name:type:required (type: ${LOG_FIELD_TYPES.join(', ')})`,
         );
       return { name, type, required: required === 'required' };
     }),
@@ -204,7 +204,7 @@ export function registerLogging(program: Command): void {
   const schemaFolders = registerFolders(area, 'schema');
   const environmentFolders = registerFolders(area, 'environment');
   registerItems(area, 'schema', schemaFolders, [schemaFields]);
-  registerItems(area, 'environment', environmentFolders, [
+  const environments = registerItems(area, 'environment', environmentFolders, [
     {
       ...schemaFilter,
       description: 'schema the records follow (name, id, or none)',
@@ -212,4 +212,5 @@ export function registerLogging(program: Command): void {
     },
     whole('--retention-days <days>', 'retentionDays', 'days records are kept (1-3650)'),
   ]);
+  registerRecords(area, environments);
 }

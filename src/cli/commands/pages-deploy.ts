@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
+import type { Deployment, Project } from '../../modules/pages/schemas.js';
 import type { ApiContext } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { Progress } from '../progress.js';
@@ -63,20 +64,11 @@ async function packDirectory(dir: string, into: string): Promise<number> {
   return names.length;
 }
 
-interface Deployment {
-  id: string;
-  fileCount: number;
-  sizeBytes: number;
-  production: boolean;
-  previewUrl?: string;
-}
+/** What a deploy needs to know of its project: where to upload, and how to name and link the site. */
+export type DeployProject = Pick<Project, 'id' | 'slug' | 'url'>;
 
-/** Uploads `source` (a directory or an archive) as a new deployment of the project at `projectRoute`. */
-export async function deploy(
-  context: ApiContext,
-  project: { route: string; slug: string },
-  source: string,
-): Promise<void> {
+/** Uploads `source` (a directory or an archive) as a new deployment of `project`. */
+export async function deploy(context: ApiContext, project: DeployProject, source: string): Promise<void> {
   const stat = await fsp.stat(source).catch(() => {
     throw new CliError(`${source} does not exist`);
   });
@@ -93,7 +85,7 @@ export async function deploy(
     const progress = new Progress(size, 0);
     let answer: { data: Deployment };
     try {
-      answer = await context.api.call<{ data: Deployment }>('POST', `${project.route}/deployments`, {
+      answer = await context.api.call<{ data: Deployment }>('POST', `/api/pages/${project.id}/deployments`, {
         query: {
           promote: context.opts.promote,
           stripComponents: context.opts.stripComponents,
@@ -106,15 +98,15 @@ export async function deploy(
       progress.finish();
     }
     const deployment = answer.data;
-    // A promoted deployment is the site itself; one kept out of production is reached by its preview URL.
-    const siteUrl =
-      deployment.production || !deployment.previewUrl
-        ? `${context.api.baseUrl}/sites/${project.slug}/`
-        : new URL(deployment.previewUrl, `${context.api.baseUrl}/`).toString();
+    // The API answers both relative to the gateway unless a pages base domain is set.
+    const absolute = (url: string) => new URL(url, `${context.api.baseUrl}/`).toString();
+    const siteUrl = absolute(project.url);
+    const previewUrl = absolute(deployment.previewUrl);
     context.out.done(
-      { ...deployment, siteUrl },
+      { ...deployment, siteUrl, previewUrl },
       `deployed ${deployment.id} to ${project.slug}: ${deployment.fileCount} files, ${deployment.sizeBytes} bytes` +
-        `${deployment.production ? ', now in production' : ', not promoted'}\n${siteUrl}`,
+        `${deployment.production ? ', now in production' : ', not promoted (the site shows what it showed before)'}\n` +
+        `site:    ${siteUrl}\npreview: ${previewUrl}`,
     );
   } finally {
     if (staging) await fsp.rm(staging, { recursive: true, force: true });

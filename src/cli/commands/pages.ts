@@ -1,35 +1,27 @@
 import type { Command } from 'commander';
-import { apiAction } from '../api-command.js';
+import { looksLikeDeployToken } from '../../modules/pages/deploy-token-format.js';
+import type { DeployTarget } from '../../modules/pages/schemas.js';
+import { type ApiContext, apiAction } from '../api-command.js';
+import { CliError } from '../cli-error.js';
 import { bool, type Flag, integer, text } from '../flags.js';
 import {
   actionCommand,
+  createCommand,
   crudCommands,
   deleteCommand,
   getCommand,
   lsCommand,
-  type Resource,
   recordRoute,
   resourceCommand,
   unwrap,
 } from '../resource.js';
-import { deploy } from './pages-deploy.js';
+import { type DeployProject, deploy } from './pages-deploy.js';
+import { registerDomains } from './pages-domains.js';
+import { projectFlag, projects, underProject } from './pages-projects.js';
 
 /** Pages: static site projects, their deployments, and `deploy` from a directory or an archive. */
-const projects: Resource = { noun: 'project', route: '/api/pages', lookup: { by: 'slug', search: 'q' } };
-
-const projectFlag: Flag = {
-  flags: '--project <project>',
-  field: 'project',
-  description: 'pages project (slug or id)',
-  required: true,
-};
-
-const deployments: Resource = {
-  noun: 'deployment',
-  route: async (context) => `${await recordRoute(projects, context, context.opts.project)}/deployments`,
-  lookup: 'as-is',
-  scope: [projectFlag],
-};
+const deployments = underProject('deployment', 'deployments');
+const deployTokens = underProject('token', 'deploy-tokens', { by: 'name' });
 
 const projectFlags = (creating: boolean): Flag[] => [
   text('--name <name>', 'name', 'display name', creating),
@@ -75,6 +67,36 @@ function registerDeployments(area: Command): void {
     });
 }
 
+/**
+ * The project `--project` names. A deploy token (CI) may not list or read projects, so it asks the
+ * gateway which project it deploys and must be given that one (by slug or id).
+ */
+async function deployProject(context: ApiContext, ref: string): Promise<DeployProject> {
+  if (!looksLikeDeployToken(context.target.token))
+    return unwrap(await context.api.call('GET', await recordRoute(projects, context, ref))) as DeployProject;
+  const { project } = unwrap(await context.api.call('GET', '/api/pages/deploy-token')) as DeployTarget;
+  if (ref !== project.slug && ref !== project.id)
+    throw new CliError(`this deploy token deploys project ${project.slug} (${project.id}), not ${ref}`);
+  return project;
+}
+
+function registerDeployTokens(area: Command): void {
+  const sub = area.command('deploy-tokens').description("a project's deploy tokens for CI (--project)");
+  lsCommand(sub, deployTokens, {
+    columns: ['name', 'createdBy', 'lastUsedAt', 'expiresAt', 'revokedAt', 'id'],
+    filters: [bool('revoked', 'revoked', 'only revoked tokens (--no-revoked: only live ones)')],
+    description: 'list deploy tokens (never their secrets), newest first',
+  });
+  createCommand(sub, deployTokens, {
+    flags: [
+      text('--name <name>', 'name', 'what the token is for, e.g. github-actions', true),
+      text('--expires-at <time>', 'expiresAt', 'ISO-8601 date-time in the future (default: never)'),
+    ],
+    description: 'create a token that may only deploy this project; its secret (igp_…) is shown once',
+  });
+  deleteCommand(sub, deployTokens, { name: 'revoke', done: 'revoked', description: 'revoke a deploy token' });
+}
+
 export function registerPages(program: Command): void {
   const area = program
     .command('pages')
@@ -88,6 +110,8 @@ export function registerPages(program: Command): void {
     update: { flags: projectFlags(false) },
   });
   registerDeployments(area);
+  registerDomains(area);
+  registerDeployTokens(area);
   apiAction(
     resourceCommand(
       area,
@@ -99,10 +123,6 @@ export function registerPages(program: Command): void {
       .option('--strip-components <n>', 'drop this many leading directories from archive names', (value) =>
         integer(value, '--strip-components'),
       ),
-    async (context) => {
-      const route = await recordRoute(projects, context, context.opts.project);
-      const project = unwrap(await context.api.call('GET', route)) as { slug: string };
-      await deploy(context, { route, slug: project.slug }, context.args[0]);
-    },
+    async (context) => deploy(context, await deployProject(context, context.opts.project), context.args[0]),
   );
 }

@@ -5,7 +5,7 @@ import { type Flag, stdinSecret, text } from '../flags.js';
 import { actionCommand, crudCommands, type Resource, unwrap } from '../resource.js';
 
 /** Repository-host connectors (GitLab API v4): tested before they are saved, the token write-only. */
-const connectors: Resource = { noun: 'connector', route: '/api/integrations/repohost/connectors' };
+export const connectors: Resource = { noun: 'connector', route: '/api/integrations/repohost/connectors' };
 
 const hostToken = stdinSecret(
   'host-token-stdin',

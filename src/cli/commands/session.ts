@@ -1,18 +1,11 @@
 import type { Command } from 'commander';
+import type { Me } from '../../modules/auth/schemas.js';
 import { ApiClient } from '../api-client.js';
 import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { configFilePath, forgetLogin, readSavedLogin, saveLogin } from '../config-file.js';
 import { readStdinOnce } from '../fields.js';
 import { Output } from '../output.js';
-
-interface Me {
-  id: string;
-  email: string;
-  name: string;
-  groupName: string;
-  scopes: string[];
-}
 
 /** `login`, `logout`, `whoami`: the saved gateway URL and token every API command falls back on. */
 export function registerSession(program: Command): void {

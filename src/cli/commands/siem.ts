@@ -3,7 +3,7 @@ import { bool, type Flag, fileText, idFlag, stdinSecret, text, whole } from '../
 import { actionCommand, crudCommands, getCommand, idOf, lsCommand, type Resource } from '../resource.js';
 
 /** SIEM export of the audit trail: destinations and the deliveries (batches) sent to them. */
-const destinations: Resource = {
+export const destinations: Resource = {
   noun: 'destination',
   route: '/api/audit/siem/destinations',
   lookup: { by: 'name' },

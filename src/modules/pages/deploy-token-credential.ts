@@ -2,12 +2,16 @@ import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../core/actor.js';
 import type { RouteCredential } from '../../core/auth/route-credential.js';
 import { forbidden } from '../../core/errors.js';
-import { type DeployTokenService, deployScope, looksLikeDeployToken } from './deploy-tokens.js';
+import { looksLikeDeployToken } from './deploy-token-format.js';
+import { type DeployTokenService, deployScope } from './deploy-tokens.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** What a route lets a deploy token do: upload to its project, or read a deployment it uploaded. */
-export type DeployTokenUse = 'upload' | 'read-own-deployment';
+/**
+ * What a route lets a deploy token do: upload to its project, read a deployment it uploaded, or
+ * describe itself (which project it deploys, so CI can name the project by slug).
+ */
+export type DeployTokenUse = 'upload' | 'read-own-deployment' | 'describe-itself';
 
 /**
  * The deploy token as a route credential (`config.credential`), accepted only by the routes that
@@ -20,6 +24,8 @@ export function deployTokenCredential(tokens: DeployTokenService, use: DeployTok
     recognises: looksLikeDeployToken,
     authenticate: (secret, request) => tokens.authenticate(secret, request),
     async authorize(actor: Actor, request: FastifyRequest) {
+      // The route answers about the token itself; it takes no parameter to check.
+      if (use === 'describe-itself') return;
       const { projectId, deploymentId } = request.params as { projectId?: string; deploymentId?: string };
       if (!projectId || !actor.scopes.includes(deployScope(projectId)))
         throw forbidden({

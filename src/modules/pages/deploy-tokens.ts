@@ -5,18 +5,21 @@ import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { hasScope } from '../../core/auth/scopes.js';
 import { hashTokenSecret } from '../../core/auth/token-secrets.js';
 import type { Deps } from '../../core/deps.js';
-import { conflict, invalidField, notFound } from '../../core/errors.js';
+import { conflict, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { groups, pagesDeployments, pagesDeployTokens, users } from '../../db/schema/index.js';
+import { DEPLOY_TOKEN_PREFIX } from './deploy-token-format.js';
 import { requireProject } from './project-rows.js';
-import type { DeployToken, DeployTokenListQuery, IssuedDeployToken, NewDeployToken } from './schemas.js';
-
-/** Deploy tokens start with their own prefix, so no other route mistakes one for an API token. */
-const DEPLOY_TOKEN_PREFIX = 'igp_';
-
-export const looksLikeDeployToken = (value: string) => /^igp_[A-Za-z0-9_-]{43}$/.test(value);
+import type { ProjectService } from './projects.js';
+import type {
+  DeployTarget,
+  DeployToken,
+  DeployTokenListQuery,
+  IssuedDeployToken,
+  NewDeployToken,
+} from './schemas.js';
 
 /** The one scope a deploy token's caller holds: deploying that project (it grants no route scope). */
 export const deployScope = (projectId: string) => `pages:deploy:${projectId}`;
@@ -44,11 +47,13 @@ export class DeployTokenService {
   private readonly db: Db;
   private readonly audit: AuditRecorder;
   private readonly log: Deps['log'];
+  private readonly projects: ProjectService;
 
-  constructor(deps: Pick<Deps, 'db' | 'audit' | 'log'>) {
+  constructor(deps: Pick<Deps, 'db' | 'audit' | 'log'> & { projects: ProjectService }) {
     this.db = deps.db;
     this.audit = deps.audit;
     this.log = deps.log;
+    this.projects = deps.projects;
   }
 
   async list(projectId: string, filter: DeployTokenListQuery) {
@@ -162,6 +167,22 @@ export class DeployTokenService {
       requestId: request.id,
       clientIp: request.ip,
     };
+  }
+
+  /** The calling deploy token and its project: CI names the project by slug and links the site. */
+  async describe(actor: Actor): Promise<DeployTarget> {
+    if (actor.tokenKind !== 'deploy')
+      throw unprocessable(
+        'NOT_A_DEPLOY_TOKEN',
+        'only a pages deploy token (igp_…) deploys one project; this request used an API token or a session',
+      );
+    const [row] = await this.db
+      .select({ projectId: pagesDeployTokens.projectId })
+      .from(pagesDeployTokens)
+      .where(eq(pagesDeployTokens.id, actor.tokenId));
+    if (!row) throw notFound({ tokenId: actor.tokenId });
+    const { id, name, slug, url } = await this.projects.get(row.projectId);
+    return { token: await this.get(row.projectId, actor.tokenId), project: { id, name, slug, url } };
   }
 
   /** Which deploy token uploaded a deployment (null when a person did, undefined when there is none). */

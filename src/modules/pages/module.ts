@@ -60,7 +60,7 @@ const pagesModule: GatewayModule = async (app) => {
     urls,
     certificates,
   });
-  const tokens = new DeployTokenService(deps);
+  const tokens = new DeployTokenService({ ...deps, projects });
 
   deps.jobs.register({
     name: 'pages.maintenance',
@@ -71,7 +71,7 @@ const pagesModule: GatewayModule = async (app) => {
   });
 
   await app.register(siteHostRoutes, { sites, hosts, domains, sandbox });
-  await app.register(projectRoutes, { prefix: '/api/pages', projects });
+  await app.register(projectRoutes, { prefix: '/api/pages', projects, tokens });
   await app.register(deploymentRoutes, { prefix: '/api/pages/:projectId/deployments', deployments, tokens });
   await app.register(domainRoutes, { prefix: '/api/pages/:projectId/domains', domains });
   await app.register(deployTokenRoutes, { prefix: '/api/pages/:projectId/deploy-tokens', tokens });

@@ -202,6 +202,12 @@ export const NewDeployToken = Type.Object({
   ),
 });
 
+/** What a deploy token may learn about itself: the token and the project it deploys (no deployments). */
+export const DeployTarget = Type.Object({
+  token: DeployToken,
+  project: Type.Pick(Project, ['id', 'name', 'slug', 'url']),
+});
+
 export const DeployTokenParams = Type.Object({ projectId: Uuid(), tokenId: Uuid() });
 
 export const DeployTokenListQuery = Type.Object({
@@ -229,3 +235,4 @@ export type DeployToken = Static<typeof DeployToken>;
 export type IssuedDeployToken = Static<typeof IssuedDeployToken>;
 export type NewDeployToken = Static<typeof NewDeployToken>;
 export type DeployTokenListQuery = Static<typeof DeployTokenListQuery>;
+export type DeployTarget = Static<typeof DeployTarget>;

@@ -42,12 +42,23 @@ function checkBaseUrl(raw: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** The token cut out of every string value of `value` (keys and structure untouched). */
+/**
+ * Detail fields that hold machine-readable codes the gateway itself chose (`TOKEN_REJECTED`, an error
+ * code such as `ECONNREFUSED`, an egress rule, `group`/`project`): never host text, so never the token.
+ */
+const MACHINE_CODE_KEYS = new Set(['reason', 'cause', 'rule', 'entryType']);
+
+/** The token cut out of the text values of `value`; keys, structure and machine codes untouched. */
 function redactToken(value: unknown, token: string): unknown {
   if (typeof value === 'string') return value.split(token).join('[redacted]');
   if (Array.isArray(value)) return value.map((item) => redactToken(item, token));
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactToken(item, token)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [
+        key,
+        MACHINE_CODE_KEYS.has(key) ? item : redactToken(item, token),
+      ]),
+    );
   return value;
 }
 

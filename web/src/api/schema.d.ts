@@ -2620,6 +2620,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/pages/deploy-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling deploy token and the project it deploys
+         * @description Only for a deploy token (igp_…): its record and its project (id, name, slug, site URL), so CI can name the project by slug. Any other caller with pages:view gets 422 `NOT_A_DEPLOY_TOKEN`.
+         *
+         *     Requires scope `pages:view`.
+         */
+        get: operations["describeDeployToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/pages/{projectId}": {
         parameters: {
             query?: never;
@@ -11345,6 +11367,41 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    describeDeployToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            token: components["schemas"]["DeployToken"];
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                slug: string;
+                                /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
+                                url: string;
+                            };
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getPage: {

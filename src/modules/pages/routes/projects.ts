@@ -1,7 +1,10 @@
 import type { GatewayModule } from '../../../core/app.js';
 import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
+import { deployTokenCredential } from '../deploy-token-credential.js';
+import type { DeployTokenService } from '../deploy-tokens.js';
 import type { ProjectService } from '../projects.js';
 import {
+  DeployTarget,
   NewProject,
   Project,
   ProjectChanges,
@@ -14,8 +17,14 @@ const view = { scope: 'pages:view' } as const;
 const manage = { scope: 'pages:manage' } as const;
 const tags = ['pages'];
 
-/** Static site projects under `/api/pages` (`pages:view` / `pages:manage`). */
-export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async (app, { projects }) => {
+/**
+ * Static site projects under `/api/pages` (`pages:view` / `pages:manage`), and what a deploy token
+ * may learn of its own project (`/deploy-token`, the one route here that accepts it).
+ */
+export const projectRoutes: GatewayModule<{ projects: ProjectService; tokens: DeployTokenService }> = async (
+  app,
+  { projects, tokens },
+) => {
   app.get(
     '',
     {
@@ -57,6 +66,23 @@ export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async 
       },
     },
     async (request) => ({ data: await projects.getBySlug(request.actor, request.params.slug) }),
+  );
+
+  app.get(
+    '/deploy-token',
+    {
+      config: { ...view, credential: deployTokenCredential(tokens, 'describe-itself'), errors: [422] },
+      schema: {
+        tags,
+        operationId: 'describeDeployToken',
+        summary: 'The calling deploy token and the project it deploys',
+        description:
+          'Only for a deploy token (igp_…): its record and its project (id, name, slug, site URL), so CI can ' +
+          'name the project by slug. Any other caller with pages:view gets 422 `NOT_A_DEPLOY_TOKEN`.',
+        response: { 200: DataOf(DeployTarget) },
+      },
+    },
+    async (request) => ({ data: await tokens.describe(request.actor) }),
   );
 
   app.get(
