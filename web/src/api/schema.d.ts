@@ -15725,6 +15725,8 @@ export interface operations {
                             /** Format: date-time */
                             since: string;
                             summary: string;
+                            /** @description The console page of the resource, below the console’s address (what messages link to) */
+                            consolePath: string;
                             details: {
                                 [key: string]: unknown;
                             };

@@ -1,12 +1,12 @@
 import { Badge, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Query } from '../../api/types';
 import type { Column } from '../../components/DataTable';
 import { formatDateTime } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ServerList } from '../../components/ServerList';
+import { useAddressFilters } from '../../components/use-address-filters';
 import {
   DELIVERIES_KEY,
   type Delivery,
@@ -28,30 +28,13 @@ const STATUSES: { value: Status; color: string }[] = [
 ];
 const FILTERS = ['status', 'channelId', 'ruleId'] as const;
 
-/** The deliveries filters live in the address, like the list's page. */
-function useDeliveryFilters() {
-  const [params, setParams] = useSearchParams();
-  const filters = Object.fromEntries(
-    FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name)]] : [])),
-  ) as Filters;
-  const setFilter = (name: (typeof FILTERS)[number], value: string | null) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      next.delete('page');
-      return next;
-    });
-  return { filters, setFilter };
-}
-
 /** Every notification sent or to be sent, newest first, filtered; a failed one can be sent again. */
 export function DeliveriesPanel({ canManage }: { canManage: boolean }) {
   const queryClient = useQueryClient();
   const channels = useChannelChoices().data?.data ?? [];
   const rules = useRuleChoices().data?.data ?? [];
   const channelNames = namesById(channels);
-  const { filters, setFilter } = useDeliveryFilters();
+  const { filters, setFilter } = useAddressFilters<Filters>(FILTERS);
   const requeue = async (delivery: Delivery) => {
     try {
       await call(
