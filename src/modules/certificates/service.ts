@@ -1,10 +1,12 @@
 import { and, asc, count, eq, lte, type SQL } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
+import { reportCertificateExpiry } from '../../core/certificate-expiry.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
+import type { NotificationOutbox } from '../../core/notifications.js';
 import { fetchPage } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
 import { containsText } from '../../core/text-filters.js';
@@ -30,11 +32,13 @@ export class CertificateService {
   private readonly db: Db;
   private readonly audit: AuditRecorder;
   private readonly secrets: SecretBox;
+  private readonly notifications: NotificationOutbox;
 
-  constructor(deps: Pick<Deps, 'db' | 'audit' | 'secrets'>) {
+  constructor(deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'notifications'>) {
     this.db = deps.db;
     this.audit = deps.audit;
     this.secrets = deps.secrets;
+    this.notifications = deps.notifications;
   }
 
   async list(filter: CertificateListQuery) {
@@ -105,6 +109,7 @@ export class CertificateService {
         targetId: id,
         metadata: auditMetadata(name, material),
       });
+      await reportCertificateExpiry(tx, this.notifications, { id, name, ...material });
       await announceCertificateChange(tx, id);
       return this.get(id, tx);
     });
@@ -136,6 +141,7 @@ export class CertificateService {
           previousNotAfter: previous.notAfter?.toISOString() ?? null,
         },
       });
+      await reportCertificateExpiry(tx, this.notifications, { id, name: previous.name, ...material });
       await announceCertificateChange(tx, id);
       return this.get(id, tx);
     });

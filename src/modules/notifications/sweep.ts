@@ -1,6 +1,7 @@
 import { isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import { reportCertificateExpiry } from '../../core/certificate-expiry.js';
 import type { Deps } from '../../core/deps.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import {
   containerhostHealthChecks,
   type NotificationEventKind,
@@ -46,11 +47,13 @@ export function tokenDeadline(expiresAt: string): Date | undefined {
  * certificate expiry (`certificates.expiring`, `certificates.expired`), repository-host token expiry
  * (`repohost.token.expiring`), reminders of open conditions and forgetting the conditions of deleted
  * resources; and, as a job of its own, the
- * verification of the audit hash chain (`audit.chain.broken`). Each resource is one emit in a
- * transaction; the outbox's identities make a repeated sweep queue nothing new.
+ * verification of the audit hash chain (`audit.chain.broken`). Each resource is reported in a
+ * transaction of its own; the outbox's identities make a repeated sweep queue nothing new.
  */
 export class NotificationSweep {
-  constructor(private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'notifications' | 'secrets'>) {}
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'log' | 'notifications' | 'secrets'>,
+  ) {}
 
   register(): void {
     const { notify } = this.deps.config;
@@ -91,36 +94,12 @@ export class NotificationSweep {
         notAfter: sslCertificates.notAfter,
         subject: sslCertificates.subject,
       })
-      .from(sslCertificates);
-    await db.transaction(async (tx) => {
-      for (const certificate of certificates) {
-        // An ACME certificate not issued yet has no expiry to watch.
-        const { notAfter } = certificate;
-        if (!notAfter) continue;
-        const resource = { type: 'ssl_certificate', id: certificate.id, name: certificate.name };
-        const labels = { certificateId: certificate.id };
-        const details = { subject: certificate.subject, notAfter: notAfter.toISOString() };
-        const expired = notAfter <= now;
-        if (!expired) {
-          await notifications.emit(tx, {
-            kind: 'certificates.expiring',
-            resource,
-            labels,
-            details,
-            deadline: notAfter,
-            occurredAt: now,
-          });
-        }
-        await notifications.emit(tx, {
-          kind: 'certificates.expired',
-          resource,
-          labels,
-          details,
-          state: expired ? 'expired' : 'valid',
-          occurredAt: now,
-        });
-      }
-    });
+      .from(sslCertificates)
+      // An ACME certificate not issued yet has no expiry to watch.
+      .where(isNotNull(sslCertificates.notAfter));
+    await this.eachApart('certificate', certificates, (tx, certificate) =>
+      reportCertificateExpiry(tx, notifications, { ...certificate, notAfter: certificate.notAfter! }, now),
+    );
   }
 
   private async repohostTokens(now: Date): Promise<void> {
@@ -134,20 +113,36 @@ export class NotificationSweep {
       })
       .from(repohostConnectors)
       .where(isNotNull(repohostConnectors.tokenExpiresAt));
-    await db.transaction(async (tx) => {
-      for (const connector of connectors) {
-        const deadline = tokenDeadline(connector.tokenExpiresAt!);
-        if (!deadline) continue;
-        await notifications.emit(tx, {
-          kind: 'repohost.token.expiring',
-          resource: { type: 'repohost_connector', id: connector.id, name: connector.name },
-          labels: { connectorId: connector.id },
-          details: { baseUrl: connector.baseUrl, tokenExpiresAt: connector.tokenExpiresAt },
-          deadline,
-          occurredAt: now,
-        });
-      }
+    await this.eachApart('repository host', connectors, async (tx, connector) => {
+      const deadline = tokenDeadline(connector.tokenExpiresAt!);
+      if (!deadline) return;
+      await notifications.emit(tx, {
+        kind: 'repohost.token.expiring',
+        resource: { type: 'repohost_connector', id: connector.id, name: connector.name },
+        labels: { connectorId: connector.id },
+        details: { baseUrl: connector.baseUrl, tokenExpiresAt: connector.tokenExpiresAt },
+        deadline,
+        occurredAt: now,
+      });
     });
+  }
+
+  /**
+   * Reports each resource in a transaction of its own, so one that fails (logged) neither rolls back
+   * nor holds up the others; the next sweep tries it again.
+   */
+  private async eachApart<Resource extends { id: string }>(
+    what: string,
+    resources: Resource[],
+    report: (tx: Tx, resource: Resource) => Promise<void>,
+  ): Promise<void> {
+    for (const resource of resources) {
+      try {
+        await this.deps.db.transaction((tx) => report(tx, resource));
+      } catch (error) {
+        this.deps.log.error({ err: error, resourceId: resource.id }, `the notification sweep could not report a ${what}`);
+      }
+    }
   }
 
   /** Walks the audit chain (the audit module's own verification) and reports its state as a condition. */
