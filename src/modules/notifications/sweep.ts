@@ -140,7 +140,10 @@ export class NotificationSweep {
       try {
         await this.deps.db.transaction((tx) => report(tx, resource));
       } catch (error) {
-        this.deps.log.error({ err: error, resourceId: resource.id }, `the notification sweep could not report a ${what}`);
+        this.deps.log.error(
+          { err: error, resourceId: resource.id },
+          `the notification sweep could not report a ${what}`,
+        );
       }
     }
   }
