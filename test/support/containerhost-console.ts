@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Config } from '../../src/config.js';
 import { type PodmanPeer, startPodman } from '../services/podman.js';
 import { type ConsoleHarness, type ConsolePage, type ConsoleUser, signIn, startConsole } from './console.js';
 
@@ -10,8 +11,8 @@ export interface ContainerConsole {
   nodeId: string;
 }
 
-export async function startContainerConsole(): Promise<ContainerConsole> {
-  const [harness, podman] = await Promise.all([startConsole(), startPodman()]);
+export async function startContainerConsole(overrides: Partial<Config> = {}): Promise<ContainerConsole> {
+  const [harness, podman] = await Promise.all([startConsole(overrides), startPodman()]);
   const manager = await harness.createUser(['containerhost:manage']);
   const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
     // Volume files go through a helper container of the image the engine has already.
