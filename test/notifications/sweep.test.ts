@@ -1,6 +1,5 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../../src/db/schema/index.js';
 import { type FakeGitlab, startFakeGitlab } from '../services/fake-gitlab-v4.js';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
 import { openssl } from '../services/openssl-pki.js';
@@ -192,30 +191,5 @@ describe('the sweep, for reminders', () => {
       'Health check of api is offline',
       'Reminder: Health check of api is still offline',
     ]);
-  });
-});
-
-describe('the audit chain verification job', () => {
-  it('notifies a broken chain once, and again when it verifies after repair', async () => {
-    const channelId = await createWebhookChannel(gateway, receiver.webhookUrl);
-    const ruleId = await createRule(gateway, 'audit.chain.broken', [channelId]);
-    await runJob(gateway, 'notifications.audit-chain');
-    const [victim] = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.seq, 2));
-    await gateway.deps.db.update(auditEvents).set({ action: 'tampered.with' }).where(eq(auditEvents.seq, 2));
-    await runJob(gateway, 'notifications.audit-chain');
-    await runJob(gateway, 'notifications.audit-chain');
-    await gateway.deps.db.update(auditEvents).set({ action: victim!.action }).where(eq(auditEvents.seq, 2));
-    await runJob(gateway, 'notifications.audit-chain');
-
-    await deliveriesSettle(gateway, `ruleId=${ruleId}`, 'delivered', 2);
-    const received = await eventually(() => {
-      const mine = receiver.accepted.filter((request) => request.json?.rule?.id === ruleId);
-      return mine.length === 2 ? mine : undefined;
-    }, 'two notifications');
-    expect(received.map((request) => request.json.title)).toEqual([
-      'The audit trail’s hash chain is broken',
-      'The audit trail verifies again',
-    ]);
-    expect(received[0]!.json.details).toMatchObject({ brokenAtSeq: 2, reason: 'HASH_MISMATCH' });
   });
 });
