@@ -1,8 +1,9 @@
 /**
  * The web console on loopback: the JavaScript each page loads (gzipped, as the gateway sends it)
  * and the time from navigation to the first rendered row of a list, with an empty cache and with
- * the console's files cached. Serves the build in dist/web (run `npm run build` first) from a real
- * gateway and drives Debian's chromium (scripts/install-test-deps.sh).
+ * the console's files cached, for sign-in and every area. Serves the build in dist/web (run
+ * `npm run build` first) from a real gateway with one record in each area's first list, and drives
+ * Debian's chromium (scripts/install-test-deps.sh).
  *
  *   npx tsx bench/console-weight.ts [--runs 10] [--users 200]
  */
@@ -12,6 +13,7 @@ import zlib from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_BUILD_DIR } from '../src/modules/console/bundle.js';
 import { launchChromium } from '../test/services/chromium.js';
+import { seedConsoleLists } from './support/console-seed.js';
 import { startBenchGateway } from './support/gateway.js';
 
 const args = process.argv.slice(2);
@@ -23,21 +25,52 @@ const RUNS = Math.min(option('runs', 10), 100);
 const USERS = Math.min(option('users', 200), 10_000);
 const PASSWORD = 'bench password';
 
-/** Each page: where it is, and what shows once it has rendered. */
-const PAGES = [
+const firstRow = (page: Page, table: string) =>
+  page.getByRole('table', { name: table }).getByRole('row').nth(1);
+
+interface BenchPage {
+  path: string;
+  signedIn: boolean;
+  /** What the timing waits for, when it is not the page's heading or button. */
+  shows?: string;
+  ready: (page: Page) => ReturnType<Page['getByRole']>;
+}
+
+/** A signed-in page whose first rendered content is the first row of the list `table`. */
+const listPage = (pagePath: string, table: string): BenchPage => ({
+  path: pagePath,
+  signedIn: true,
+  shows: '(first row of the list)',
+  ready: (page: Page) => firstRow(page, table),
+});
+
+/** Each page: where it is, and what shows once it has rendered (in the navigation's order). */
+const PAGES: BenchPage[] = [
   { path: '/signin', signedIn: false, ready: (page: Page) => page.getByRole('button', { name: 'Sign in' }) },
   {
     path: '/overview',
     signedIn: true,
     ready: (page: Page) => page.getByRole('heading', { name: 'Overview' }),
   },
-  { path: '/users', signedIn: true, list: true, ready: (page: Page) => firstRow(page, 'Users') },
-  { path: '/users/groups', signedIn: true, list: true, ready: (page: Page) => firstRow(page, 'Groups') },
+  listPage('/containers', 'Nodes'),
+  listPage('/databases', 'Databases'),
+  listPage('/logging', 'Environments'),
+  listPage('/audit', 'Audit events'),
+  listPage('/certificates', 'Certificates'),
+  listPage('/pages', 'Projects'),
+  listPage('/integrations', 'Repository hosts'),
+  {
+    path: '/inference',
+    signedIn: true,
+    shows: '(first card of the catalog)',
+    ready: (page: Page) => page.getByRole('region', { name: 'Providers' }).getByRole('article').first(),
+  },
+  listPage('/nodes', 'Nodes'),
+  listPage('/notifications', 'Channels'),
+  listPage('/users', 'Users'),
+  listPage('/users/groups', 'Groups'),
   { path: '/account', signedIn: true, ready: (page: Page) => firstRow(page, 'Sessions') },
 ];
-
-const firstRow = (page: Page, table: string) =>
-  page.getByRole('table', { name: table }).getByRole('row').nth(1);
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const percentile = (values: number[], p: number) => {
@@ -65,6 +98,7 @@ const api = async (method: string, url: string, body?: unknown) => {
 };
 const { data: me } = await api('GET', '/auth/me');
 await api('PUT', `/api/admin/users/${gateway.userId}/password`, { password: PASSWORD });
+const seed = await seedConsoleLists(api);
 for (let index = 0; index < USERS; index++) {
   await api('POST', '/api/admin/users', {
     email: `user-${index}@bench`,
@@ -125,9 +159,10 @@ for (const target of PAGES) {
   const timing = (values: number[]) =>
     `${percentile(values, 50).toFixed(0)} / ${percentile(values, 90).toFixed(0)} ms`.padEnd(28);
   console.log(
-    `${target.path.padEnd(16)}${String(weight.files).padEnd(10)}${kb(weight.bytes).padEnd(12)}${timing(cold)}${timing(warm)}${target.list ? '(first row of the list)' : ''}`,
+    `${target.path.padEnd(16)}${String(weight.files).padEnd(10)}${kb(weight.bytes).padEnd(12)}${timing(cold)}${timing(warm)}${target.shows ?? ''}`,
   );
 }
 
 await browser.close();
 await gateway.close();
+await seed.close();

@@ -7,15 +7,13 @@
  *   npx tsx bench/pages-serve.ts [--duration 4] [--connections 20] [--rounds 3]
  */
 import { execFile } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
-import tar from 'tar-stream';
+import { deploySite, SITE_FILES, SITE_TARGETS, siteArchive } from './support/bench-site.js';
 import { startBenchGateway } from './support/gateway.js';
 
 const run = promisify(execFile);
@@ -28,30 +26,6 @@ const DURATION = Math.min(option('duration', 4), 60);
 const CONNECTIONS = Math.min(option('connections', 20), 200);
 /** Alternating rounds per file; the best round of each server counts (other tenants of a shared machine only slow runs down). */
 const ROUNDS = Math.min(option('rounds', 3), 10);
-
-/** A small site: an HTML page, a stylesheet, a script bundle and an image-sized binary. */
-const FILES: Record<string, Buffer> = {
-  'index.html': Buffer.from(
-    `<!doctype html><title>bench</title>${'<p>lorem ipsum dolor sit amet</p>'.repeat(60)}`,
-  ),
-  'assets/style.css': Buffer.from('body{margin:0;font:16px sans-serif}\n'.repeat(150)),
-  'assets/app.js': Buffer.from('function f(a,b){return a+b}\n'.repeat(1200)),
-  'img/photo.bin': crypto.randomBytes(64 * 1024),
-};
-const TARGETS = ['index.html', 'assets/app.js', 'img/photo.bin'];
-
-async function tarGz(root: string): Promise<Buffer> {
-  const pack = tar.pack();
-  for (const [name, content] of Object.entries(FILES)) {
-    fs.mkdirSync(path.dirname(path.join(root, name)), { recursive: true });
-    fs.writeFileSync(path.join(root, name), content);
-    pack.entry({ name }, content);
-  }
-  pack.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of pack) chunks.push(chunk as Buffer);
-  return zlib.gzipSync(Buffer.concat(chunks));
-}
 
 interface Result {
   requests: number;
@@ -79,23 +53,10 @@ async function load(url: string, duration: number): Promise<Result> {
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-bench-pages-'));
   const siteDir = path.join(work, 'site');
-  const archive = await tarGz(siteDir);
+  const archive = await siteArchive(siteDir);
 
   const { app: gateway, token, close: closeGateway } = await startBenchGateway();
-  const headers = { authorization: `Bearer ${token}` };
-  const project = await gateway.inject({
-    method: 'POST',
-    url: '/api/pages',
-    headers,
-    payload: { name: 'Bench', slug: 'bench' },
-  });
-  const deployed = await gateway.inject({
-    method: 'POST',
-    url: `/api/pages/${project.json().data.id}/deployments`,
-    headers: { ...headers, 'content-type': 'application/gzip' },
-    payload: archive,
-  });
-  if (deployed.statusCode !== 201) throw new Error(`deploy failed: ${deployed.body}`);
+  await deploySite(gateway, token, 'bench', archive);
   const gatewayBase = await gateway.listen({ port: 0, host: '127.0.0.1' });
 
   const baseline = Fastify({ logger: false });
@@ -106,7 +67,7 @@ async function main() {
     `pages serving bench: ${CONNECTIONS} connections, best of ${ROUNDS} alternating ${DURATION}s runs, node ${process.version}, ${os.cpus().length} cpus`,
   );
   const rows: string[] = [];
-  for (const file of TARGETS) {
+  for (const file of SITE_TARGETS) {
     const gatewayUrl = `${gatewayBase}/sites/bench/${file}`;
     const baselineUrl = `${baselineBase}/sites/bench/${file}`;
     // Same bytes from both servers, or the comparison means nothing.
@@ -123,7 +84,7 @@ async function main() {
       throw new Error(`errors while loading ${file}`);
     const ratio = ours.requests / theirs.requests;
     rows.push(
-      `| ${file} (${FILES[file]!.length} B) | ${ours.requests.toFixed(0)} | ${theirs.requests.toFixed(0)} | ${ratio.toFixed(2)} | ${ours.p99} / ${theirs.p99} |`,
+      `| ${file} (${SITE_FILES[file]!.length} B) | ${ours.requests.toFixed(0)} | ${theirs.requests.toFixed(0)} | ${ratio.toFixed(2)} | ${ours.p99} / ${theirs.p99} |`,
     );
   }
   console.log('| file | gateway req/s | @fastify/static req/s | ratio | p99 ms (gateway / static) |');

@@ -14,6 +14,7 @@ import { AuditSequencer } from './core/audit-sequencer.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
 import { PrincipalResolver } from './core/auth/principal-resolver.js';
 import { BackgroundJobs } from './core/background-jobs.js';
+import { CertificateChoicePort } from './core/certificate-choices.js';
 import { CertificateRequestPort } from './core/certificate-requests.js';
 import type { Deps } from './core/deps.js';
 import { EgressGuard } from './core/egress-guard.js';
@@ -22,7 +23,8 @@ import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
 import { NotificationOutbox } from './core/notifications.js';
-import { completeDocument, documentRoute, SECURITY_SCHEMES } from './core/openapi/openapi-document.js';
+import { completeDocument, documentRoute } from './core/openapi/openapi-document.js';
+import { SECURITY_SCHEMES } from './core/openapi/security.js';
 import { OneLinePerRequest } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
@@ -45,6 +47,17 @@ export interface ServerOptions {
    * in reverse order of registration).
    */
   closeDatabase?: boolean;
+  /** Told of every answer a route gave (the test gateway checks each against /openapi.json). */
+  onAnswer?: (answer: RouteAnswer) => void;
+}
+
+/** One answer of a route: the method, the route's pattern (`/api/x/:id`) and the status sent. */
+export interface RouteAnswer {
+  method: string;
+  route: string;
+  status: number;
+  /** Whether the route is left out of /openapi.json (`schema.hide`). */
+  hidden: boolean;
 }
 
 // Routes under these prefixes are served by documentation plugins and need no token.
@@ -129,6 +142,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     notifications: new NotificationOutbox({ maxAttempts: config.notify.maxAttempts }),
     principals,
     certificateRequests: new CertificateRequestPort(),
+    certificateChoices: new CertificateChoicePort(),
     log: app.log,
     subscribe: database.subscribe,
     onClose: (hook) => closers.push(hook),
@@ -136,6 +150,18 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   app.decorate('deps', deps);
   await shareInvalidations(database, principals, instanceId, closers);
   registerAccessAudit(app, database.db, deps.audit);
+  const { onAnswer } = options;
+  if (onAnswer)
+    app.addHook('onResponse', async (request, reply) => {
+      const { url, schema } = request.routeOptions;
+      if (url !== undefined)
+        onAnswer({
+          method: request.method,
+          route: url,
+          status: reply.statusCode,
+          hidden: schema?.hide === true,
+        });
+    });
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => {
     await jobs.stop();
@@ -175,7 +201,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
         version: API_VERSION,
         description:
           'Self-hosted administration gateway. Authenticate with `Authorization: Bearer <token>`, or with the ' +
-          'console session cookie plus the `x-csrf-token` header for changes.',
+          'console session cookie plus the `x-csrf-token` header for changes. With `INFRAGATE_HTTPS_REDIRECT`, ' +
+          'every operation answers a plain-HTTP request with 308 to the same path over HTTPS.',
       },
       components: { securitySchemes: SECURITY_SCHEMES },
     },

@@ -1,13 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
 import type { AuditEntry, AuditRecorder } from './audit-recorder.js';
+import { hiddenResourceOf } from './auth/authenticate.js';
 
 /** Which access events of a finished request belong in the audit trail, if any. */
 function accessEvent(request: FastifyRequest, status: number): AuditEntry | undefined {
   if (!request.actor) return undefined; // anonymous 401s are logged, not audited (no write amplification)
   const scope = request.routeOptions.config?.scope;
-  // A signed-in caller refused for lack of a scope: someone probing beyond their rights.
-  const denied = status === 403;
+  // A signed-in caller refused for lack of a scope: someone probing beyond their rights. A resource
+  // outside the caller's resource scopes answers 404 (so its existence does not leak) but is a refusal.
+  const hiddenResource = hiddenResourceOf(request);
+  const denied = status === 403 || hiddenResource !== undefined;
   // Who looked at accounts is itself security-relevant; changes are audited by their services.
   const adminRead = scope?.startsWith('admin:') && request.method === 'GET' && status < 400;
   if (!denied && !adminRead) return undefined; // the common case builds nothing
@@ -16,7 +19,13 @@ function accessEvent(request: FastifyRequest, status: number): AuditEntry | unde
     targetType: 'route',
     targetId: `${request.method} ${request.routeOptions.url ?? request.url}`,
     outcome: denied ? 'failure' : 'success',
-    metadata: { scope, tokenId: request.actor.tokenId, tokenKind: request.actor.tokenKind, status },
+    metadata: {
+      scope,
+      ...(hiddenResource !== undefined ? { resourceId: hiddenResource } : {}),
+      tokenId: request.actor.tokenId,
+      tokenKind: request.actor.tokenKind,
+      status,
+    },
   };
 }
 

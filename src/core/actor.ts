@@ -11,6 +11,8 @@ export interface Actor {
   tokenId: string;
   /** `deploy`: a pages deploy token, accepted only by the routes that declare it (`config.credential`). */
   tokenKind: TokenKind | 'deploy';
+  /** When that token or session stops working; null: never. */
+  tokenExpiresAt: Date | null;
   requestId: string;
   clientIp: string;
 }

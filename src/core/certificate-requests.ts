@@ -1,3 +1,4 @@
+import type { Tx } from '../db/client.js';
 import type { AuditActor } from './actor.js';
 
 /** A certificate another module needs for names it serves, obtained by the gateway itself. */
@@ -9,6 +10,13 @@ export interface CertificateRequest {
   accountEmail: string;
 }
 
+/** A certificate obtained through `request()` that the names it was ordered for no longer use. */
+export interface CertificateRelease {
+  certificateId: string;
+  /** Why, in words, for the audit event (e.g. `pages domain docs.example.com deleted`). */
+  reason: string;
+}
+
 /**
  * Ordering a certificate across modules: pages asks, the certificates module serves (an http-01 ACME
  * order that its worker carries out). Modules are encapsulated plugins, so the request goes through
@@ -17,6 +25,12 @@ export interface CertificateRequest {
 export interface CertificateRequests {
   /** Stores the certificate as pending, audited, and answers its id; issuing follows in the background. */
   request(actor: AuditActor, request: CertificateRequest): Promise<{ id: string }>;
+  /**
+   * Gives a requested certificate back inside the caller's transaction: it is deleted (audited), so
+   * it is no longer renewed, unless the gateway serves it as its default certificate. The caller
+   * has checked that none of its own names uses it.
+   */
+  release(tx: Tx, actor: AuditActor, release: CertificateRelease): Promise<void>;
 }
 
 /** The port in `Deps`: built before the modules, served by the one that registers itself. */
@@ -30,5 +44,10 @@ export class CertificateRequestPort implements CertificateRequests {
   request(actor: AuditActor, request: CertificateRequest): Promise<{ id: string }> {
     if (!this.server) return Promise.reject(new Error('the certificates module is not loaded'));
     return this.server.request(actor, request);
+  }
+
+  release(tx: Tx, actor: AuditActor, release: CertificateRelease): Promise<void> {
+    if (!this.server) return Promise.reject(new Error('the certificates module is not loaded'));
+    return this.server.release(tx, actor, release);
   }
 }

@@ -5,6 +5,7 @@ import type { AuditRecorder } from './audit-recorder.js';
 import type { AuditSequencer } from './audit-sequencer.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
 import type { BackgroundJobs } from './background-jobs.js';
+import type { CertificateChoicePort } from './certificate-choices.js';
 import type { CertificateRequestPort } from './certificate-requests.js';
 import type { EgressGuard } from './egress-guard.js';
 import type { NotificationOutbox } from './notifications.js';
@@ -26,6 +27,8 @@ export interface Deps {
   principals: PrincipalResolver;
   /** Certificates ordered for names other modules serve (served by the certificates module). */
   certificateRequests: CertificateRequestPort;
+  /** Certificates chosen for names other modules serve, which the TLS listener serves (served by pages). */
+  certificateChoices: CertificateChoicePort;
   log: FastifyBaseLogger;
   /**
    * LISTEN on a channel (PostgreSQL NOTIFY from any gateway process on the same database, or the

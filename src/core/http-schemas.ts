@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type TObjectOptions, type TProperties, type TSchema, Type } from 'typebox';
 import { PaginationSchema } from './pagination.js';
 
 /** Schemas shared by route files. */
@@ -7,7 +7,14 @@ export const Uuid = (description?: string) =>
 
 export const IdParams = Type.Object({ id: Uuid() });
 
-export const Success = Type.Object({ success: Type.Boolean() });
+/**
+ * A record with a name: documented once in /openapi.json as `components.schemas.<title>` and referred to
+ * with `$ref` wherever an answer or a body holds it (src/core/openapi/named-schemas.ts).
+ */
+export const NamedObject = <T extends TProperties>(title: string, properties: T, options?: TObjectOptions) =>
+  Type.Object(properties, { ...options, title });
+
+export const Success = NamedObject('Success', { success: Type.Boolean() });
 
 export const DataOf = <T extends TSchema>(item: T) => Type.Object({ data: item });
 

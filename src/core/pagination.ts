@@ -16,12 +16,15 @@ export const PaginationQueryFields = {
   ),
 };
 
-export const PaginationSchema = Type.Object({
-  page: Type.Integer(),
-  limit: Type.Integer(),
-  total: Type.Integer(),
-  totalPages: Type.Integer(),
-});
+export const PaginationSchema = Type.Object(
+  {
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer(),
+    totalPages: Type.Integer(),
+  },
+  { title: 'Pagination' },
+);
 
 export interface PageRequest {
   page?: number | undefined;

@@ -23,8 +23,8 @@ function assertSameOriginUpgrade(request: FastifyRequest): void {
 }
 
 /**
- * Registers `@fastify/websocket` once for the whole gateway (it listens to the server's upgrades) and
- * gives every WebSocket route the same-origin rule, after authentication.
+ * Registers `@fastify/websocket` once for the whole gateway (it listens to the server's upgrades),
+ * gives every WebSocket route the same-origin rule, after authentication, and keeps it in /openapi.json.
  */
 export async function registerWebSockets(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', (route) => {
@@ -33,4 +33,9 @@ export async function registerWebSockets(app: FastifyInstance): Promise<void> {
     route.onRequest = [...own, async (request) => assertSameOriginUpgrade(request)];
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+  // The plugin hides its routes from the API document; ours are documented (the upgrade, the query,
+  // the errors answered before it) like every other route.
+  app.addHook('onRoute', (route) => {
+    if (route.websocket && route.schema) route.schema.hide = false;
+  });
 }

@@ -7,6 +7,7 @@ import { KEY_PASSPHRASE, makeTestPki, openssl, type TestPki } from '../services/
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
+import { describeResourceScopes } from '../support/resource-scopes.js';
 
 const BASE = '/api/ssl-certificates';
 const MISSING = '00000000-0000-4000-8000-000000000000';
@@ -339,5 +340,13 @@ describe.skipIf(!openssl.path)('SSL certificate storage', () => {
     it('answers 404 for an unknown id', async () => {
       expectError(await gateway.call('DELETE', `${BASE}/${MISSING}`), 404, 'NOT_FOUND');
     });
+  });
+
+  describeResourceScopes(() => gateway, {
+    area: 'certificates',
+    list: BASE,
+    createAt: `${BASE}/upload`,
+    read: (id) => `${BASE}/${id}`,
+    create: async () => (await create()).id,
   });
 });

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { users } from '../../src/db/schema/index.js';
 import { issueToken } from '../../src/modules/auth/tokens.js';
@@ -6,8 +7,11 @@ import {
   accessibilityViolations,
   type ConsoleHarness,
   type ConsoleUser,
+  clickAndConfirm,
   describeInBrowser,
+  PHONE,
   screenshot,
+  scrollsSideways,
   signIn,
   startConsole,
 } from '../support/console.js';
@@ -19,11 +23,17 @@ describeInBrowser('the Account page', () => {
   });
   afterAll(() => harness?.close());
 
-  async function openAccount(user: ConsoleUser) {
-    const opened = await harness.open('/account');
+  async function openAccount(user: ConsoleUser, viewport?: { width: number; height: number }) {
+    const opened = await harness.open('/account', viewport);
     await signIn(opened.page, user);
     await opened.page.getByRole('heading', { name: 'My account' }).waitFor();
     return opened;
+  }
+
+  /** Opens the "Create an API token" dialog of the Account page. */
+  async function openNewToken(page: Page) {
+    await page.getByRole('button', { name: 'Create token' }).click();
+    return page.getByRole('dialog', { name: 'Create an API token' });
   }
 
   /** The user's own view through the API, with a token made outside the browser. */
@@ -52,8 +62,7 @@ describeInBrowser('the Account page', () => {
   it('creates an API token, shows it once, and the token works against the API', async () => {
     const user = await harness.createUser([]);
     const { page } = await openAccount(user);
-    await page.getByRole('button', { name: 'Create token' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create an API token' });
+    const dialog = await openNewToken(page);
     await dialog.getByLabel('Name').fill('ci-deploy');
     await dialog.getByRole('button', { name: 'Create token' }).click();
     const shown = page.getByRole('dialog', { name: 'Your new API token' });
@@ -67,12 +76,42 @@ describeInBrowser('the Account page', () => {
     expect(await page.getByText(token).count()).toBe(0);
   });
 
+  it('creates an API token that expires after the days given', async () => {
+    const user = await harness.createUser([]);
+    const { page } = await openAccount(user);
+    const dialog = await openNewToken(page);
+    await dialog.getByLabel('Name').fill('short-lived');
+    await dialog.getByLabel('Expires in days').fill('7');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    await page
+      .getByRole('dialog', { name: 'Your new API token' })
+      .getByRole('button', { name: 'Done' })
+      .click();
+    const row = page.getByRole('table', { name: 'API tokens' }).getByRole('row', { name: /short-lived/ });
+    await row.waitFor();
+    expect(await row.getByText('Never').count()).toBe(0);
+    const get = await apiAs(user);
+    const tokens = (await get('/auth/tokens')).body.data as { name: string; expiresAt: string | null }[];
+    const expiresAt = Date.parse(tokens.find((token) => token.name === 'short-lived')!.expiresAt!);
+    const inSevenDays = Date.now() + 7 * 86_400_000;
+    // Within the hour around seven days from now: the token was made moments ago.
+    expect(Math.abs(expiresAt - inSevenDays)).toBeLessThan(3_600_000);
+  });
+
+  it('fits a phone screen: profile, sessions and tokens without scrolling sideways', async () => {
+    const user = await harness.createUser(['logging:view']);
+    const { page } = await openAccount(user, PHONE);
+    await page.getByRole('table', { name: 'Sessions' }).getByText('This browser').waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'account-phone');
+  });
+
   it("keeps making changes after a reload (the session's CSRF token is fetched again)", async () => {
     const user = await harness.createUser([]);
     const { page } = await openAccount(user);
     await page.reload();
-    await page.getByRole('button', { name: 'Create token' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Create an API token' });
+    const dialog = await openNewToken(page);
     await dialog.getByLabel('Name').fill('after-reload');
     await dialog.getByRole('button', { name: 'Create token' }).click();
     await page.getByRole('dialog', { name: 'Your new API token' }).waitFor();
@@ -86,11 +125,12 @@ describeInBrowser('the Account page', () => {
     const user = await harness.createUser([]);
     const get = await apiAs(user);
     const { page } = await openAccount(user);
-    await page.getByRole('button', { name: 'Revoke token outside the browser' }).click();
-    await page
-      .getByRole('dialog', { name: 'Revoke the token outside the browser?' })
-      .getByRole('button', { name: 'Revoke' })
-      .click();
+    await clickAndConfirm(
+      page,
+      'Revoke token outside the browser',
+      'Revoke the token outside the browser?',
+      'Revoke',
+    );
     await page.getByRole('table', { name: 'API tokens' }).waitFor({ state: 'detached' });
     expect((await get('/auth/me')).status).toBe(401);
   });
@@ -101,11 +141,7 @@ describeInBrowser('the Account page', () => {
     const { page } = await openAccount(user);
     const get = await apiAs(user);
     expect((await get('/auth/me/sessions')).body.data).toHaveLength(2);
-    await page.getByRole('button', { name: 'Revoke other sessions' }).click();
-    await page
-      .getByRole('dialog', { name: 'Revoke your other sessions?' })
-      .getByRole('button', { name: 'Revoke' })
-      .click();
+    await clickAndConfirm(page, 'Revoke other sessions', 'Revoke your other sessions?', 'Revoke');
     await page.getByText('Revoked 1 other session.').waitFor();
     expect((await get('/auth/me/sessions')).body.data).toHaveLength(1);
     await elsewhere.page.reload();

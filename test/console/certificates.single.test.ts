@@ -30,12 +30,15 @@ describeInBrowser(
     beforeAll(async () => {
       pki = makeTestPki();
       // Certificates Pebble issues live ten days, so an issued one shows the "within 30 days" badge.
+      // Pebble validates HTTP-01 on the console's own port: every name resolves to 127.0.0.1 there.
+      const httpPort = await freePort();
       if (pebble.ok) {
-        ca = await startPebble({ httpPort: await freePort(), certificateValiditySeconds: 10 * 86_400 });
+        ca = await startPebble({ httpPort, certificateValiditySeconds: 10 * 86_400 });
       }
       const { acme } = loadConfig({});
       harness = await startConsole(
-        ca ? { acme: { ...acme, trustedCaFile: ca.tlsCaFile, intervalMs: 100, retryBaseSeconds: 1 } } : {},
+        ca ? { acme: { ...acme, trustedCaFile: ca.tlsCaFile, intervalMs: 100, retryBaseSeconds: 60 } } : {},
+        { port: httpPort },
       );
       manager = await harness.createUser(['certificates:manage']);
       for (const [name, leaf, allowExpired] of [
@@ -98,6 +101,8 @@ describeInBrowser(
       const { page } = await openAs(manager);
       await page.getByRole('searchbox', { name: 'Search certificates' }).fill('legacy');
       await page.waitForURL('**/certificates?q=legacy');
+      // The unfiltered list shows legacy-portal too, so wait for the other rows to go.
+      await rowOf(page, 'shop-ec').waitFor({ state: 'detached' });
       await rowOf(page, 'legacy-portal').waitFor();
       expect(await page.getByRole('table', { name: 'Certificates' }).getByRole('row').count()).toBe(2);
     });
@@ -228,6 +233,53 @@ describeInBrowser(
         await screenshot(page, 'certificates-acme-issued');
       },
     );
+
+    /** Fills in and sends the ACME order dialog for an HTTP-01 certificate of one name. */
+    async function orderHttp01(page: Page, name: string, domain: string) {
+      await page.getByRole('button', { name: 'Order with ACME' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Order a certificate with ACME' });
+      await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+      const domains = dialog.getByRole('combobox', { name: 'Domains' });
+      await domains.fill(domain);
+      await domains.press('Enter');
+      await dialog.getByRole('radio', { name: 'HTTP-01' }).check();
+      await dialog.getByRole('textbox', { name: 'Account email' }).fill('ops@example.test');
+      await dialog.getByRole('textbox', { name: 'Directory URL' }).fill(ca!.directoryUrl);
+      await dialog.getByRole('button', { name: 'Order certificate' }).click();
+      await page.getByRole('heading', { name }).waitFor();
+    }
+
+    it.skipIf(!pebble.ok)(
+      'orders a certificate with HTTP-01 and follows the order to issued, without a reload',
+      async () => {
+        const { page } = await openAs(manager);
+        await orderHttp01(page, 'http-order', 'http.example.test');
+        // The CA fetched its token from this gateway; the page asks again by itself while it runs.
+        await page.getByText(/^Expires in \d+ days?$/).waitFor({ timeout: 30_000 });
+        await page.getByText(/^Issued\. The gateway renews it from /).waitFor();
+        expect(await certificateNamed('http-order')).toMatchObject({
+          status: 'valid',
+          lastError: null,
+          sans: ['http.example.test'],
+        });
+        expect(await accessibilityViolations(page)).toEqual([]);
+      },
+    );
+
+    it.skipIf(!pebble.ok)("shows a failed order with the CA's reason", async () => {
+      // The name points where nothing answers HTTP: the CA's validation is refused.
+      await ca!.challtestsrv.addA('nowhere.example.test', ['127.0.0.2']);
+      const { page } = await openAs(manager);
+      await orderHttp01(page, 'failed-order', 'nowhere.example.test');
+      const failure = page.getByRole('alert').filter({ hasText: 'The order failed' });
+      await failure.waitFor({ timeout: 30_000 });
+      const { lastError } = await certificateNamed('failed-order');
+      expect(lastError).toMatch(/urn:ietf:params:acme:error:connection/);
+      await failure.getByText(lastError, { exact: true }).waitFor();
+      await failure.getByText(/^The gateway tries again with a new order at /).waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'certificates-acme-failed');
+    });
 
     it.skipIf(!pebble.ok)(
       'renews an ACME certificate on Renew now: manual DNS-01 asks for records again',

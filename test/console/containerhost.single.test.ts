@@ -244,6 +244,28 @@ describeInBrowser(
       await screenshot(page, 'containers-phone');
     });
 
+    it('shows a user whose group holds containerhost:view on one node just that node, read-only', async () => {
+      const other = await harness.gateway.call('POST', '/api/containerhost/nodes', {
+        body: { name: `elsewhere-${run}`, endpoint: 'unix:///run/infragate-test/none.sock' },
+      });
+      expect(other.status).toBe(201);
+      const viewer = await harness.createUser([`containerhost:view:${nodeId}`]);
+      const { page, problems } = await openAs(viewer, '/');
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Containers' }).click();
+      const nodes = page.getByRole('table', { name: 'Nodes' });
+      await nodes.getByRole('link', { name: 'podman', exact: true }).waitFor();
+      expect(await nodes.getByRole('link').allTextContents()).toEqual(['podman']);
+      await expect(page.getByRole('button', { name: 'Add node' }).count()).resolves.toBe(0);
+      await nodes.getByRole('link', { name: 'podman', exact: true }).click();
+      await rowOf(page, 'Containers', SEED).getByText('running').waitFor();
+      await expect(page.getByRole('button', { name: 'Create container' }).count()).resolves.toBe(0);
+      // Folders and the saved order are the area's, shared by every node.
+      await expect(page.getByRole('tab', { name: 'Order and folders' }).count()).resolves.toBe(0);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'containers-one-node');
+      expect(problems).toEqual([]);
+    });
+
     it('shows no Containers link to a user without a containerhost scope', async () => {
       const outsider = await harness.createUser(['admin:users']);
       const { page } = await openAs(outsider, '/');

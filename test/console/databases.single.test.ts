@@ -188,6 +188,22 @@ describeInBrowser(
       expect(await accessibilityViolations(page)).toEqual([]);
     });
 
+    it("shows the key-value server's own error word for word (LPUSH on a string key)", async () => {
+      await runThroughApi('SET plain-string value');
+      const refusal = await harness.gateway.call('POST', `/api/databases/${databaseId}/keyvalue/command`, {
+        body: { command: 'LPUSH plain-string item' },
+      });
+      expect(refusal.body.details.serverError).toMatch(/^WRONGTYPE /);
+      const { page, command } = await openConsole();
+      await command.fill('LPUSH plain-string item');
+      await command.press('Enter');
+      const result = page.getByRole('article', { name: 'Result of LPUSH plain-string item' });
+      await result.getByText(refusal.body.details.serverError, { exact: true }).waitFor();
+      await result.getByRole('alert').waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      expect(await runThroughApi('GET plain-string')).toMatchObject({ data: { result: 'value' } });
+    });
+
     it('says when a reply was cut to the size limit', async () => {
       await runThroughApi(`SET big ${'x'.repeat(4000)}`);
       const { page, command } = await openConsole();

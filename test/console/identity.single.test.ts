@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { identityProviders } from '../../src/db/schema/index.js';
 import { codeFor } from '../identity/helpers.js';
 import { addProvider } from '../identity/oidc-helpers.js';
 import { type OidcPeer, startOidcProvider } from '../services/oidc-provider.js';
@@ -6,6 +9,7 @@ import {
   accessibilityViolations,
   type ConsoleHarness,
   type ConsoleUser,
+  clickAndConfirm,
   describeInBrowser,
   screenshot,
   signIn,
@@ -200,18 +204,153 @@ describeInBrowser('identity in the console: two-factor sign-in, password, single
     await harness.gateway.call('POST', '/api/admin/groups', { body: { name: 'to-rename', scopes: [] } });
     const { page } = await harness.open('/users/groups');
     await signIn(page, admin);
-    await page.getByRole('button', { name: 'Rename to-rename' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Rename to-rename' });
+    await page.getByRole('button', { name: 'Settings of to-rename' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings of to-rename' });
     expect(await accessibilityViolations(page)).toEqual([]);
     await dialog.getByLabel('Name').fill('renamed');
-    await dialog.getByRole('button', { name: 'Rename' }).click();
-    await page.getByRole('button', { name: 'Delete group renamed' }).click();
-    await page
-      .getByRole('dialog', { name: 'Delete the group renamed?' })
-      .getByRole('button', { name: 'Delete' })
-      .click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await clickAndConfirm(page, 'Delete group renamed', 'Delete the group renamed?', 'Delete');
     await page.getByText('Deleted the group renamed.').waitFor();
     const groups = (await harness.gateway.call('GET', '/api/admin/groups')).body.data;
     expect(groups.map((group: { name: string }) => group.name)).not.toContain('renamed');
+  });
+
+  it("requires two-factor sign-in for a group's members from its settings", async () => {
+    const admin = await harness.createUser(['admin:users']);
+    const created = await harness.gateway.call('POST', '/api/admin/groups', {
+      body: { name: 'strict-group', scopes: [] },
+    });
+    const { page } = await harness.open('/users/groups');
+    await signIn(page, admin);
+    await page.getByRole('button', { name: 'Settings of strict-group' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Settings of strict-group' });
+    await dialog.getByRole('switch', { name: 'Require two-factor sign-in' }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page
+      .getByRole('row', { name: /strict-group/ })
+      .getByText('Required')
+      .waitFor();
+    const groups = (await harness.gateway.call('GET', '/api/admin/groups')).body.data;
+    expect(groups.find((group: { id: string }) => group.id === created.body.data.id)?.requireMfa).toBe(true);
+  });
+
+  /** Opens the Identity providers tab as a new admin. */
+  async function openProviders(path = '/users/identity-providers') {
+    const admin = await harness.createUser(['admin:users']);
+    const opened = await harness.open(path);
+    await signIn(opened.page, admin);
+    await opened.page.getByRole('tab', { name: 'Identity providers', selected: true }).waitFor();
+    return opened;
+  }
+
+  /** Fills the "Add an identity provider" dialog for the oidc-provider peer (not submitted). */
+  async function fillNewProvider(page: Page, name: string, issuer = oidc.issuer) {
+    await page.getByRole('button', { name: 'Add identity provider' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Add an identity provider' });
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Issuer URL').fill(issuer);
+    await dialog.getByLabel('Client ID').fill(oidc.sso.signIn);
+    await dialog.getByLabel('Client secret').fill(oidc.sso.secretOf(oidc.sso.signIn));
+    return dialog;
+  }
+
+  const storedProvider = async (id: string) =>
+    (await harness.gateway.deps.db.select().from(identityProviders).where(eq(identityProviders.id, id)))[0]!;
+
+  it('adds an identity provider, shows the redirect URI to register, and a new person signs in through it into the mapped group', async () => {
+    // The redirect URI the gateway sends must be where this browser reaches it.
+    harness.gateway.deps.config.publicUrl = harness.baseUrl;
+    await harness.gateway.call('POST', '/api/admin/groups', { body: { name: 'sso-engineers', scopes: [] } });
+    oidc.accounts.set('new-engineer', {
+      email: 'new-engineer@test',
+      email_verified: true,
+      groups: ['engineers'],
+    });
+    const { page, problems } = await openProviders();
+    const dialog = await fillNewProvider(page, 'Company directory');
+    const scopes = dialog.getByRole('combobox', { name: 'Scopes' });
+    await scopes.fill('groups');
+    await scopes.press('Enter');
+    await dialog.getByRole('switch', { name: 'Create accounts at their first sign-in' }).check();
+    await dialog.getByLabel('Groups claim').fill('groups');
+    await dialog.getByRole('button', { name: 'Add mapping' }).click();
+    await dialog.getByLabel('Provider group 1').fill('engineers');
+    await dialog.getByRole('combobox', { name: 'Gateway group 1' }).click();
+    await page.getByRole('option', { name: 'sso-engineers' }).click();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'identity-provider-add');
+    await dialog.getByRole('button', { name: 'Add provider' }).click();
+
+    const added = page.getByRole('dialog', { name: 'Added Company directory' });
+    await added.getByText(`${harness.baseUrl}/auth/oidc/callback`).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await added.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('table', { name: 'Identity providers' }).getByText('Company directory').waitFor();
+    expect(await page.getByText(oidc.sso.secretOf(oidc.sso.signIn)).count()).toBe(0);
+    await screenshot(page, 'identity-providers');
+    expect(problems).toEqual([]);
+    const listed = await harness.gateway.call('GET', '/api/admin/identity-providers', {
+      query: { q: 'Company directory' },
+    });
+    expect(listed.body.data[0]).toMatchObject({
+      issuer: oidc.issuer,
+      scopes: ['openid', 'email', 'profile', 'groups'],
+      groupMap: { engineers: 'sso-engineers' },
+      autoCreateUsers: true,
+    });
+
+    const person = await harness.open('/signin?next=/account');
+    await person.page.getByRole('link', { name: 'Sign in with Company directory' }).click();
+    await person.page.getByPlaceholder('Enter any login').fill('new-engineer');
+    await person.page.getByPlaceholder('and password').fill('any password');
+    await person.page.getByRole('button', { name: 'Sign-in' }).click();
+    await person.page.getByRole('button', { name: 'Continue' }).click();
+    await person.page.getByRole('heading', { name: 'My account' }).waitFor();
+    expect((await userRecord('new-engineer@test')).groupName).toBe('sso-engineers');
+  });
+
+  it('shows why an issuer was refused next to the Issuer URL field, and saves nothing', async () => {
+    const { page } = await openProviders();
+    // A loopback port nothing listens on once it is closed.
+    const dialog = await fillNewProvider(page, 'Nowhere SSO', 'http://127.0.0.1:9');
+    await dialog.getByRole('button', { name: 'Add provider' }).click();
+    await dialog.getByRole('alert').waitFor();
+    const issuer = dialog.getByLabel('Issuer URL');
+    await expect(issuer.getAttribute('aria-invalid')).resolves.toBe('true');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    const listed = await harness.gateway.call('GET', '/api/admin/identity-providers', {
+      query: { q: 'Nowhere SSO' },
+    });
+    expect(listed.body.data).toEqual([]);
+  });
+
+  it('edits a provider: turns it off the sign-in page, and an empty secret keeps the stored one', async () => {
+    const provider = await addProvider(harness.gateway, oidc, { name: 'Edited SSO' });
+    const sealed = (await storedProvider(provider.id)).clientSecretSealed;
+    const { page } = await openProviders('/users/identity-providers?q=Edited');
+    await page.getByRole('button', { name: 'Edit Edited SSO' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Edited SSO' });
+    await expect(dialog.getByLabel('Client secret').inputValue()).resolves.toBe('');
+    await dialog.getByRole('switch', { name: 'Offer it on the sign-in page' }).uncheck();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save provider' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page
+      .getByRole('row', { name: /Edited SSO/ })
+      .getByText('Turned off')
+      .waitFor();
+    const stored = await storedProvider(provider.id);
+    expect(stored.enabled).toBe(false);
+    expect(stored.clientSecretSealed).toBe(sealed);
+  });
+
+  it('deletes a provider after confirming', async () => {
+    const provider = await addProvider(harness.gateway, oidc, { name: 'Doomed SSO' });
+    const { page } = await openProviders('/users/identity-providers?q=Doomed');
+    await clickAndConfirm(page, 'Delete Doomed SSO', 'Delete Doomed SSO?', 'Delete');
+    await page.getByText('Deleted Doomed SSO.').waitFor();
+    const answer = await harness.gateway.call('GET', `/api/admin/identity-providers/${provider.id}`);
+    expect(answer.status).toBe(404);
   });
 });

@@ -177,6 +177,145 @@ describeInBrowser('the Logging area', () => {
     await screenshot(page, 'logging-records');
   });
 
+  /** A new environment and a function that ingests records into it with its own token. */
+  async function environmentWithRecords(name: string) {
+    const environment = await api('POST', '/api/logging/environments', { name });
+    const { token } = await api('POST', `/api/logging/environments/${environment.id}/tokens`, {
+      name: 'test',
+    });
+    const ingest = async (records: Record<string, unknown>[]) => {
+      const answer = await harness.gateway.call('POST', '/api/logging/ingest', { token, body: records });
+      expect(answer.body.data, JSON.stringify(answer.body)).toMatchObject({ accepted: records.length });
+    };
+    return { environment, ingest };
+  }
+
+  /** Opens an environment's records; answers the page and the records table. */
+  async function openRecords(environmentId: string) {
+    const { page } = await openLogging(`/logging/environments/${environmentId}`);
+    const records = page.getByRole('table', { name: 'Log records' });
+    await records.waitFor();
+    return { page, records };
+  }
+
+  const messagesIn = (records: ReturnType<Page['getByRole']>) =>
+    records.getByRole('row').filter({ has: records.page().getByRole('cell') });
+
+  it('filters the records by level', async () => {
+    const { environment, ingest } = await environmentWithRecords('levels-env');
+    await ingest([
+      { level: 'info', message: 'all is well' },
+      { level: 'error', message: 'the disk is full' },
+    ]);
+    const { page, records } = await openRecords(environment.id);
+    await records.getByText('all is well').waitFor();
+    await page.getByRole('combobox', { name: 'Levels' }).click();
+    await page.getByRole('option', { name: 'error', exact: true }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await records.getByText('all is well').waitFor({ state: 'detached' });
+    await records.getByText('the disk is full').waitFor();
+    await expect.poll(() => messagesIn(records).count()).toBe(1);
+  });
+
+  it('filters the records by a field, written as name=value', async () => {
+    const { environment, ingest } = await environmentWithRecords('field-filter-env');
+    await ingest([
+      { message: 'paid', fields: { route: '/pay' } },
+      { message: 'browsed', fields: { route: '/shop' } },
+    ]);
+    const { page, records } = await openRecords(environment.id);
+    await records.getByText('browsed').waitFor();
+    const fields = page.getByRole('combobox', { name: 'Field filters' });
+    await fields.fill('route=/pay');
+    await fields.press('Enter');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await records.getByText('browsed').waitFor({ state: 'detached' });
+    await records.getByText('paid').waitFor();
+  });
+
+  it('counts the records per value of a field chosen by name, and searches for a value chosen there', async () => {
+    const { environment, ingest } = await environmentWithRecords('field-facet-env');
+    await ingest([
+      { message: 'first payment', fields: { route: '/pay' } },
+      { message: 'second payment', fields: { route: '/pay' } },
+      { message: 'a look around', fields: { route: '/shop' } },
+    ]);
+    const { page, records } = await openRecords(environment.id);
+    await page.getByRole('textbox', { name: 'Count by field' }).fill('route');
+    await page.getByRole('button', { name: 'Count', exact: true }).click();
+    const counts = page.getByRole('region', { name: 'Field route' });
+    await counts.getByRole('button', { name: '/pay' }).waitFor();
+    await counts.getByLabel('2 records').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await counts.getByRole('button', { name: '/shop' }).click();
+    await records.getByText('first payment').waitFor({ state: 'detached' });
+    await records.getByText('a look around').waitFor();
+  });
+
+  it('shows only the records of the chosen time range', async () => {
+    const { environment, ingest } = await environmentWithRecords('range-env');
+    await ingest([
+      { message: 'from two hours ago', timestamp: new Date(Date.now() - 2 * 3_600_000).toISOString() },
+      { message: 'from just now' },
+    ]);
+    const { page, records } = await openRecords(environment.id);
+    await records.getByText('from two hours ago').waitFor();
+    await chooseOption(page, page.getByRole('main'), 'Time range', 'Last hour');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await records.getByText('from two hours ago').waitFor({ state: 'detached' });
+    await records.getByText('from just now').waitFor();
+  });
+
+  it("opens a record's fields", async () => {
+    const { environment, ingest } = await environmentWithRecords('fields-env');
+    await ingest([{ message: 'with details', fields: { route: '/pay', attempt: 3 } }]);
+    const { page, records } = await openRecords(environment.id);
+    const folded = records.getByText('"attempt": 3');
+    await expect(folded.isVisible()).resolves.toBe(false);
+    await records.getByText('2 fields').click();
+    await folded.waitFor();
+    await records.getByText('"route": "/pay"').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+  });
+
+  it('holds the records that arrive while the tail is paused, says how many, and shows them on resume', async () => {
+    const { environment, ingest } = await environmentWithRecords('paused-env');
+    await ingest([{ message: 'before the tail' }]);
+    const { page, records } = await openRecords(environment.id);
+    await records.getByText('before the tail').waitFor();
+    await page.getByRole('switch', { name: 'Live tail' }).check();
+    const status = page.getByRole('status').filter({ hasText: /Listening|Paused|Connecting/ });
+    await status.getByText(/Listening/).waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await ingest([{ message: 'sent while paused' }, { message: 'also sent while paused' }]);
+    await status.getByText('Paused; 2 new records').waitFor();
+    expect(await records.getByText('sent while paused').count()).toBe(0);
+    await screenshot(page, 'logging-tail-paused');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await records.getByText('also sent while paused').waitFor();
+    await records.getByText('sent while paused', { exact: true }).waitFor();
+    await status.getByText(/Listening/).waitFor();
+  });
+
+  it('pages back through older records with "Show older records"', async () => {
+    const { environment, ingest } = await environmentWithRecords('paging-env');
+    const start = Date.now() - 60 * 60_000;
+    await ingest(
+      Array.from({ length: 60 }, (_, index) => ({
+        message: `record number ${index}`,
+        timestamp: new Date(start + index * 1000).toISOString(),
+      })),
+    );
+    const { page, records } = await openRecords(environment.id);
+    await records.getByText('record number 59', { exact: true }).waitFor();
+    await expect.poll(() => messagesIn(records).count()).toBe(50);
+    expect(await records.getByText('record number 0', { exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Show older records' }).click();
+    await records.getByText('record number 0', { exact: true }).waitFor();
+    await expect.poll(() => messagesIn(records).count()).toBe(60);
+    await page.getByRole('button', { name: 'Show older records' }).waitFor({ state: 'detached' });
+  });
+
   it('revokes an ingest token after confirming, which the API then shows', async () => {
     const environment = await api('POST', '/api/logging/environments', { name: 'revoke-env' });
     await api('POST', `/api/logging/environments/${environment.id}/tokens`, { name: 'old-sender' });

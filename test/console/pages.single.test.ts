@@ -2,8 +2,10 @@ import crypto from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { tarGz } from '../pages/archives.js';
-import { createProject, deploy, deployOk } from '../pages/helpers.js';
+import { createProject, deploy, deployOk, pagesConfig } from '../pages/helpers.js';
+import { type KnotZone, knotBinaries, startKnotZone } from '../pages/knot-dns.js';
 import { makeTestPki, openssl, type TestPki } from '../services/openssl-pki.js';
+import { freePort } from '../services/peers.js';
 import {
   accessibilityViolations,
   type ConsoleHarness,
@@ -17,6 +19,7 @@ import {
 } from '../support/console.js';
 
 const HELLO = 'Hello from the console';
+const knot = knotBinaries();
 
 describeInBrowser(
   'the Pages page',
@@ -25,9 +28,17 @@ describeInBrowser(
     let pki: TestPki;
     let manager: ConsoleUser;
     let site: { id: string; slug: string; name: string };
+    let zone: KnotZone | undefined;
     beforeAll(async () => {
       pki = makeTestPki();
-      harness = await startConsole();
+      // Knot answers every name under example.test with 127.0.0.1, and the domain checks ask this
+      // gateway's own port: a domain proves itself by HTTP, or by a TXT record added to the zone.
+      if (!knot.skipReason) zone = await startKnotZone('example.test');
+      const port = await freePort();
+      harness = await startConsole(
+        zone ? { pages: pagesConfig({ dnsServers: [zone.server], verifyHttpPort: port }) } : {},
+        { port },
+      );
       manager = await harness.createUser(['pages:manage', 'certificates:view']);
       site = await createProject(harness.gateway, { name: 'Handbook', slug: 'handbook' });
       const uploaded = await harness.gateway.call('POST', '/api/ssl-certificates/upload', {
@@ -41,6 +52,7 @@ describeInBrowser(
     });
     afterAll(async () => {
       await harness?.close();
+      await zone?.stop();
       pki?.cleanup();
     });
 
@@ -207,6 +219,50 @@ describeInBrowser(
       expect((await api(`/api/pages/${site.id}/domains/${domain.id}`)).data.certificateId).toBe(
         certificate.id,
       );
+    });
+
+    /** Adds a domain through the API and opens its dialog from the Domains tab. */
+    async function openDomain(hostname: string) {
+      const added = await harness.gateway.call('POST', `/api/pages/${site.id}/domains`, {
+        body: { hostname },
+      });
+      expect(added.status).toBe(201);
+      const { page } = await openAs(manager, `/pages/${site.id}/domains`);
+      await page.getByRole('button', { name: `Verify and configure ${hostname}` }).click();
+      const dialog = page.getByRole('dialog', { name: hostname });
+      await dialog.getByText('Not verified yet').waitFor();
+      return { page, dialog, domain: added.body.data };
+    }
+
+    it.skipIf(knot.skipReason)(
+      'verifies a domain with Verify by DNS once its TXT record is published',
+      async () => {
+        const { page, dialog, domain } = await openDomain('dns-proof.example.test');
+        await zone!.addTxt(domain.verification.dnsName, domain.verification.dnsValue);
+        await dialog.getByRole('button', { name: 'Verify by DNS' }).click();
+        await page.getByText('dns-proof.example.test is verified: the site answers there now.').waitFor();
+        await dialog.getByText('Verified', { exact: true }).waitFor();
+        await dialog.getByText('Serves the live deployment at').waitFor();
+        expect((await api(`/api/pages/${site.id}/domains/${domain.id}`)).data.status).toBe('verified');
+        expect(await accessibilityViolations(page)).toEqual([]);
+      },
+    );
+
+    it.skipIf(knot.skipReason)('verifies a domain pointed at the gateway with Verify by HTTP', async () => {
+      const { page, dialog, domain } = await openDomain('http-proof.example.test');
+      await dialog.getByRole('button', { name: 'Verify by HTTP' }).click();
+      await page.getByText('http-proof.example.test is verified: the site answers there now.').waitFor();
+      await dialog.getByText('Verified', { exact: true }).waitFor();
+      expect((await api(`/api/pages/${site.id}/domains/${domain.id}`)).data.status).toBe('verified');
+    });
+
+    it.skipIf(knot.skipReason)('shows why a proof failed next to the status of the domain', async () => {
+      const { page, dialog, domain } = await openDomain('no-proof.example.test');
+      await dialog.getByRole('button', { name: 'Verify by DNS' }).click();
+      await dialog.getByText('Verification failed').waitFor();
+      await dialog.getByText(`DNS: no TXT record at ${domain.verification.dnsName}`).waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'pages-domain-failed');
     });
 
     it('creates a deploy token shown once, which deploys until it is revoked', async () => {

@@ -12,7 +12,9 @@ import {
   accessibilityViolations,
   type ConsoleHarness,
   describeInBrowser,
+  PHONE,
   screenshot,
+  scrollsSideways,
   startConsole,
 } from '../support/console.js';
 import { ensureConsoleBuilt } from '../support/console-build.js';
@@ -94,6 +96,19 @@ describeInBrowser('first-start setup', () => {
         .where(eq(consoleSetupCodes.userId, userId));
       const { page } = await harness.open(`/setup?code=${code}`);
       await expect(page.getByRole('alert').textContent()).resolves.toContain('has expired');
+    });
+
+    it('is fresh shows the password form on a phone screen without scrolling sideways', async () => {
+      const created = await harness.gateway.call('POST', '/api/admin/users', {
+        body: { email: 'phone-setup@test', name: 'On A Phone', group: 'admins' },
+      });
+      const { code } = await createSetupCode(harness.gateway.deps.db, created.body.data.id, 3600);
+      const { page } = await harness.open(`/setup?code=${code}`, PHONE);
+      await page.getByText('phone-setup@test').waitFor();
+      await page.getByLabel('Repeat the password').waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'setup-phone');
     });
 
     it('is missing is refused', async () => {

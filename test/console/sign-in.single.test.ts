@@ -13,6 +13,7 @@ import {
   scrollsSideways,
   signIn,
   startConsole,
+  tabTo,
 } from '../support/console.js';
 
 const SIGN_IN_SCRIPT_BUDGET = 200 * 1024;
@@ -163,6 +164,72 @@ describeInBrowser('signing in to the console', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL('**/overview');
   });
+
+  it('shows a user with every scope each area, in the order of the navigation', async () => {
+    expect(await harness.navigationFor(['*'])).toEqual([
+      'Overview',
+      'Containers',
+      'Databases',
+      'Logging',
+      'Audit',
+      'Certificates',
+      'Pages',
+      'Integrations',
+      'Inference',
+      'Nodes',
+      'Notifications',
+      'Users',
+      'Account',
+    ]);
+  });
+
+  it('goes to an area and fills and submits a form with the keyboard alone', async () => {
+    const { page } = await harness.open('/signin');
+    await signIn(page, admin);
+    await page.waitForURL('**/overview');
+    await tabTo(page, page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }));
+    await page.keyboard.press('Enter');
+    const usersTab = page.getByRole('tab', { name: 'Users' });
+    await tabTo(page, usersTab);
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL('**/users/groups');
+    await tabTo(page, page.getByRole('button', { name: 'Create group' }));
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Create a group' });
+    await tabTo(page, dialog.getByRole('textbox', { name: 'Name' }));
+    await page.keyboard.type('made-by-keyboard');
+    await tabTo(page, dialog.getByRole('combobox', { name: 'Scopes' }));
+    await page.keyboard.type('audit:view');
+    await page.keyboard.press('Enter');
+    await tabTo(page, dialog.getByRole('button', { name: 'Create group' }));
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden' });
+    const groups = (await harness.gateway.call('GET', '/api/admin/groups')).body.data;
+    expect(groups.find((group: { name: string }) => group.name === 'made-by-keyboard')?.scopes).toEqual([
+      'audit:view',
+    ]);
+  });
+
+  it('sends an idle page to sign-in with a message when its session ends, and back to the page after', async () => {
+    const { config } = harness.gateway.deps;
+    const lifetime = config.sessionTtlSeconds;
+    const user = await harness.createUser(['*']);
+    const { page } = await harness.open('/account');
+    // Sessions started now end soon; the page then does nothing until it is sent to sign-in.
+    config.sessionTtlSeconds = 20;
+    try {
+      await signIn(page, user);
+      await page.getByRole('heading', { name: 'My account' }).waitFor();
+    } finally {
+      config.sessionTtlSeconds = lifetime;
+    }
+    await page.waitForURL('**/signin?**', { timeout: 60_000 });
+    await expect(page.getByRole('status').textContent()).resolves.toBe(
+      'Your session has ended. Sign in again to continue.',
+    );
+    await signIn(page, user);
+    await page.waitForURL('**/account');
+  }, 90_000);
 
   it('fits a phone screen without scrolling sideways', async () => {
     const { page } = await harness.open('/signin', PHONE);

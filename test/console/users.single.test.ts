@@ -111,6 +111,44 @@ describeInBrowser('the Users page', () => {
     expect(await findUser('to-disable@test')).toMatchObject({ disabled: true });
   });
 
+  it("sets a user's password, which then signs in", async () => {
+    await harness.gateway.call('POST', '/api/admin/users', {
+      body: { email: 'new-password@test', name: 'New Password', group: 'admins' },
+    });
+    const { page } = await openUsers('/users?q=new-password');
+    await page.getByRole('button', { name: 'Edit new-password@test' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit new-password@test' });
+    await dialog.getByLabel('New password').fill('set by an admin');
+    await dialog.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Password set.').waitFor();
+    const login = await harness.gateway.call('POST', '/auth/login', {
+      token: null,
+      body: { email: 'new-password@test', password: 'set by an admin' },
+    });
+    expect(login.status).toBe(200);
+  });
+
+  it('enables a disabled user, which the API then shows', async () => {
+    const created = await harness.gateway.call('POST', '/api/admin/users', {
+      body: { email: 'to-enable@test', name: 'To Enable', group: 'admins' },
+    });
+    await harness.gateway.call('PATCH', `/api/admin/users/${created.body.data.id}/disabled`, {
+      body: { disabled: true },
+    });
+    const { page } = await openUsers('/users?q=to-enable');
+    await page
+      .getByRole('row', { name: /to-enable@test/ })
+      .getByText('Disabled')
+      .waitFor();
+    await page.getByRole('button', { name: 'Edit to-enable@test' }).click();
+    await page
+      .getByRole('dialog', { name: 'Edit to-enable@test' })
+      .getByRole('button', { name: 'Enable user' })
+      .click();
+    await page.getByText('Enabled to-enable@test.').waitFor();
+    expect(await findUser('to-enable@test')).toMatchObject({ disabled: false });
+  });
+
   it('creates a group with scopes, which the API then shows', async () => {
     const { page } = await openUsers('/users/groups');
     await page.getByRole('button', { name: 'Create group' }).click();
@@ -143,7 +181,9 @@ describeInBrowser('the Users page', () => {
     await scopes.press('Enter');
     await scopes.press('Tab');
     await dialog.getByRole('button', { name: 'Save scopes' }).click();
-    await dialog.getByText('item 3: must be * or <area>:<permission>').waitFor();
+    await dialog
+      .getByText('item 3: must be *, <area>:<permission> or <area>:<permission>:<resource id>')
+      .waitFor();
   });
 
   it('fits a phone screen: the list does not scroll sideways', async () => {
@@ -151,5 +191,13 @@ describeInBrowser('the Users page', () => {
     await page.getByRole('table', { name: 'Users' }).getByText(admin.email).waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     await screenshot(page, 'users-phone');
+  });
+
+  it('fits the groups on a phone screen without scrolling sideways', async () => {
+    const { page } = await openUsers('/users/groups', PHONE);
+    await page.getByRole('table', { name: 'Groups' }).getByText('admins').waitFor();
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'groups-phone');
   });
 });

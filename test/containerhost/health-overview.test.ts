@@ -118,3 +118,26 @@ describe('health-check overview (GET /api/containerhost/health-checks)', () => {
     expectError(await gateway.call('GET', OVERVIEW, { token: nobody }), 403, 'FORBIDDEN');
   });
 });
+
+describe('the overview for a caller holding one node', () => {
+  it('shows only the checks of that node, with a matching total', async () => {
+    const token = await gateway.tokenWithScopes([`containerhost:view:${nodes.alpha}`]);
+    const result = await gateway.call('GET', OVERVIEW, { token });
+    expect(summary(result.body.data)).toEqual(['alpha/db: unknown', 'alpha/web: online']);
+    expect(result.body.pagination).toMatchObject({ total: 2, totalPages: 1 });
+  });
+
+  it('shows nothing when filtered by another node', async () => {
+    const token = await gateway.tokenWithScopes([`containerhost:view:${nodes.alpha}`]);
+    const result = await gateway.call('GET', OVERVIEW, { token, query: { nodeId: nodes.beta! } });
+    expect(result.body).toMatchObject({ data: [], pagination: { total: 0 } });
+  });
+
+  it("answers 404 for a check on another node's container", async () => {
+    const token = await gateway.tokenWithScopes([`containerhost:view:${nodes.alpha}`]);
+    const path = `/api/containerhost/nodes/${nodes.beta}/containers/api/health-check`;
+    expectError(await gateway.call('GET', path, { token }), 404, 'NOT_FOUND');
+    const own = `/api/containerhost/nodes/${nodes.alpha}/containers/web/health-check`;
+    expect((await gateway.call('GET', own, { token })).status).toBe(200);
+  });
+});

@@ -5,6 +5,7 @@ import { auditEvents, containerhostNodes } from '../../src/db/schema/index.js';
 import { freePort, listenOnLoopback } from '../services/peers.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { describeResourceScopes } from '../support/resource-scopes.js';
 
 const PEM = (label: string, body: string) => `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
 const CA = PEM('CERTIFICATE', 'Y2EtbWF0ZXJpYWwtdGhhdC1pcy1zZWNyZXQtZW5vdWdo');
@@ -355,4 +356,12 @@ describe('DELETE /api/containerhost/nodes/{nodeId}', () => {
     const viewer = await gateway.tokenWithScopes(['containerhost:view']);
     expectError(await gateway.call('DELETE', `${NODES}/${MISSING}`, { token: viewer }), 403, 'FORBIDDEN');
   });
+});
+
+describeResourceScopes(() => gateway, {
+  area: 'containerhost',
+  list: NODES,
+  // A node's own record answers only when its engine does; its registry credentials are the gateway's.
+  read: (id) => `${NODES}/${id}/registry-credentials`,
+  create: async () => (await createNode()).id,
 });

@@ -151,6 +151,16 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: exec
       });
     });
 
+    it('opens for containerhost:manage on this node, and answers 404 before the upgrade on another', async () => {
+      const token = await node.gateway.tokenWithScopes([`containerhost:manage:${relayed.nodeId}`]);
+      const terminal = await open(url(names.web, relayed.nodeId, '?cmd=/bin/echo&cmd=scoped'), bearer(token));
+      await terminal.waitFor(/scoped/);
+      expect(await refusal(url(names.web, node.nodeId), bearer(token))).toMatchObject({
+        status: 404,
+        body: { code: 'NOT_FOUND' },
+      });
+    });
+
     it('answers 404 before the upgrade for an unknown container', async () => {
       const result = await refusal(url(`ig-${run}-missing`), bearer());
       expect(result).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });

@@ -169,8 +169,18 @@ describe.skipIf(!redis.path)(`key-value console${redis.skipReason ? ` (${redis.s
     });
 
     it('lets databases:write run a write', async () => {
-      const writer = await gateway.tokenWithScopes(['databases:read', 'databases:write']);
+      const writer = await gateway.tokenWithScopes(['databases:write']);
       expect((await command(gateway, db, `SET ${key()} v`, writer)).status).toBe(200);
+    });
+
+    it('lets databases:write run a read too: write includes read', async () => {
+      const writer = await gateway.tokenWithScopes(['databases:write']);
+      expect((await command(gateway, db, `GET ${key()}`, writer)).status).toBe(200);
+    });
+
+    it('lets databases:admin run a write: admin includes write', async () => {
+      const admin = await gateway.tokenWithScopes(['databases:admin']);
+      expect((await command(gateway, db, `SET ${key()} v`, admin)).status).toBe(200);
     });
 
     it('refuses FLUSHALL with 422 when the database does not allow dangerous commands', async () => {
@@ -184,7 +194,7 @@ describe.skipIf(!redis.path)(`key-value console${redis.skipReason ? ` (${redis.s
       try {
         const id = await registerDatabase(gateway, { url: scratch.url, allowDangerous: true });
         await command(gateway, id, 'SET doomed 1');
-        const admin = await gateway.tokenWithScopes(['databases:read', 'databases:admin']);
+        const admin = await gateway.tokenWithScopes(['databases:admin']);
         const result = await command(gateway, id, 'FLUSHALL', admin);
         expect(result.status).toBe(200);
         expect(result.body.data).toMatchObject({ command: 'FLUSHALL', class: 'admin', result: 'OK' });
@@ -196,10 +206,43 @@ describe.skipIf(!redis.path)(`key-value console${redis.skipReason ? ` (${redis.s
 
     it('refuses an admin command with 403 to a caller without databases:admin even when allowed', async () => {
       const id = await registerDatabase(gateway, { url: server.url, allowDangerous: true });
-      const writer = await gateway.tokenWithScopes(['databases:read', 'databases:write']);
+      const writer = await gateway.tokenWithScopes(['databases:write']);
       const result = await command(gateway, id, 'FLUSHALL', writer);
       expectError(result, 403, 'FORBIDDEN');
       expect(result.body.details.requiredScope).toBe('databases:admin');
+    });
+
+    describe('on one database', () => {
+      it('lets databases:write:<id> run a write there', async () => {
+        const writer = await gateway.tokenWithScopes([`databases:write:${db}`]);
+        expect((await command(gateway, db, `SET ${key()} v`, writer)).status).toBe(200);
+      });
+
+      it('answers 404 to databases:write:<id> on another database', async () => {
+        const other = await registerDatabase(gateway, { url: server.url });
+        const writer = await gateway.tokenWithScopes([`databases:write:${db}`]);
+        expectError(await command(gateway, other, `GET ${key()}`, writer), 404, 'NOT_FOUND');
+        const history = await gateway.call('GET', `/api/databases/${other}/keyvalue/history`, {
+          token: writer,
+        });
+        expectError(history, 404, 'NOT_FOUND');
+      });
+
+      it('refuses a write to databases:read:<id> with 403 naming the class scope', async () => {
+        const reader = await gateway.tokenWithScopes([`databases:read:${db}`]);
+        expect((await command(gateway, db, `GET ${key()}`, reader)).status).toBe(200);
+        const write = await command(gateway, db, `SET ${key()} v`, reader);
+        expectError(write, 403, 'FORBIDDEN');
+        expect(write.body.details).toMatchObject({ requiredScope: 'databases:write', commandClass: 'write' });
+      });
+
+      it('lets a class scope on one database add to an area-wide one', async () => {
+        const token = await gateway.tokenWithScopes(['databases:read', `databases:write:${db}`]);
+        const other = await registerDatabase(gateway, { url: server.url });
+        expect((await command(gateway, db, `SET ${key()} v`, token)).status).toBe(200);
+        expect((await command(gateway, other, `GET ${key()}`, token)).status).toBe(200);
+        expectError(await command(gateway, other, `SET ${key()} v`, token), 403, 'FORBIDDEN');
+      });
     });
 
     it.each([

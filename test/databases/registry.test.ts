@@ -5,6 +5,7 @@ import { auditEvents, databases } from '../../src/db/schema/index.js';
 import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { describeResourceScopes } from '../support/resource-scopes.js';
 import { command, registerDatabase } from './helpers.js';
 
 const redis = redisBinary();
@@ -288,5 +289,12 @@ describe.skipIf(!redis.path)(`database registry${redis.skipReason ? ` (${redis.s
       });
       expectError(result, 403, 'FORBIDDEN');
     });
+  });
+
+  describeResourceScopes(() => gateway, {
+    area: 'databases',
+    list: '/api/databases',
+    read: (id) => `/api/databases/${id}`,
+    create: () => registerDatabase(gateway, { url: server.url }),
   });
 });

@@ -250,7 +250,7 @@ describe('groups', () => {
 
   it('rejects a malformed scope, pointing at its index', async () => {
     const result = await gateway.call('POST', '/api/admin/groups', {
-      body: { name: 'bad', scopes: ['ok:view', 'Not A Scope'] },
+      body: { name: 'bad', scopes: ['logging:view', 'Not A Scope'] },
     });
     expectValidationError(result, ['scopes', 1]);
   });

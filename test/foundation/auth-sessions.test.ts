@@ -87,10 +87,20 @@ describe('session cookies', () => {
     expect(result.body.data.csrfToken).toBe(session.body.data.csrfToken);
   });
 
-  it('never answer a CSRF token to a bearer token', async () => {
+  it('answer the session when it ends on GET /auth/me (the console signs out then)', async () => {
+    const session = await login();
+    const result = await gateway.call('GET', '/auth/me', {
+      token: null,
+      headers: { cookie: sessionCookie(session) },
+    });
+    expect(result.body.data.sessionExpiresAt).toBe(session.body.data.expiresAt);
+  });
+
+  it('never answer a CSRF token or a session end to a bearer token', async () => {
     const session = await login();
     const result = await gateway.call('GET', '/auth/me', { token: session.body.data.token });
     expect(result.body.data).not.toHaveProperty('csrfToken');
+    expect(result.body.data).not.toHaveProperty('sessionExpiresAt');
   });
 
   it('refuse a cookie-authenticated change without the CSRF token', async () => {

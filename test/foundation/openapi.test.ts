@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../src/core/auth/authenticate.js';
+import { CSRF_HEADER, SESSION_COOKIE } from '../../src/core/auth/authenticate.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { openApiSnapshotPath, servedOpenApiDocument } from '../support/openapi-snapshot.js';
 
@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(() => gateway.close());
 
 describe('OpenAPI document', () => {
-  it('is OpenAPI 3.1 accepting a bearer token or the session cookie by default', () => {
+  it('is OpenAPI 3.1 accepting a bearer token or the session cookie (with its CSRF header for changes)', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.components.securitySchemes.session).toMatchObject({
@@ -22,7 +22,11 @@ describe('OpenAPI document', () => {
       in: 'cookie',
       name: SESSION_COOKIE,
     });
-    expect(document.components.securitySchemes.session.description).toContain('x-csrf-token');
+    expect(document.components.securitySchemes.csrf).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: CSRF_HEADER,
+    });
     expect(document.security).toEqual([{ bearer: [] }, { session: [] }]);
   });
 
@@ -46,7 +50,33 @@ describe('OpenAPI document', () => {
     const rename = document.paths['/api/admin/users/{id}/name'].patch;
     expect(rename['x-required-scope']).toBe('admin:users');
     expect(rename.description).toContain('Requires scope `admin:users`.');
-    expect(rename.security).toEqual([{ bearer: [] }, { session: [] }]);
+    expect(rename.security).toEqual([{ bearer: [] }, { session: [], csrf: [] }]);
+  });
+
+  it('lists the resource scope an operation on one resource accepts, naming its path parameter', () => {
+    const remove = document.paths['/api/containerhost/nodes/{nodeId}/containers/{containerId}'].delete;
+    expect(remove['x-resource-scope']).toEqual({
+      scope: 'containerhost:manage:{nodeId}',
+      param: 'nodeId',
+      resource: 'engine node',
+    });
+    expect(remove.description).toContain('`containerhost:manage:{nodeId}`');
+    const command = document.paths['/api/databases/{id}/keyvalue/command'].post;
+    expect(command['x-resource-scope']).toMatchObject({ scope: 'databases:read:{id}', param: 'id' });
+  });
+
+  it('says which lists answer only the resources the caller’s resource scopes name', () => {
+    const list = document.paths['/api/logging/environments'].get;
+    expect(list['x-resource-filter']).toEqual({ scope: 'logging:view:<id>', resource: 'environment' });
+  });
+
+  it('lists no resource scope where an area-wide scope is needed', () => {
+    const create = document.paths['/api/logging/environments'].post;
+    const folders = document.paths['/api/containerhost/folders'].get;
+    for (const operation of [create, folders]) {
+      expect(operation['x-resource-scope']).toBeUndefined();
+      expect(operation['x-resource-filter']).toBeUndefined();
+    }
   });
 
   it('names the catch-all parameter of the site server in its path', () => {

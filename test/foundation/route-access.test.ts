@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -28,11 +29,39 @@ const DEPLOY_TOKEN_ROUTES = new Set([
   'GET /api/pages/:projectId/deployments/:deploymentId',
 ]);
 
+/** Where each area's resources are: every route below one is checked against the caller's resource scopes. */
+const RESOURCE_PATHS: Record<string, RegExp> = {
+  containerhost: /^\/api\/containerhost\/nodes\/:nodeId(\/|$)/,
+  databases: /^\/api\/databases\/:id(\/|$)/,
+  logging: /^\/api\/logging\/environments\/:id(\/|$)/,
+  pages: /^\/api\/pages\/:projectId(\/|$)/,
+  nodes: /^\/api\/nodes\/:id(\/|$)/,
+  certificates: /^\/api\/ssl-certificates\/:id(\/|$)/,
+  integrations: /^\/api\/integrations\/repohost\/connectors\/:id(\/|$)/,
+  inference: /^\/api\/inference\/connections\/:id(\/|$)/,
+};
+
+/** The reads that answer a caller with resource scopes only what those scopes name. */
+const VISIBLE_ONLY_READS = new Set([
+  'GET /api/containerhost/nodes',
+  'GET /api/containerhost/health-checks',
+  'GET /api/databases',
+  'GET /api/logging/environments',
+  'GET /api/pages',
+  'GET /api/pages/by-slug/:slug',
+  'GET /api/nodes',
+  'GET /api/ssl-certificates',
+  'GET /api/integrations/repohost/connectors',
+  'GET /api/inference/connections',
+]);
+
 let gateway: TestGateway;
 beforeAll(async () => {
   gateway = await startTestGateway();
 });
 afterAll(() => gateway.close());
+
+const withoutTrailingSlash = (url: string) => url.replace(/(.)\/$/, '$1');
 
 const concrete = (url: string) =>
   url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000').replace(/\*/g, 'x');
@@ -102,6 +131,26 @@ describe('route access declarations', () => {
         status: 403,
         code: 'FORBIDDEN',
       });
+    }
+  });
+
+  it('a caller whose scopes name one other resource in every area gets 404 below resources, the visible-only reads, and 403 elsewhere', async () => {
+    const scopes = Object.keys(RESOURCE_PATHS).map((area) => `${area}:*:${crypto.randomUUID()}`);
+    const token = await gateway.tokenWithScopes(scopes);
+    for (const route of gateway.app.routeCatalog.filter((r) => !r.public && r.url.startsWith('/api/'))) {
+      const url = withoutTrailingSlash(route.url);
+      const name = `${route.method} ${url}`;
+      const area = route.scope?.split(':')[0] ?? '';
+      const result = await gateway.call(route.method, concrete(url), { token, body: {} });
+      const outcome = { route: name, status: result.status, code: result.body?.code };
+      if (RESOURCE_PATHS[area]?.test(url)) {
+        // The body {} may be invalid, and validation comes first; a valid request is 404.
+        if (result.status !== 404) expect(outcome).toMatchObject({ code: 'VALIDATION_ERROR' });
+      } else if (VISIBLE_ONLY_READS.has(name)) {
+        expect(outcome).toMatchObject({ status: name.includes(':slug') ? 404 : 200 });
+        if (result.status === 200)
+          expect({ route: name, data: result.body.data }).toEqual({ route: name, data: [] });
+      } else expect(outcome).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     }
   });
 });

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { hasScope, type RequiredScope, scopeGrants } from '../../src/core/auth/scopes.js';
+import {
+  checkGrantableScope,
+  grantedResources,
+  hasAnyGrantOn,
+  hasScope,
+  hasScopeSomewhere,
+  type RequiredScope,
+  scopeGrants,
+} from '../../src/core/auth/scopes.js';
+
+const NODE = '3f1c2a5e-8d4b-4c1a-9e2f-0a1b2c3d4e5f';
+const OTHER = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 
 describe('scope matching', () => {
   it.each([
@@ -9,7 +20,6 @@ describe('scope matching', () => {
     ['logging:manage', 'logging:view', true],
     ['logging:view', 'logging:manage', false],
     ['logging:view', 'logging:view', true],
-    ['databases:write', 'databases:read', false],
     ['pages:manage', 'logging:view', false],
   ] as [string, RequiredScope, boolean][])('%s grants %s: %s', (granted, required, expected) => {
     expect(scopeGrants(granted, required)).toBe(expected);
@@ -17,5 +27,104 @@ describe('scope matching', () => {
 
   it('an empty scope list grants nothing', () => {
     expect(hasScope([], 'logging:view')).toBe(false);
+  });
+});
+
+describe('the key-value class ladder', () => {
+  it.each([
+    ['databases:write', 'databases:read', true],
+    ['databases:admin', 'databases:write', true],
+    ['databases:admin', 'databases:read', true],
+    ['databases:read', 'databases:write', false],
+    ['databases:write', 'databases:admin', false],
+    // The classes are about commands; registering databases is another permission.
+    ['databases:admin', 'databases:view', false],
+    ['databases:manage', 'databases:read', false],
+  ] as [string, RequiredScope, boolean][])('%s grants %s: %s', (granted, required, expected) => {
+    expect(scopeGrants(granted, required)).toBe(expected);
+  });
+
+  it('holds on one database too', () => {
+    expect(scopeGrants(`databases:write:${NODE}`, 'databases:read', NODE)).toBe(true);
+  });
+});
+
+describe('resource scopes', () => {
+  it.each([
+    [`containerhost:view:${NODE}`, 'containerhost:view', NODE, true],
+    [`containerhost:view:${NODE}`, 'containerhost:view', OTHER, false],
+    [`containerhost:manage:${NODE}`, 'containerhost:view', NODE, true],
+    [`containerhost:view:${NODE}`, 'containerhost:manage', NODE, false],
+    [`containerhost:*:${NODE}`, 'containerhost:manage', NODE, true],
+    [`containerhost:*:${NODE}`, 'pages:view', NODE, false],
+    ['containerhost:view', 'containerhost:view', NODE, true],
+    ['*', 'containerhost:manage', NODE, true],
+    [`containerhost:view:${NODE.toUpperCase()}`, 'containerhost:view', NODE, true],
+  ] as [string, RequiredScope, string, boolean][])(
+    '%s grants %s on %s: %s',
+    (granted, required, resourceId, expected) => {
+      expect(scopeGrants(granted, required, resourceId)).toBe(expected);
+    },
+  );
+
+  it('a resource scope does not grant the whole area', () => {
+    expect(scopeGrants(`containerhost:view:${NODE}`, 'containerhost:view')).toBe(false);
+  });
+
+  it('the resources granted are all with an area-wide scope', () => {
+    expect(grantedResources([`logging:view:${NODE}`, 'logging:manage'], 'logging:view')).toBe('all');
+  });
+
+  it('the resources granted are the ids that reach the permission', () => {
+    expect(
+      grantedResources(
+        [`logging:view:${NODE}`, `logging:manage:${OTHER}`, `pages:view:${NODE}`],
+        'logging:manage',
+      ),
+    ).toEqual([OTHER]);
+  });
+
+  it('a permission held on some resource is held somewhere', () => {
+    expect(hasScopeSomewhere([`nodes:manage:${NODE}`], 'nodes:view')).toBe(true);
+    expect(hasScopeSomewhere([`nodes:view:${NODE}`], 'nodes:manage')).toBe(false);
+  });
+
+  it('any permission on a resource makes it known to the caller', () => {
+    expect(hasAnyGrantOn([`databases:read:${NODE}`], 'databases', NODE)).toBe(true);
+    expect(hasAnyGrantOn(['databases:read'], 'databases', NODE)).toBe(true);
+    expect(hasAnyGrantOn([`databases:read:${OTHER}`], 'databases', NODE)).toBe(false);
+  });
+});
+
+describe('scopes a group may hold', () => {
+  it.each([
+    '*',
+    'logging:view',
+    'databases:*',
+    `containerhost:manage:${NODE}`,
+    `databases:read:${NODE}`,
+    `pages:*:${NODE}`,
+  ])('accepts %s', (scope) => {
+    expect(checkGrantableScope(scope)).toEqual({ scope });
+  });
+
+  it('keeps a resource id in lower case', () => {
+    expect(checkGrantableScope(`logging:view:${NODE.toUpperCase()}`)).toEqual({
+      scope: `logging:view:${NODE}`,
+    });
+  });
+
+  it.each([
+    ['Not A Scope', 'must be *'],
+    ['weather:view', 'unknown area "weather"'],
+    ['logging:read', 'unknown permission "read" in logging'],
+    [`audit:view:${NODE}`, 'audit scopes cannot name a resource'],
+    ['containerhost:view:web-1', 'the id of the engine node'],
+    ['containerhost:view:*', 'must be a UUID'],
+    [`containerhost:view:${NODE}:extra`, 'must be *'],
+    ['logging:', 'unknown permission ""'],
+  ])('refuses %s', (scope, problem) => {
+    const result = checkGrantableScope(scope);
+    expect('problem' in result && result.problem).toContain(problem);
   });
 });

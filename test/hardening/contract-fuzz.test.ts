@@ -1,3 +1,4 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,8 +53,10 @@ async function send(operation: Operation, url: string, options: Parameters<TestG
 
 beforeAll(async () => {
   gateway = await startTestGateway();
-  const document = (await gateway.call('GET', '/openapi.json', { token: null })).body;
-  for (const [path, item] of Object.entries<Record<string, JsonSchema>>(document.paths)) {
+  const served = (await gateway.call('GET', '/openapi.json', { token: null })).body;
+  // Schemas shared as components are referred to with $ref: the samples need them inline.
+  const document: JsonSchema = await SwaggerParser.dereference(served);
+  for (const [path, item] of Object.entries<JsonSchema>(document.paths)) {
     if (path.startsWith('/sites/')) continue; // public static serving: not an API operation
     // Ingest answers 401 to anything but an ingest token; test/logging/ingest-fuzz.test.ts fuzzes it.
     if (INGEST_PATHS.includes(path)) continue;

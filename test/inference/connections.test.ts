@@ -4,6 +4,7 @@ import { auditEvents, inferenceConnections } from '../../src/db/schema/index.js'
 import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { describeResourceScopes } from '../support/resource-scopes.js';
 import { API_KEY, writeTestCatalog } from './helpers.js';
 
 let gateway: TestGateway;
@@ -405,4 +406,11 @@ describe('POST /api/inference/connections/{id}/test', () => {
     expectError(result, 422, 'UNPROCESSABLE_ENTITY');
     expect(result.body.details.reason).toBe('NO_REFRESH_TOKEN');
   });
+});
+
+describeResourceScopes(() => gateway, {
+  area: 'inference',
+  list: '/api/inference/connections',
+  read: (id) => `/api/inference/connections/${id}`,
+  create: async () => (await createApiKeyConnection()).id,
 });

@@ -180,3 +180,31 @@ describe('what an ingest token opens', () => {
     expectError(await store.ingest(secret, { message: 'x' }), 401, 'UNAUTHORIZED');
   });
 });
+
+describe('a caller holding logging scopes on one environment', () => {
+  it('manages the ingest tokens of that environment, and gets 404 for those of another', async () => {
+    const [mine, theirs] = [await store.environment(), await store.environment()];
+    const token = await gateway.tokenWithScopes([`logging:manage:${mine.id}`]);
+    const body = { name: 'scoped' };
+    expect((await gateway.call('POST', tokensUrl(mine.id), { token, body })).status).toBe(201);
+    expect((await gateway.call('GET', tokensUrl(mine.id), { token })).status).toBe(200);
+    expectError(await gateway.call('POST', tokensUrl(theirs.id), { token, body }), 404, 'NOT_FOUND');
+  });
+
+  it.each(['records', 'facets', 'histogram', 'tail'])(
+    'reads the %s of that environment only',
+    async (what) => {
+      const [mine, theirs] = [await store.environment(), await store.environment()];
+      const token = await gateway.tokenWithScopes([`logging:view:${mine.id}`]);
+      const query: Record<string, string> = what === 'facets' ? { field: 'level' } : {};
+      const read = (id: string) =>
+        gateway.call('GET', `/api/logging/environments/${id}/${what}`, { token, query });
+      const other = await read(theirs.id);
+      expectError(other, 404, 'NOT_FOUND');
+      // The tail stays open, so only the refusal is read here (test/logging/tail.test.ts streams it).
+      if (what === 'tail') return;
+      const own = await read(mine.id);
+      expect(own.status, own.text).toBe(200);
+    },
+  );
+});

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { describeResourceScopes } from '../support/resource-scopes.js';
 import { UNKNOWN, unique } from './helpers.js';
 
 let gateway: TestGateway;
@@ -421,4 +422,11 @@ describe.each(itemMoves)('$label', ({ url, key, folder, item, itemUrl }) => {
     const events = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, a.id));
     expect(events.at(-1)?.metadata).toMatchObject({ fromFolderId: null, toFolderId: target.id });
   });
+});
+
+describeResourceScopes(() => gateway, {
+  area: 'logging',
+  list: '/api/logging/environments',
+  read: (id) => `/api/logging/environments/${id}`,
+  create: async () => (await environment()).id,
 });

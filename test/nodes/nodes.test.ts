@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/raw.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { describeResourceScopes } from '../support/resource-scopes.js';
 import { createNode, createUpload, putChunk, tempFile, tempRoot } from './helpers.js';
 
 let gateway: TestGateway;
@@ -188,4 +189,11 @@ describe('DELETE /api/nodes/{id}', () => {
       'FORBIDDEN',
     );
   });
+});
+
+describeResourceScopes(() => gateway, {
+  area: 'nodes',
+  list: '/api/nodes',
+  read: (id) => `/api/nodes/${id}`,
+  create: async () => (await createNode(gateway)).id,
 });

@@ -246,6 +246,13 @@ describe('what a deploy token may do', () => {
     expectError(await deploy(gateway, project.id, site, { token: issued.token }), 401, 'UNAUTHORIZED');
   });
 
+  it('works for a creator holding pages:manage on that project only', async () => {
+    const project = await createProject(gateway);
+    const manager = await gateway.tokenWithScopes([`pages:manage:${project.id}`]);
+    const issued = await issue(project.id, { name: 'ci' }, manager);
+    expect((await deploy(gateway, project.id, site, { token: issued.token })).status).toBe(201);
+  });
+
   it('is refused when sent as a cookie', async () => {
     const project = await createProject(gateway);
     const issued = await issue(project.id);

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { describeResourceScopes } from '../support/resource-scopes.js';
 import { tarGz } from './archives.js';
 import { auditActions, createProject, deployOk, uniqueSlug } from './helpers.js';
 
@@ -242,5 +243,44 @@ describe('DELETE /api/pages/:projectId', () => {
     const url = `/api/pages/${unknownId()}`;
     expectError(await gateway.call('DELETE', url, { token: null }), 401, 'UNAUTHORIZED');
     expectError(await gateway.call('DELETE', url, { token: viewer }), 403, 'FORBIDDEN');
+  });
+});
+
+describeResourceScopes(() => gateway, {
+  area: 'pages',
+  list: '/api/pages',
+  read: (id) => `/api/pages/${id}`,
+  create: async () => (await createProject(gateway)).id,
+});
+
+describe('a caller holding pages scopes on one project', () => {
+  it('deploys to it and reads its deployments, domains and deploy tokens', async () => {
+    const project = await createProject(gateway);
+    const token = await gateway.tokenWithScopes([`pages:manage:${project.id}`]);
+    const archive = await tarGz({ 'index.html': 'mine' });
+    const deployed = await gateway.call('POST', `/api/pages/${project.id}/deployments`, {
+      token,
+      rawBody: archive,
+      headers: { 'content-type': 'application/gzip' },
+    });
+    expect(deployed.status, deployed.text).toBe(201);
+    for (const below of ['deployments', 'domains', 'deploy-tokens']) {
+      expect((await gateway.call('GET', `/api/pages/${project.id}/${below}`, { token })).status).toBe(200);
+    }
+  });
+
+  it("answers 404 for another project's deployments", async () => {
+    const [mine, theirs] = [await createProject(gateway), await createProject(gateway)];
+    const token = await gateway.tokenWithScopes([`pages:view:${mine.id}`]);
+    const result = await gateway.call('GET', `/api/pages/${theirs.id}/deployments`, { token });
+    expectError(result, 404, 'NOT_FOUND');
+  });
+
+  it('finds only that project by slug: another answers 404, as an unknown slug does', async () => {
+    const [mine, theirs] = [await createProject(gateway), await createProject(gateway)];
+    const token = await gateway.tokenWithScopes([`pages:view:${mine.id}`]);
+    const found = await gateway.call('GET', `/api/pages/by-slug/${mine.slug}`, { token });
+    expect(found.body.data.id).toBe(mine.id);
+    expectError(await gateway.call('GET', `/api/pages/by-slug/${theirs.slug}`, { token }), 404, 'NOT_FOUND');
   });
 });

@@ -6,6 +6,7 @@ import { type FakeGitlab, startFakeGitlab } from '../services/fake-gitlab-v4.js'
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
+import { describeResourceScopes } from '../support/resource-scopes.js';
 import { seedGitlab, TOKENS } from './helpers.js';
 
 const BASE = '/api/integrations/repohost/connectors';
@@ -338,4 +339,11 @@ describe('the token is write-only', () => {
     expect(logs.text).toContain(`${BASE}/preview-test`);
     expect(logs.text).not.toContain(secret);
   });
+});
+
+describeResourceScopes(() => gateway, {
+  area: 'integrations',
+  list: BASE,
+  read: (id) => `${BASE}/${id}`,
+  create: async () => (await create()).id,
 });

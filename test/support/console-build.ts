@@ -8,8 +8,14 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const BUILT_PAGE = path.join(REPO_ROOT, 'dist/web/index.html');
 const LOCK = path.join(REPO_ROOT, 'dist/.web-build.lock');
 const VITE = path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js');
-// What the build depends on: the console's sources and the locked dependency versions.
-const INPUTS = [path.join(REPO_ROOT, 'web'), path.join(REPO_ROOT, 'package-lock.json')];
+// What the build depends on: the console's sources, the gateway's scope rules it imports (with the id
+// check they use) and the locked dependency versions.
+const INPUTS = [
+  path.join(REPO_ROOT, 'web'),
+  path.join(REPO_ROOT, 'src/core/auth/scopes.ts'),
+  path.join(REPO_ROOT, 'src/core/ids.ts'),
+  path.join(REPO_ROOT, 'package-lock.json'),
+];
 const STALE_LOCK_MS = 5 * 60_000;
 
 function newestChange(entry: string): number {

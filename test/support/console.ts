@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { chromiumBinary, launchChromium } from '../services/chromium.js';
@@ -53,10 +53,14 @@ export interface ConsoleHarness {
   close(): Promise<void>;
 }
 
-export async function startConsole(overrides: Partial<Config> = {}): Promise<ConsoleHarness> {
+/** `port`: listen there rather than on any free port (a peer that connects back must know it first). */
+export async function startConsole(
+  overrides: Partial<Config> = {},
+  { port }: { port?: number } = {},
+): Promise<ConsoleHarness> {
   await ensureConsoleBuilt();
   const gateway = await startTestGateway(overrides);
-  const baseUrl = await gateway.listen();
+  const baseUrl = port ? await gateway.app.listen({ port, host: '127.0.0.1' }) : await gateway.listen();
   const browser = await launchChromium();
   async function open(target = '/', viewport = DESKTOP): Promise<ConsolePage> {
     const context = await browser.newContext({ baseURL: baseUrl, viewport });
@@ -188,4 +192,29 @@ export function scrollsSideways(page: Page): Promise<boolean> {
     const { documentElement } = (globalThis as unknown as InPage).document;
     return documentElement.scrollWidth > documentElement.clientWidth;
   });
+}
+
+/** Clicks the button named `button`, then `confirm` in the confirmation dialog it opens, named `question`. */
+export async function clickAndConfirm(page: Page, button: string, question: string, confirm: string) {
+  await page.getByRole('button', { name: button }).click();
+  await page.getByRole('dialog', { name: question }).getByRole('button', { name: confirm }).click();
+}
+
+/**
+ * Presses Tab, as a keyboard user would, until `target` has the focus (at least once: a field a
+ * dialog focused on opening is reached again round its focus trap); fails when it never does
+ * (it cannot be reached with the keyboard) within `most` presses.
+ */
+export async function tabTo(page: Page, target: Locator, most = 60): Promise<void> {
+  const focused = () =>
+    target.evaluate(
+      (element) =>
+        element ===
+        (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+    );
+  for (let press = 0; press < most; press++) {
+    await page.keyboard.press('Tab');
+    if (await focused()) return;
+  }
+  throw new Error(`${target} is not reached with Tab within ${most} presses`);
 }

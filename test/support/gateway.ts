@@ -13,6 +13,7 @@ import { groups, users } from '../../src/db/schema/index.js';
 import { issueToken } from '../../src/modules/auth/tokens.js';
 import { buildServer } from '../../src/server.js';
 import { createDatabase } from '../services/postgres.js';
+import { AnswerLedger } from './answer-ledger.js';
 
 export type TestDbKind = 'pglite' | 'postgres';
 /** Which database this vitest project runs against (see vitest.config.ts). */
@@ -47,6 +48,7 @@ export interface TestGateway {
   tokenWithScopes(scopes: string[]): Promise<string>;
   /** Base URL once `listen()` was called. */
   listen(): Promise<string>;
+  /** Closes the gateway; fails when a route answered a status its /openapi.json operation does not declare. */
   close(): Promise<void>;
 }
 
@@ -96,12 +98,14 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const config = testConfig(overrides);
   const database = options.restartOf?.database ?? (await openTestDatabase());
+  const answers = new AnswerLedger();
   const app = await buildServer({
     config,
     database,
     masterKey: options.restartOf?.masterKey ?? crypto.randomBytes(32),
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
     closeDatabase: !options.restartOf,
+    onAnswer: answers.record,
   });
   await app.ready();
   const { db } = app.deps;
@@ -171,8 +175,13 @@ export async function startTestGateway(
       return app.listen({ port: 0, host: '127.0.0.1' });
     },
     close: async () => {
+      const undeclared = answers.undeclaredIn(app.swagger());
       await app.close();
       fs.rmSync(config.dataDir, { recursive: true, force: true });
+      if (undeclared.length > 0)
+        throw new Error(
+          `/openapi.json does not declare what the gateway answered:\n${undeclared.join('\n')}`,
+        );
     },
   };
 }

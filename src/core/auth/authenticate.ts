@@ -1,13 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError, forbidden, unauthorized } from '../errors.js';
+import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
 import type { PrincipalResolver } from './principal-resolver.js';
-import { AUTHENTICATED, hasScope } from './scopes.js';
+import { type RouteResource, routeResource } from './resource-routes.js';
+import { AUTHENTICATED, hasAnyGrantOn, hasScope, hasScopeSomewhere, type RequiredScope } from './scopes.js';
 import { hashTokenSecret, looksLikeTokenSecret, safeEqual } from './token-secrets.js';
 
 export const SESSION_COOKIE = 'infragate_session';
-const CSRF_HEADER = 'x-csrf-token';
+/** The header a cookie-authenticated change carries the session's CSRF token in. */
+export const CSRF_HEADER = 'x-csrf-token';
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Methods that change nothing: a session cookie alone authorises them (no CSRF token). */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 // Unknown paths under these prefixes still want a token first, so probing reveals nothing.
 const PROTECTED_PREFIXES = ['/api/', '/auth/'];
 
@@ -57,9 +61,34 @@ function assertCsrfSafe(request: FastifyRequest, csrfHash: string | null): void 
   }
 }
 
+/** Requests let in on resource scopes alone: the resource they name is checked once validated. */
+const resourceChecks = new WeakMap<FastifyRequest, Extract<RouteResource, { kind: 'one' }>>();
+/** Requests answered 404 because the caller may not see the resource: the id, for the access audit. */
+const hiddenResources = new WeakMap<FastifyRequest, string>();
+
+/** The resource a request was refused (answered 404) because the caller may not see it. */
+export const hiddenResourceOf = (request: FastifyRequest) => hiddenResources.get(request);
+
+/**
+ * The resource check of a route that acts on one resource, for a caller whose scopes reach some
+ * resources of the area but not all: allowed on this one, 403 when the caller can see it but lacks
+ * the permission, 404 when it cannot see it (existing or not: nothing leaks).
+ */
+function checkResource(request: FastifyRequest, resource: Extract<RouteResource, { kind: 'one' }>): void {
+  const required = request.routeOptions.config.scope as RequiredScope;
+  const resourceId = String((request.params as Record<string, unknown>)[resource.param]);
+  const { scopes } = request.actor;
+  if (hasScope(scopes, required, resourceId)) return;
+  if (hasAnyGrantOn(scopes, resource.area, resourceId))
+    throw new AppError('FORBIDDEN', { requiredScope: `${required}:${resourceId}` });
+  hiddenResources.set(request, resourceId);
+  throw notFound();
+}
+
 /**
  * Runs first on every request (onRequest, before body parsing), so the order of answers is
- * 401 → 403 → validation → 404 for a resource.
+ * 401 → 403 → validation → 404 for a resource. A route acting on one resource, called on resource
+ * scopes alone, has that resource checked after validation (preHandler), keeping the order.
  */
 export function registerAuthentication(app: FastifyInstance, principals: PrincipalResolver): void {
   app.decorateRequest('actor', null as never);
@@ -71,6 +100,13 @@ export function registerAuthentication(app: FastifyInstance, principals: Princip
         `route ${route.method} ${route.url} must declare exactly one of config.scope or config.public`,
       );
     }
+    const resource = routeResource([route.method].flat(), route.url, config.scope);
+    if (resource) route.config = { ...route.config, resource };
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const resource = resourceChecks.get(request);
+    if (resource) checkResource(request, resource);
   });
 
   app.addHook('onRequest', async (request) => {
@@ -107,11 +143,15 @@ export function registerAuthentication(app: FastifyInstance, principals: Princip
       scopes: principal.scopes,
       tokenId: principal.tokenId,
       tokenKind: principal.tokenKind,
+      tokenExpiresAt: principal.expiresAt,
       requestId: request.id,
       clientIp: request.ip,
     };
-    if (knownRoute && access.scope !== AUTHENTICATED && !hasScope(principal.scopes, access.scope!)) {
+    if (!knownRoute || access.scope === AUTHENTICATED || hasScope(principal.scopes, access.scope!)) return;
+    // Resource scopes alone: enough for a route on one resource (checked once validated) or a list
+    // of what the caller may see, when they reach at least one resource with this permission.
+    if (!access.resource || !hasScopeSomewhere(principal.scopes, access.scope!))
       throw new AppError('FORBIDDEN', { requiredScope: access.scope });
-    }
+    if (access.resource.kind === 'one') resourceChecks.set(request, access.resource);
   });
 }

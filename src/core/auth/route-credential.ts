@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../actor.js';
+import type { TokenScheme } from '../openapi/security.js';
 
 /**
  * A narrow credential that one route accepts besides API tokens and sessions, such as a pages deploy
@@ -9,6 +10,8 @@ import type { Actor } from '../actor.js';
  * authentication changes.
  */
 export interface RouteCredential {
+  /** The security scheme that documents this credential in /openapi.json. */
+  readonly scheme: TokenScheme;
   /** A cheap shape check (the secret's prefix and length), made before any lookup. */
   recognises(secret: string): boolean;
   /** The caller the secret stands for, or null when it is unknown, revoked or expired (401). */

@@ -1,23 +1,29 @@
 /**
  * How every operation of /openapi.json is documented, in one place rather than in each route:
  * `documentRoute` (the @fastify/swagger `transform`) adds what only the route knows (its access
- * declaration and the extra error answers it lists in `config.errors`); `completeDocument` (the
- * `transformObject`) adds what follows from the whole document: operation ids, error answers,
- * security schemes, servers, license and tag descriptions.
+ * declaration, the extra error answers it lists in `config.errors`, a WebSocket's upgrade);
+ * `completeDocument` (the `transformObject`) adds what follows from the whole document: operation
+ * ids, error answers, security schemes, named components, servers, license and tag descriptions.
  */
 import type { FastifySchema, RouteOptions } from 'fastify';
-import { SESSION_COOKIE } from '../auth/authenticate.js';
-import { ERROR_MESSAGE } from '../errors.js';
-import { PaginationSchema } from '../pagination.js';
+import type { RouteAccess } from '../app.js';
+import { RESOURCE_AREAS } from '../auth/scopes.js';
+import {
+  addErrorAnswers,
+  CARRIED_ERRORS,
+  type DeclaredErrorStatus,
+  errorComponents,
+} from './error-answers.js';
+import { hoistNamedSchemas } from './named-schemas.js';
 import { operationIds } from './operation-ids.js';
-
-/** Error answers a route can list in `config.errors` beyond those that follow from its shape. */
-export type DeclaredErrorStatus = 400 | 401 | 409 | 413 | 415 | 422 | 429;
+import { GUARDED_READ, SECURITY_SCHEMES, securityOf, type TokenScheme } from './security.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Error answers this route gives beyond those its shape implies (documented in /openapi.json). */
     errors?: readonly DeclaredErrorStatus[];
+    /** A public route that checks a token of its own (ingest): the security scheme that documents it. */
+    ownToken?: TokenScheme;
   }
 }
 
@@ -30,41 +36,12 @@ export interface DocumentOptions {
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI objects are plain JSON
 type Json = any;
 
-const CARRIED_ERRORS = 'x-infragate-errors';
-const ERROR_REF = { $ref: '#/components/schemas/Error' };
-const GUARDED = [{ bearer: [] }, { session: [] }];
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 
-const ERROR_RESPONSES: Record<string, { name: string; description: string }> = {
-  400: {
-    name: 'BadRequest',
-    description: 'VALIDATION_ERROR: a parameter or the body is invalid (`details` lists each problem)',
-  },
-  401: { name: 'Unauthorized', description: 'UNAUTHORIZED: no valid token or session' },
-  403: { name: 'Forbidden', description: 'FORBIDDEN: the caller lacks the required scope' },
-  404: { name: 'NotFound', description: 'NOT_FOUND: the resource named by the path does not exist' },
-  409: {
-    name: 'Conflict',
-    description: 'CONFLICT: the change collides with the current state (`details.reason` says how)',
-  },
-  413: {
-    name: 'PayloadTooLarge',
-    description: 'VALIDATION_ERROR: the body is larger than the gateway accepts',
-  },
-  415: {
-    name: 'UnsupportedMediaType',
-    description: 'VALIDATION_ERROR: the body has a content type this operation does not take',
-  },
-  422: {
-    name: 'UnprocessableEntity',
-    description:
-      'UNPROCESSABLE_ENTITY: well formed, but cannot be carried out (`details.reason`, `details.explanation`)',
-  },
-  429: {
-    name: 'TooManyRequests',
-    description:
-      'UNPROCESSABLE_ENTITY with `details.reason` RATE_LIMITED: over a rate limit; `Retry-After` says when to retry',
-  },
+/** What a WebSocket route answers when the upgrade succeeds (its errors are plain HTTP answers). */
+const SWITCHING_PROTOCOLS = {
+  type: 'null',
+  description: 'Switching Protocols: the WebSocket is open',
 };
 
 const TAGS: Record<string, string> = {
@@ -88,22 +65,6 @@ const TAGS: Record<string, string> = {
   notifications: 'Notification channels, alert rules and their deliveries',
 };
 
-/** How a caller authenticates: given to @fastify/swagger up front, which reads them per route. */
-export const SECURITY_SCHEMES = {
-  bearer: {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'An API token (`Authorization: Bearer <token>`)',
-  },
-  session: {
-    type: 'apiKey',
-    in: 'cookie',
-    name: SESSION_COOKIE,
-    description:
-      "The console session set by `POST /auth/login`. A change (any method but GET/HEAD) made with it must also send the `csrfToken` from login in the `x-csrf-token` header, from the gateway's own origin.",
-  },
-} as const;
-
 /** The wildcard of a catch-all route (`/sites/:slug/*`) documented as a named parameter. */
 function nameWildcard(schema: Json, url: string): { schema: Json; url: string } {
   if (!url.endsWith('/*')) return { schema, url };
@@ -118,7 +79,27 @@ function nameWildcard(schema: Json, url: string): { schema: Json; url: string } 
   return { schema: { ...schema, ...(params ? { params } : {}) }, url: `${url.slice(0, -1)}:path` };
 }
 
-/** The @fastify/swagger `transform`: one route's access and declared errors. */
+/**
+ * The access a route needs, in words, and the resource scopes it accepts as extensions:
+ * `x-resource-scope` on an operation on one resource (the scope with the path parameter naming it),
+ * `x-resource-filter` on a list that answers only the resources the caller's scopes name.
+ */
+function describeAccess(config: RouteAccess, documented: Json): string {
+  if (config.scope === 'authenticated') return 'Requires a signed-in caller.';
+  const resource = config.resource;
+  if (!resource) return `Requires scope \`${config.scope}\`.`;
+  const kind = RESOURCE_AREAS[resource.area];
+  if (resource.kind === 'one') {
+    const scope = `${config.scope}:{${resource.param}}`;
+    documented['x-resource-scope'] = { scope, param: resource.param, resource: kind };
+    return `Requires scope \`${config.scope}\`, or \`${scope}\` for this ${kind}; a caller whose scopes name only other ${kind}s gets 404.`;
+  }
+  const scope = `${config.scope}:<id>`;
+  documented['x-resource-filter'] = { scope, resource: kind };
+  return `Requires scope \`${config.scope}\`, or \`${scope}\` for some ${kind}s: it then answers only those.`;
+}
+
+/** The @fastify/swagger `transform`: one route's access, declared errors and upgrade. */
 export function documentRoute({
   schema,
   url,
@@ -128,99 +109,20 @@ export function documentRoute({
   url: string;
   route: RouteOptions;
 }) {
-  const config = (route.config ?? {}) as { scope?: string; public?: boolean; errors?: readonly number[] };
+  const config = route.config ?? {};
   const documented: Json = { ...schema };
-  if (config.public) documented.security = [];
-  else {
-    documented.security = GUARDED;
+  documented.security = securityOf(route.method, {
+    ...config,
+    ...(config.credential ? { credentialScheme: config.credential.scheme } : {}),
+  });
+  if (!config.public) {
     documented['x-required-scope'] = config.scope;
-    const scope =
-      config.scope === 'authenticated'
-        ? 'Requires a signed-in caller.'
-        : `Requires scope \`${config.scope}\`.`;
-    documented.description = documented.description ? `${documented.description}\n\n${scope}` : scope;
+    const access = describeAccess(config, documented);
+    documented.description = documented.description ? `${documented.description}\n\n${access}` : access;
   }
+  if (route.websocket) documented.response = { 101: SWITCHING_PROTOCOLS, ...documented.response };
   if (config.errors?.length) documented[CARRIED_ERRORS] = [...config.errors];
   return nameWildcard(documented, url);
-}
-
-/** The error statuses an operation can answer, from its shape and its declaration. */
-function errorStatuses(path: string, operation: Json): number[] {
-  const statuses = new Set<number>(operation[CARRIED_ERRORS] ?? []);
-  if (operation.parameters?.length || operation.requestBody) statuses.add(400);
-  if (operation.security?.length) {
-    statuses.add(401);
-    statuses.add(403);
-  }
-  if (path.includes('{')) statuses.add(404);
-  if (operation.requestBody) {
-    statuses.add(413);
-    statuses.add(415);
-  }
-  return [...statuses].sort((a, b) => a - b);
-}
-
-/** The shared list envelope: every inline copy of it becomes a reference to one component. */
-function referencePagination(node: Json, pagination: string): void {
-  if (!node || typeof node !== 'object') return;
-  for (const [key, value] of Object.entries<Json>(node)) {
-    if (value && typeof value === 'object' && JSON.stringify(value) === pagination)
-      node[key] = { $ref: '#/components/schemas/Pagination' };
-    else referencePagination(value, pagination);
-  }
-}
-
-/** The shared parts; an error answer is listed only when an operation refers to it. */
-function components(answered: Set<number>): Json {
-  const responses = Object.fromEntries(
-    [...answered]
-      .sort((a, b) => a - b)
-      .map((status) => ERROR_RESPONSES[status]!)
-      .map(({ name, description }) => [
-        name,
-        { description, content: { 'application/json': { schema: ERROR_REF } } },
-      ]),
-  );
-  return {
-    securitySchemes: SECURITY_SCHEMES,
-    responses,
-    schemas: {
-      Error: {
-        type: 'object',
-        description: 'The envelope of every error answer',
-        required: ['code', 'message'],
-        properties: {
-          code: { type: 'string', enum: Object.keys(ERROR_MESSAGE) },
-          message: { type: 'string' },
-          details: {
-            description: 'VALIDATION_ERROR: one entry per problem; other codes: `reason` and `explanation`',
-            anyOf: [
-              { type: 'array', items: { $ref: '#/components/schemas/ValidationIssue' } },
-              {
-                type: 'object',
-                properties: { reason: { type: 'string' }, explanation: { type: 'string' } },
-                additionalProperties: true,
-              },
-            ],
-          },
-        },
-      },
-      ValidationIssue: {
-        type: 'object',
-        required: ['path', 'message'],
-        properties: {
-          path: {
-            type: 'array',
-            items: { type: ['string', 'integer'] },
-            description: 'Where the problem is',
-          },
-          message: { type: 'string' },
-          in: { type: 'string', description: 'params, querystring or headers; absent for the body' },
-        },
-      },
-      Pagination: PaginationSchema,
-    },
-  };
 }
 
 /** The @fastify/swagger `transformObject`: completes the document the routes produced. */
@@ -232,17 +134,12 @@ export function completeDocument(document: Json, options: DocumentOptions): Json
   const names = operationIds(
     operations.map(({ path, method, operation }) => ({ path, method, operationId: operation.operationId })),
   );
-  const answered = new Set<number>();
-  operations.forEach(({ path, operation }, index) => {
+  operations.forEach(({ operation }, index) => {
     operation.operationId = names[index];
-    for (const status of errorStatuses(path, operation)) {
-      answered.add(status);
-      operation.responses[status] = { $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` };
-    }
-    delete operation[CARRIED_ERRORS];
   });
-  const shared = components(answered);
-  referencePagination(document.paths, JSON.stringify(shared.schemas.Pagination));
+  const errors = errorComponents(addErrorAnswers(operations));
+  const schemas: Record<string, Json> = { ...document.components?.schemas, ...errors.schemas };
+  const paths = hoistNamedSchemas(document.paths ?? {}, schemas);
   const used = new Set(operations.flatMap(({ operation }) => operation.tags ?? []));
   return {
     openapi: document.openapi,
@@ -255,12 +152,13 @@ export function completeDocument(document: Json, options: DocumentOptions): Json
     tags: Object.entries(TAGS)
       .filter(([name]) => used.has(name))
       .map(([name, description]) => ({ name, description })),
-    security: GUARDED,
-    paths: document.paths,
+    security: GUARDED_READ,
+    paths,
     components: {
       ...document.components,
-      ...shared,
-      schemas: { ...document.components?.schemas, ...shared.schemas },
+      securitySchemes: SECURITY_SCHEMES,
+      responses: errors.responses,
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
     },
   };
 }

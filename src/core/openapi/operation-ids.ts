@@ -34,6 +34,7 @@ export const READABLE_NAMES: Record<string, string> = {
   'PUT /api/containerhost/nodes/{nodeId}/containers/{containerId}/files/content': 'writeContainerFile',
   'POST /api/containerhost/nodes/{nodeId}/containers/{containerId}/files/move': 'moveContainerFile',
   'POST /api/containerhost/nodes/{nodeId}/containers/{containerId}/files/mkdir': 'createContainerDirectory',
+  'GET /api/containerhost/nodes/{nodeId}/containers/{containerId}/terminal': 'openContainerTerminal',
   'GET /api/containerhost/nodes/{nodeId}/volumes/{name}/files': 'listVolumeFiles',
   'PUT /api/containerhost/nodes/{nodeId}/volumes/{name}/files/write': 'writeVolumeFile',
   'POST /api/containerhost/nodes/{nodeId}/images/prune': 'pruneImages',

@@ -102,6 +102,8 @@ export const pagesDomains = pgTable(
     lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     certificateId: uuid('certificate_id').references(() => sslCertificates.id, { onDelete: 'set null' }),
+    /** The certificate was ordered for this domain (not chosen): it goes when the domain stops using it. */
+    certificateOrdered: boolean('certificate_ordered').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

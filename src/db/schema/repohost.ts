@@ -17,24 +17,36 @@ export const AllowlistEntryType = Type.Unsafe<(typeof ALLOWLIST_ENTRY_TYPES)[num
 );
 
 /** A group or project a connector may use, with the host's current path, name and URL. */
-export const AllowlistEntry = Type.Object({
-  entryType: AllowlistEntryType,
-  remoteId: Type.String(),
-  fullPath: Type.String(),
-  name: NullableString,
-  webUrl: NullableString,
-});
+export const AllowlistEntry = Type.Object(
+  {
+    entryType: AllowlistEntryType,
+    remoteId: Type.String(),
+    fullPath: Type.String(),
+    name: NullableString,
+    webUrl: NullableString,
+  },
+  { title: 'AllowlistEntry' },
+);
 
 /** The GitLab user a token belongs to. */
-export const RemoteUser = Type.Object({
-  id: Type.String(),
-  username: Type.String(),
-  name: Type.String(),
-  webUrl: NullableString,
-});
+export const RemoteUser = Type.Object(
+  {
+    id: Type.String(),
+    username: Type.String(),
+    name: Type.String(),
+    webUrl: NullableString,
+  },
+  { title: 'RemoteUser' },
+);
 
 /** Why the last test of a connector failed. */
-export const TestFailure = Type.Object({ reason: Type.String(), explanation: Type.String() });
+export const TestFailure = Type.Object(
+  {
+    reason: Type.String(),
+    explanation: Type.String(),
+  },
+  { title: 'ConnectorTestFailure' },
+);
 
 export type AllowlistEntry = Static<typeof AllowlistEntry>;
 export type RemoteUser = Static<typeof RemoteUser>;

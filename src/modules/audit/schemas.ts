@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import {
+  NamedObject,
   Nullable,
   NullableTimestamp,
   StringEnum,
@@ -21,7 +22,7 @@ export const IdParam = Type.Object({ id: Type.String({ minLength: 1, maxLength: 
  * is listed as soon as its change committed; `seq`, `prevHash` and `hash` are null until the sequencer
  * gave it its place in the chain (within milliseconds). Exported events are always sequenced.
  */
-export const AuditEvent = Type.Object({
+export const AuditEvent = NamedObject('AuditEvent', {
   id: Uuid(),
   seq: Nullable(Type.Integer({ description: 'place in the hash chain; null until sequenced' })),
   occurredAt: TimestampText,
@@ -106,7 +107,7 @@ const Backlog = Type.Object({
   paused: Type.Integer(),
 });
 
-export const Destination = Type.Object({
+export const Destination = NamedObject('SiemDestination', {
   id: Uuid(),
   name: Type.String(),
   kind: Type.String(),
@@ -203,7 +204,7 @@ export const DestinationTestResult = Type.Object({
 
 // SIEM deliveries
 
-export const Delivery = Type.Object({
+export const Delivery = NamedObject('SiemDelivery', {
   id: Uuid(),
   destinationId: Uuid(),
   status: Type.String(),

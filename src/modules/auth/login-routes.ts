@@ -15,7 +15,7 @@ export const loginRoutes: GatewayModule<{ login: LoginService }> = async (app, {
   app.post(
     '/auth/login',
     {
-      config: open,
+      config: { ...open, errors: [401] },
       schema: {
         tags,
         summary: 'Log in with email and password; starts a browser session or asks for the second step',
@@ -39,7 +39,7 @@ export const loginRoutes: GatewayModule<{ login: LoginService }> = async (app, {
   app.post(
     '/auth/login/totp',
     {
-      config: open,
+      config: { ...open, errors: [401, 409] },
       schema: {
         tags,
         summary: 'Complete a login with the code of the authenticator or a recovery code',
@@ -62,7 +62,7 @@ export const loginRoutes: GatewayModule<{ login: LoginService }> = async (app, {
   app.post(
     '/auth/login/totp/enrol',
     {
-      config: open,
+      config: { ...open, errors: [401, 409, 422] },
       schema: {
         tags,
         summary: 'Start the enrolment a login must make first (group requires two-factor sign-in)',

@@ -72,7 +72,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
   app.put(
     '/auth/me/password',
     {
-      config: signedIn,
+      config: { ...signedIn, errors: [422] },
       schema: {
         tags,
         summary: 'Change my password; my other browser sessions are revoked',

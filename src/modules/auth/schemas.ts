@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
-import { NullableTimestamp, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { NamedObject, NullableTimestamp, Timestamp, Uuid } from '../../core/http-schemas.js';
 
 /** The shapes of the auth area: route schemas, and through `Static` the service's types. */
 
-export const CurrentUser = Type.Object({
+export const CurrentUser = NamedObject('CurrentUser', {
   id: Uuid(),
   email: Type.String(),
   name: Type.String(),
@@ -12,7 +12,7 @@ export const CurrentUser = Type.Object({
 });
 
 /** The caller as `GET /auth/me` answers it. */
-export const Me = Type.Object({
+export const Me = NamedObject('Me', {
   ...CurrentUser.properties,
   csrfToken: Type.Optional(
     Type.String({
@@ -20,9 +20,17 @@ export const Me = Type.Object({
         'Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page)',
     }),
   ),
+  sessionExpiresAt: Type.Optional(
+    Type.Unsafe<Date>(
+      Type.String({
+        format: 'date-time',
+        description: 'Only to a session cookie: when the session ends (the console signs out then)',
+      }),
+    ),
+  ),
 });
 
-export const TokenRecord = Type.Object({
+export const TokenRecord = NamedObject('ApiToken', {
   id: Uuid(),
   name: Type.String(),
   prefix: Type.Union([Type.String(), Type.Null()], {
@@ -40,7 +48,7 @@ export const TokenList = Type.Object({
   }),
 });
 
-export const Session = Type.Object({
+export const Session = NamedObject('BrowserSession', {
   ...TokenRecord.properties,
   userAgent: Type.Union([Type.String(), Type.Null()]),
   clientIp: Type.Union([Type.String(), Type.Null()]),
@@ -52,7 +60,7 @@ export const Credentials = Type.Object({
   password: Type.String({ minLength: 1, maxLength: 1024 }),
 });
 
-export const LoginAnswer = Type.Object({
+export const LoginAnswer = NamedObject('LoginAnswer', {
   token: Type.String(),
   csrfToken: Type.String(),
   expiresAt: Timestamp,
@@ -70,10 +78,13 @@ const ChallengeFields = {
 };
 
 /** The password was right and the account has TOTP: the code comes next. */
-export const MfaChallenge = Type.Object({ mfaRequired: Type.Literal(true), ...ChallengeFields });
+export const MfaChallenge = NamedObject('MfaChallenge', {
+  mfaRequired: Type.Literal(true),
+  ...ChallengeFields,
+});
 
 /** The password was right, the group requires TOTP and the account has none: it enrols first. */
-export const MfaEnrolmentChallenge = Type.Object({
+export const MfaEnrolmentChallenge = NamedObject('MfaEnrolmentChallenge', {
   mfaEnrollmentRequired: Type.Literal(true),
   ...ChallengeFields,
 });
@@ -92,7 +103,7 @@ export const SecondStep = Type.Object({
 
 export const ChallengeRef = Type.Object({ challengeToken: ChallengeToken });
 
-export const TotpEnrolment = Type.Object({
+export const TotpEnrolment = NamedObject('TotpEnrolment', {
   secret: Type.String({ description: 'Base32; shown during enrolment only' }),
   otpauthUrl: Type.String({ description: 'The `otpauth://totp/…` URI to show as a QR code' }),
 });
@@ -103,7 +114,7 @@ export const RecoveryCodes = Type.Object({
   recoveryCodes: Type.Array(Type.String(), { description: 'Ten one-time codes, shown once' }),
 });
 
-export const TotpStatus = Type.Object({
+export const TotpStatus = NamedObject('TotpStatus', {
   enabled: Type.Boolean(),
   enabledAt: NullableTimestamp,
   pending: Type.Boolean({ description: 'An enrolment was started and waits for its first code' }),
@@ -128,7 +139,10 @@ export const NewApiToken = Type.Object({
 });
 
 /** An API token as created: its record and, this once, its secret. */
-export const IssuedApiToken = Type.Object({ ...TokenRecord.properties, token: Type.String() });
+export const IssuedApiToken = NamedObject('IssuedApiToken', {
+  ...TokenRecord.properties,
+  token: Type.String(),
+});
 
 export type CurrentUser = Static<typeof CurrentUser>;
 export type Me = Static<typeof Me>;

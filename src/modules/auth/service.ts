@@ -53,9 +53,12 @@ export class AuthService {
   currentUser(actor: Actor, sessionCookie?: string): Me {
     const { userId, email, name, groupName, scopes } = actor;
     const me = { id: userId, email, name, groupName, scopes: [...scopes] };
-    return actor.tokenKind === 'session' && sessionCookie
-      ? { ...me, csrfToken: csrfTokenFor(sessionCookie) }
-      : me;
+    if (actor.tokenKind !== 'session' || !sessionCookie) return me;
+    return {
+      ...me,
+      csrfToken: csrfTokenFor(sessionCookie),
+      ...(actor.tokenExpiresAt ? { sessionExpiresAt: actor.tokenExpiresAt } : {}),
+    };
   }
 
   /** Ends the session or revokes the API token the caller is using. */

@@ -26,7 +26,7 @@ export const totpRoutes: GatewayModule<{ totp: TotpService }> = async (app, { to
   app.post(
     '/auth/me/totp',
     {
-      config: signedIn,
+      config: { ...signedIn, errors: [409] },
       schema: {
         tags,
         summary: 'Start enrolling an authenticator app (TOTP, SHA-1, 6 digits, 30 s)',
@@ -49,7 +49,7 @@ export const totpRoutes: GatewayModule<{ totp: TotpService }> = async (app, { to
   app.post(
     '/auth/me/totp/confirm',
     {
-      config: signedIn,
+      config: { ...signedIn, errors: [409] },
       schema: {
         tags,
         summary: 'Turn two-factor sign-in on with a first code; answers ten recovery codes, shown once',
@@ -65,7 +65,7 @@ export const totpRoutes: GatewayModule<{ totp: TotpService }> = async (app, { to
   app.delete(
     '/auth/me/totp',
     {
-      config: signedIn,
+      config: { ...signedIn, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Turn two-factor sign-in off, proven with a current `code` or the `password`',

@@ -33,6 +33,7 @@ const certificatesModule: GatewayModule = async (app) => {
   deps.certificateRequests.serve({
     request: (actor, { name, hostnames, accountEmail }) =>
       orders.order(actor, { name, domains: hostnames, challenge: 'http-01', accountEmail }),
+    release: (tx, actor, release) => certificates.release(tx, actor, release),
   });
 
   await app.register(certificateRoutes, { certificates });

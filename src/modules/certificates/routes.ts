@@ -22,7 +22,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
   app.post(
     '/api/ssl-certificates/upload',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Upload a certificate with its private key (and chain)',
@@ -45,7 +45,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
         response: { 200: PageOf(Certificate) },
       },
     },
-    async (request) => certificates.list(request.query),
+    async (request) => certificates.list(request.actor, request.query),
   );
 
   app.get(
@@ -65,7 +65,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
   app.put(
     '/api/ssl-certificates/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Replace the certificate, key and chain under the same name (renewal)',
@@ -97,7 +97,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
   app.get(
     '/api/ssl-certificates/:id/download',
     {
-      config: view,
+      config: { ...view, errors: [409] },
       schema: {
         tags,
         summary: 'Download the certificate and its chain (never the key)',

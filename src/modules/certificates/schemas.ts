@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { ACME_EMAIL_PATTERN } from '../../core/email-address.js';
 import {
   Name,
+  NamedObject,
   Nullable,
   NullableTimestamp,
   SearchText,
@@ -41,7 +42,7 @@ export const AcmeSettings = Type.Object({
   }),
 });
 
-export const Certificate = Type.Object({
+export const Certificate = NamedObject('Certificate', {
   id: Uuid(),
   name: Type.String(),
   subject: Nullable(
@@ -144,7 +145,7 @@ export const AcmeOrderRequest = Type.Object({
   ),
 });
 
-export const DnsProvider = Type.Object({
+export const DnsProvider = NamedObject('DnsProvider', {
   id: Uuid(),
   name: Type.String(),
   kind: StringEnum(DNS_PROVIDER_KINDS),

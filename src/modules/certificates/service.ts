@@ -1,7 +1,9 @@
 import { and, asc, count, eq, lte, type SQL } from 'drizzle-orm';
-import type { AuditActor } from '../../core/actor.js';
+import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import { reportCertificateExpiry } from '../../core/certificate-expiry.js';
+import type { CertificateRelease } from '../../core/certificate-requests.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound } from '../../core/errors.js';
@@ -10,7 +12,7 @@ import type { NotificationOutbox } from '../../core/notifications.js';
 import { fetchPage } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
 import { containsText } from '../../core/text-filters.js';
-import type { Db, DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { sslCertificates } from '../../db/schema/index.js';
 import { toCertificates, viewColumns } from './certificate-view.js';
 import { announceCertificateChange } from './change-feed.js';
@@ -33,16 +35,22 @@ export class CertificateService {
   private readonly audit: AuditRecorder;
   private readonly secrets: SecretBox;
   private readonly notifications: NotificationOutbox;
+  /** Name or id of the certificate the TLS listener serves by default (`INFRAGATE_TLS_DEFAULT_CERTIFICATE`). */
+  private readonly defaultCertificate: string | undefined;
 
-  constructor(deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'notifications'>) {
+  constructor(deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'notifications' | 'config'>) {
     this.db = deps.db;
     this.audit = deps.audit;
     this.secrets = deps.secrets;
     this.notifications = deps.notifications;
+    this.defaultCertificate = deps.config.https.defaultCertificate;
   }
 
-  async list(filter: CertificateListQuery) {
+  /** The certificates the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, filter: CertificateListQuery) {
     const conditions: SQL[] = [];
+    const visible = visibleResources(sslCertificates.id, actor, 'certificates:view');
+    if (visible) conditions.push(visible);
     if (filter.expiringWithinDays !== undefined) {
       const horizon = new Date(Date.now() + filter.expiringWithinDays * DAY_MS);
       conditions.push(lte(sslCertificates.notAfter, horizon));
@@ -149,19 +157,39 @@ export class CertificateService {
 
   async remove(actor: AuditActor, id: string): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .delete(sslCertificates)
-        .where(eq(sslCertificates.id, id))
-        .returning({ name: sslCertificates.name, fingerprintSha256: sslCertificates.fingerprintSha256 });
-      if (!row) throw notFound({ certificateId: id });
-      await this.audit.record(tx, actor, {
-        action: 'certificates.certificate.deleted',
-        targetType: 'ssl_certificate',
-        targetId: id,
-        metadata: { name: row.name, fingerprintSha256: row.fingerprintSha256 },
-      });
-      await announceCertificateChange(tx, id);
+      if (!(await this.deleteIn(tx, actor, id, {}))) throw notFound({ certificateId: id });
     });
+  }
+
+  /**
+   * An ACME certificate ordered for another module's names that no longer need it: deleted in the
+   * caller's transaction (so it is not renewed), unless it is the configured default certificate.
+   */
+  async release(tx: Tx, actor: AuditActor, { certificateId, reason }: CertificateRelease): Promise<void> {
+    const [row] = await tx
+      .select({ name: sslCertificates.name, source: sslCertificates.source })
+      .from(sslCertificates)
+      .where(eq(sslCertificates.id, certificateId));
+    if (row?.source !== 'acme') return;
+    if (this.defaultCertificate === certificateId || this.defaultCertificate === row.name) return;
+    await this.deleteIn(tx, actor, certificateId, { reason });
+  }
+
+  /** Deletes one certificate, audited and announced; answers whether it existed. */
+  private async deleteIn(tx: Tx, actor: AuditActor, id: string, extra: { reason?: string }) {
+    const [row] = await tx
+      .delete(sslCertificates)
+      .where(eq(sslCertificates.id, id))
+      .returning({ name: sslCertificates.name, fingerprintSha256: sslCertificates.fingerprintSha256 });
+    if (!row) return false;
+    await this.audit.record(tx, actor, {
+      action: 'certificates.certificate.deleted',
+      targetType: 'ssl_certificate',
+      targetId: id,
+      metadata: { name: row.name, fingerprintSha256: row.fingerprintSha256, ...extra },
+    });
+    await announceCertificateChange(tx, id);
+    return true;
   }
 
   /** The decrypted private key (PKCS#8 PEM), for in-process consumers that serve TLS; never for HTTP. */

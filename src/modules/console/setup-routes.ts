@@ -18,7 +18,7 @@ export const consoleSetupRoutes: GatewayModule<{ setup: SetupService; cookieSecu
   app.post(
     '/auth/setup/check',
     {
-      config: open,
+      config: { ...open, errors: [422] },
       schema: {
         tags,
         summary: 'Check a first-start setup code before asking for a password',
@@ -36,7 +36,7 @@ export const consoleSetupRoutes: GatewayModule<{ setup: SetupService; cookieSecu
   app.post(
     '/auth/setup',
     {
-      config: open,
+      config: { ...open, errors: [422] },
       schema: {
         tags,
         summary: "Set the first admin's password with the one-time setup code, and sign in",

@@ -1,6 +1,7 @@
-import { asc, count, eq, or } from 'drizzle-orm';
+import { and, asc, count, eq, or } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { AuditActor } from '../../core/actor.js';
+import type { Actor, AuditActor } from '../../core/actor.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { notFound, type ValidationIssue, validationError } from '../../core/errors.js';
@@ -60,13 +61,17 @@ export class EngineNodeService {
 
   constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'egress' | 'config'>) {}
 
-  async list(request: ListQuery) {
-    const where = request.q
-      ? or(
-          containsText(containerhostNodes.name, request.q),
-          containsText(containerhostNodes.endpoint, request.q),
-        )
-      : undefined;
+  /** The nodes the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, request: ListQuery) {
+    const where = and(
+      visibleResources(containerhostNodes.id, actor, 'containerhost:view'),
+      request.q
+        ? or(
+            containsText(containerhostNodes.name, request.q),
+            containsText(containerhostNodes.endpoint, request.q),
+          )
+        : undefined,
+    );
     return fetchPage(
       request,
       ({ limit, offset }) =>

@@ -1,4 +1,6 @@
 import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
+import type { Actor } from '../../core/actor.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import type { Deps } from '../../core/deps.js';
 import { fetchPage, type Page } from '../../core/pagination.js';
 import {
@@ -12,7 +14,8 @@ import type { HealthOverviewItem, HealthOverviewQuery, OverviewStatus } from './
 export class HealthOverviewService {
   constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
-  async list(query: HealthOverviewQuery): Promise<Page<HealthOverviewItem>> {
+  /** The checks of the nodes the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, query: HealthOverviewQuery): Promise<Page<HealthOverviewItem>> {
     const { db } = this.deps;
     const latest = db
       .select({
@@ -30,6 +33,8 @@ export class HealthOverviewService {
       .as('latest');
     const status = sql<OverviewStatus>`case when ${checks.enabled} = false then 'disabled' else coalesce(${latest.status}, 'unknown') end`;
     const filters: SQL[] = [];
+    const visible = visibleResources(checks.nodeId, actor, 'containerhost:view');
+    if (visible) filters.push(visible);
     if (query.nodeId) filters.push(eq(checks.nodeId, query.nodeId));
     if (query.status) filters.push(sql`${status} = ${query.status}`);
     const where = and(...filters);

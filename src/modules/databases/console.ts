@@ -74,10 +74,10 @@ export class KeyValueConsole {
         const verdict = classifyCommand(spec, words);
         if (!verdict.allowed) throw unprocessable(verdict.reason, verdict.explanation);
         commandClass = record.commandClass = verdict.commandClass;
-        if (!hasScope(actor.scopes, verdict.scope)) {
+        if (!hasScope(actor.scopes, verdict.scope, id)) {
           throw forbidden({
             reason: 'COMMAND_SCOPE_REQUIRED',
-            explanation: `${record.commandName} is a ${commandClass} command and needs the scope ${verdict.scope}`,
+            explanation: `${record.commandName} is a ${commandClass} command and needs the scope ${verdict.scope} (or ${verdict.scope}:${id} for this database)`,
             requiredScope: verdict.scope,
             commandClass,
           });

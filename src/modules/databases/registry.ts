@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
-import { count, eq } from 'drizzle-orm';
-import type { AuditActor } from '../../core/actor.js';
+import { and, count, eq } from 'drizzle-orm';
+import type { Actor, AuditActor } from '../../core/actor.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, notFound } from '../../core/errors.js';
@@ -85,8 +86,12 @@ export type DatabaseRegistryDeps = Pick<Deps, 'db' | 'audit' | 'secrets'> & {
 export class DatabaseRegistry {
   constructor(private readonly deps: DatabaseRegistryDeps) {}
 
-  async list(filter: DatabaseListQuery) {
-    const where = filter.q ? containsText(databases.name, filter.q) : undefined;
+  /** The databases the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, filter: DatabaseListQuery) {
+    const where = and(
+      visibleResources(databases.id, actor, 'databases:view'),
+      filter.q ? containsText(databases.name, filter.q) : undefined,
+    );
     return fetchPage(
       filter,
       ({ limit, offset }) =>

@@ -41,13 +41,13 @@ export const databaseRoutes: GatewayModule<{
         response: { 200: PageOf(Database) },
       },
     },
-    async (request) => registry.list(request.query),
+    async (request) => registry.list(request.actor, request.query),
   );
 
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Register a key-value database',
@@ -76,7 +76,7 @@ export const databaseRoutes: GatewayModule<{
   app.patch(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Change a database (its open connections are closed)',
@@ -103,7 +103,7 @@ export const databaseRoutes: GatewayModule<{
   app.post(
     '/:id/keyvalue/command',
     {
-      config: read,
+      config: { ...read, errors: [422] },
       schema: {
         tags,
         summary: 'Run one key-value command (parsed like redis-cli)',

@@ -1,5 +1,13 @@
 import { type Static, Type } from 'typebox';
-import { LiteralUnion, Name, Nullable, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  LiteralUnion,
+  Name,
+  NamedObject,
+  Nullable,
+  SearchText,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { COMMAND_STATUSES, DATABASE_TYPES } from '../../db/schema/index.js';
 import { COMMAND_CLASSES } from './command-policy.js';
@@ -9,13 +17,13 @@ import { COMMAND_CLASSES } from './command-policy.js';
 /** How many commands the history keeps per caller and database. */
 export const HISTORY_SIZE = 50;
 
-const TlsView = Type.Object({
+const TlsView = NamedObject('DatabaseTls', {
   rejectUnauthorized: Type.Boolean(),
   caPem: Type.Optional(Type.String()),
   serverName: Type.Optional(Type.String()),
 });
 
-export const Database = Type.Object({
+export const Database = NamedObject('Database', {
   id: Uuid(),
   name: Type.String(),
   type: LiteralUnion(DATABASE_TYPES),
@@ -29,7 +37,7 @@ export const Database = Type.Object({
   updatedAt: Timestamp,
 });
 
-export const DatabaseStatus = Type.Object({
+export const DatabaseStatus = NamedObject('DatabaseStatus', {
   reachable: Type.Boolean(),
   serverVersion: Nullable(Type.String()),
   latencyMs: Nullable(Type.Number()),
@@ -38,11 +46,14 @@ export const DatabaseStatus = Type.Object({
   checkedAt: Timestamp,
 });
 
-export const DatabaseWithStatus = Type.Object({ ...Database.properties, status: DatabaseStatus });
+export const DatabaseWithStatus = NamedObject('DatabaseWithStatus', {
+  ...Database.properties,
+  status: DatabaseStatus,
+});
 
 export const DatabaseListQuery = Type.Object({ ...PaginationQueryFields, q: SearchText() });
 
-const TlsInput = Type.Object({
+const TlsInput = NamedObject('DatabaseTlsInput', {
   rejectUnauthorized: Type.Optional(
     Type.Boolean({ description: 'verify the server certificate (default true)' }),
   ),

@@ -33,7 +33,7 @@ export const identityProviderRoutes: GatewayModule<{ providers: IdentityProvider
   app.post(
     '/',
     {
-      config: access,
+      config: { ...access, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Add an OpenID Connect provider',
@@ -67,7 +67,7 @@ export const identityProviderRoutes: GatewayModule<{ providers: IdentityProvider
   app.patch(
     '/:id',
     {
-      config: access,
+      config: { ...access, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Change a single sign-on provider (the fields sent; `clientSecret` replaces the secret)',

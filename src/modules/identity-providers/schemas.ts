@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Name, Nullable, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { Name, NamedObject, Nullable, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 
 /** The shapes of single sign-on: route schemas, and through `Static` the services' types. */
@@ -20,14 +20,16 @@ const EmailDomains = Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
   description: 'Only emails under these domains may sign in (e.g. example.com); empty: any',
 });
 
-export const IdentityProvider = Type.Object({
+export const IdentityProvider = NamedObject('IdentityProvider', {
   id: Uuid(),
   name: Type.String(),
   issuer: Type.String(),
   clientId: Type.String(),
   scopes: Type.Array(Type.String()),
   groupsClaim: Nullable(Type.String()),
-  groupMap: Type.Record(Type.String(), Type.String(), { description: 'Provider group → gateway group name' }),
+  groupMap: Type.Record(Type.String(), Type.String(), {
+    description: 'Provider group → gateway group name',
+  }),
   autoCreateUsers: Type.Boolean(),
   defaultGroup: Nullable(Type.String({ description: 'Gateway group name' })),
   allowedEmailDomains: Type.Array(Type.String()),

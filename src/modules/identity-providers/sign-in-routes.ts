@@ -54,6 +54,10 @@ export const signInRoutes: GatewayModule<{ signIn: OidcSignInService }> = async 
         security: [],
         params: ProviderParams,
         querystring: StartQuery,
+        response: {
+          302: Type.Null({ description: 'To the provider’s sign-in page (`Location`)' }),
+          303: Type.Null({ description: 'Back to the sign-in page when the provider cannot be reached' }),
+        },
       },
     },
     async (request, reply) => {
@@ -93,6 +97,9 @@ export const signInRoutes: GatewayModule<{ signIn: OidcSignInService }> = async 
           '`SSO_USER_DISABLED`, `SSO_EMAIL_NOT_ALLOWED`, `TOO_MANY_FAILED_LOGINS`) and counts as a failed login.',
         security: [],
         querystring: CallbackQuery,
+        response: {
+          303: Type.Null({ description: 'To `next` with the session cookie, or to `/signin?sso=<reason>`' }),
+        },
       },
       // The query holds the authorization code and state: log lines name the path only.
       logSerializers: { req: requestWithoutQuery },

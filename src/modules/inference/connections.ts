@@ -1,5 +1,6 @@
 import { and, count, eq, type SQL } from 'drizzle-orm';
-import type { AuditActor } from '../../core/actor.js';
+import type { Actor, AuditActor } from '../../core/actor.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, notFound, unprocessable } from '../../core/errors.js';
@@ -30,9 +31,12 @@ export class ConnectionService {
     return connectionView(row, this.deps.catalog);
   }
 
-  async list(filter: ConnectionListQuery) {
+  /** The connections the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, filter: ConnectionListQuery) {
     const { db } = this.deps;
     const conditions: SQL[] = [];
+    const visible = visibleResources(inferenceConnections.id, actor, 'inference:view');
+    if (visible) conditions.push(visible);
     if (filter.providerId) conditions.push(eq(inferenceConnections.providerId, filter.providerId));
     if (filter.authType) conditions.push(eq(inferenceConnections.authType, filter.authType));
     if (filter.q) conditions.push(containsText(inferenceConnections.name, filter.q));

@@ -1,5 +1,13 @@
 import { type Static, Type } from 'typebox';
-import { Name, NullableTimestamp, SearchText, StringEnum, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  Name,
+  NamedObject,
+  NullableTimestamp,
+  SearchText,
+  StringEnum,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import {
   COMPLETION_MODES,
@@ -118,7 +126,7 @@ export const PublicCatalogEntry = Type.Object({
 export const SessionStatus = StringEnum(OAUTH_SESSION_STATUSES);
 
 /** The provider OAuth session record of the contract. */
-export const Session = Type.Object({
+export const Session = NamedObject('OauthSession', {
   id: Uuid(),
   providerId: Type.String(),
   status: SessionStatus,
@@ -132,7 +140,7 @@ export const Session = Type.Object({
   expiresAt: Timestamp,
 });
 
-export const Connection = Type.Object({
+export const Connection = NamedObject('InferenceConnection', {
   id: Uuid(),
   providerId: Type.String(),
   providerLabel: NullableString,

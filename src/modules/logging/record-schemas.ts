@@ -1,5 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { Name, NullableTimestamp, Timestamp, TimestampText, Uuid } from '../../core/http-schemas.js';
+import {
+  Name,
+  NamedObject,
+  NullableTimestamp,
+  Timestamp,
+  TimestampText,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { LogFieldDefinition, SchemaViolationPolicy } from '../../db/schema/index.js';
 
@@ -17,7 +24,7 @@ export const NewIngestToken = Type.Object({
     Type.Union([TimestampText, Type.Null()], { description: 'null or absent: never' }),
   ),
 });
-export const IngestToken = Type.Object({
+export const IngestToken = NamedObject('IngestToken', {
   id: Uuid(),
   environmentId: Uuid(),
   name: Type.String(),
@@ -26,7 +33,7 @@ export const IngestToken = Type.Object({
   lastUsedAt: NullableTimestamp,
   revokedAt: NullableTimestamp,
 });
-export const IssuedIngestToken = Type.Object({
+export const IssuedIngestToken = NamedObject('IssuedIngestToken', {
   ...IngestToken.properties,
   token: Type.String({ description: 'the secret (`igl_…`); shown this once, never again' }),
 });

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import {
   LiteralUnion,
   Name,
+  NamedObject,
   PageOf,
   SearchText,
   StringEnum,
@@ -29,7 +30,7 @@ const Description = Type.String({ maxLength: 2000 });
 
 // Folders (the same shapes for schema folders and environment folders)
 
-export const Folder = Type.Object({
+export const Folder = NamedObject('LogFolder', {
   id: Uuid(),
   name: Type.String(),
   parentId: Type.Union([Uuid(), Type.Null()]),
@@ -38,7 +39,7 @@ export const Folder = Type.Object({
   updatedAt: Timestamp,
 });
 /** Documented one level deep; the service's `FolderNode` type nests to any depth. */
-const FolderNodeSchema = Type.Object({
+const FolderNodeSchema = NamedObject('LogFolderNode', {
   ...Folder.properties,
   children: Type.Array(Type.Unknown(), { description: 'sub-folders, each shaped like this node' }),
 });
@@ -49,14 +50,16 @@ export const FolderListQuery = Type.Object({
   parentId: FolderFilter('only the children of this folder (`root`: the top level)'),
   q: SearchText(),
 });
-export const FolderList = Type.Union([PageOf(Folder), Type.Object({ data: Type.Array(FolderNodeSchema) })]);
+export const FolderList = Type.Union([PageOf(Folder), Type.Object({ data: Type.Array(FolderNodeSchema) })], {
+  title: 'LogFolderList',
+});
 
-export const NewFolder = Type.Object({
+export const NewFolder = NamedObject('NewLogFolder', {
   name: Name,
   parentId: Type.Optional(NullableUuid('null or absent: the top level')),
 });
-export const FolderRename = Type.Object({ name: Name });
-export const FolderReorder = Type.Object({
+export const FolderRename = NamedObject('LogFolderRename', { name: Name });
+export const FolderReorder = NamedObject('LogFolderReorder', {
   parentId: NullableUuid('the folder whose children are ordered; null: the top level'),
   ids: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
     minItems: 1,
@@ -64,25 +67,25 @@ export const FolderReorder = Type.Object({
     uniqueItems: true,
   }),
 });
-export const FolderMove = Type.Object({
+export const FolderMove = NamedObject('LogFolderMove', {
   parentId: NullableUuid('the new parent folder; null: the top level'),
 });
 export const FolderDeleteQuery = Type.Object({ recursive: Type.Optional(Type.Boolean({ default: false })) });
-export const ItemMove = Type.Object({
+export const ItemMove = NamedObject('LogFolderItemsMove', {
   ids: Type.Array(Type.String({ maxLength: 255 }), { maxItems: MAX_MOVE_IDS }),
   folderId: NullableUuid('the target folder; null: the top level'),
 });
 
 // Schemas
 
-export const FieldDefinition = Type.Object({
+export const FieldDefinition = NamedObject('LogField', {
   name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z_@][A-Za-z0-9_.@-]*$' }),
   type: LiteralUnion(LOG_FIELD_TYPES),
   required: Type.Boolean({ default: false }),
 });
 const Fields = Type.Array(FieldDefinition, { maxItems: 200 });
 
-export const LogSchema = Type.Object({
+export const LogSchema = NamedObject('LogSchema', {
   id: Uuid(),
   name: Type.String(),
   folderId: Type.Union([Uuid(), Type.Null()]),
@@ -119,20 +122,24 @@ const OnSchemaViolation = StringEnum(
 );
 const MiB = 1024 * 1024;
 /** Limits of one ingest request and of each ingest token's rate; every field has a default. */
-const IngestLimits = Type.Object({
+const IngestLimits = NamedObject('IngestLimits', {
   maxBodyBytes: Type.Integer({ minimum: 1024, maximum: 64 * MiB, description: 'largest body, after gzip' }),
   maxRecords: Type.Integer({ minimum: 1, maximum: 100_000, description: 'most records in one request' }),
   recordsPerSecond: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'rate per ingest token' }),
-  bytesPerSecond: Type.Integer({ minimum: 1024, maximum: 1024 * MiB, description: 'rate per ingest token' }),
+  bytesPerSecond: Type.Integer({
+    minimum: 1024,
+    maximum: 1024 * MiB,
+    description: 'rate per ingest token',
+  }),
   burstSeconds: Type.Integer({
     minimum: 1,
     maximum: 3600,
     description: 'a token may send this many seconds of its rate at once (and always one full request)',
   }),
 });
-const IngestLimitChanges = Type.Partial(IngestLimits);
+const IngestLimitChanges = Type.Partial(IngestLimits, { title: 'IngestLimitChanges' });
 
-export const LogEnvironment = Type.Object({
+export const LogEnvironment = NamedObject('LogEnvironment', {
   id: Uuid(),
   name: Type.String(),
   folderId: Type.Union([Uuid(), Type.Null()]),

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { AuditActor } from '../../core/actor.js';
+import type { Actor, AuditActor } from '../../core/actor.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound, validationError } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
@@ -194,11 +195,13 @@ export class LoggingService {
 
   // Environments
 
-  async listEnvironments(filter: LogEnvironmentListQuery) {
+  /** The environments the actor may see (all with an area-wide scope). */
+  async listEnvironments(actor: Actor, filter: LogEnvironmentListQuery) {
     const folder = folderCondition(loggingEnvironments.folderId, filter.folderId);
     if (folder === false) return toPage([], 0, filter);
     if (filter.schemaId !== undefined && !isUuid(filter.schemaId)) return toPage([], 0, filter);
     const where = and(
+      visibleResources(loggingEnvironments.id, actor, 'logging:view'),
       folder,
       filter.schemaId !== undefined ? eq(loggingEnvironments.schemaId, filter.schemaId) : undefined,
       filter.q ? containsText(loggingEnvironments.name, filter.q) : undefined,

@@ -1,5 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { Name, NullableTimestamp, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  Name,
+  NamedObject,
+  NullableTimestamp,
+  SearchText,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { UPLOAD_STATUSES } from '../../db/schema/index.js';
 
@@ -11,7 +18,7 @@ import { UPLOAD_STATUSES } from '../../db/schema/index.js';
 /** Largest byte offset or file size a request may name. */
 const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
-export const StorageNode = Type.Object({
+export const StorageNode = NamedObject('StorageNode', {
   id: Uuid(),
   name: Type.String(),
   rootPath: Type.String(),
@@ -42,7 +49,7 @@ export const UploadStatus = Type.Enum(UPLOAD_STATUSES, {
   description: 'open → complete | failed | aborted | expired',
 });
 
-export const Upload = Type.Object({
+export const Upload = NamedObject('Upload', {
   uploadId: Uuid(),
   id: Uuid(),
   nodeId: Uuid(),

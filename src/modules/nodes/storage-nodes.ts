@@ -1,6 +1,7 @@
 import { and, count, eq, type SQL } from 'drizzle-orm';
-import type { AuditActor } from '../../core/actor.js';
+import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound } from '../../core/errors.js';
@@ -30,8 +31,11 @@ export class StorageNodeService {
     this.audit = deps.audit;
   }
 
-  async list(filter: StorageNodeListQuery) {
+  /** The storage nodes the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, filter: StorageNodeListQuery) {
     const conditions: SQL[] = [];
+    const visible = visibleResources(nodes.id, actor, 'nodes:view');
+    if (visible) conditions.push(visible);
     if (filter.q) conditions.push(containsText(nodes.name, filter.q));
     if (filter.name) conditions.push(eq(nodes.name, filter.name));
     const where = and(...conditions);

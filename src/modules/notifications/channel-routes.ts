@@ -26,7 +26,7 @@ export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async 
   app.post(
     '/api/notifications/channels',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Create a notification channel',
@@ -58,7 +58,7 @@ export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async 
   app.patch(
     '/api/notifications/channels/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Change a notification channel',
@@ -75,7 +75,7 @@ export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async 
   app.delete(
     '/api/notifications/channels/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Delete a notification channel and its deliveries',

@@ -46,7 +46,7 @@ export const deliveryRoutes: GatewayModule<{
   app.post(
     '/api/notifications/deliveries/:id/requeue',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Send a failed delivery again',

@@ -26,7 +26,7 @@ export const ruleRoutes: GatewayModule<{ rules: RuleService }> = async (app, { r
   app.post(
     '/api/notifications/rules',
     {
-      config: manage,
+      config: { ...manage, errors: [404, 409] },
       schema: {
         tags,
         summary: 'Create an alert rule',
@@ -52,7 +52,7 @@ export const ruleRoutes: GatewayModule<{ rules: RuleService }> = async (app, { r
   app.patch(
     '/api/notifications/rules/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Change an alert rule',

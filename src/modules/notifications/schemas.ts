@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import {
   Name,
+  NamedObject,
   Nullable,
   NullableTimestamp,
   SearchText,
@@ -90,7 +91,7 @@ export const ChannelUpdate = Type.Object({
   smtp: Type.Optional(SmtpChanges),
 });
 
-export const Channel = Type.Object({
+export const Channel = NamedObject('NotificationChannel', {
   id: Uuid(),
   name: Type.String(),
   kind: StringEnum(NOTIFICATION_CHANNEL_KINDS),
@@ -129,7 +130,8 @@ export const ChannelTestResult = Type.Object({
   error: Type.Optional(Type.String({ description: 'Why the send failed, when it did' })),
 });
 
-const Filters = Type.Object(
+const Filters = NamedObject(
+  'AlertRuleFilters',
   {
     nodeId: Type.Optional(Uuid('containerhost node')),
     containerName: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
@@ -176,7 +178,7 @@ export const RuleUpdate = Type.Object({
   renotifyMinutes: Type.Optional(Nullable(RenotifyMinutes)),
 });
 
-export const Rule = Type.Object({
+export const Rule = NamedObject('AlertRule', {
   id: Uuid(),
   name: Type.String(),
   event: StringEnum(NOTIFICATION_EVENTS),
@@ -197,9 +199,13 @@ export const RuleListQuery = Type.Object({
   q: SearchText(),
 });
 
-const Resource = Type.Object({ type: Type.String(), id: Type.String(), name: Type.String() });
+const Resource = NamedObject('NotificationResource', {
+  type: Type.String(),
+  id: Type.String(),
+  name: Type.String(),
+});
 
-export const Delivery = Type.Object({
+export const Delivery = NamedObject('NotificationDelivery', {
   id: Uuid(),
   channelId: Uuid(),
   ruleId: Nullable(Uuid()),
@@ -218,7 +224,7 @@ export const Delivery = Type.Object({
   deliveredAt: NullableTimestamp,
 });
 
-export const Attempt = Type.Object({
+export const Attempt = NamedObject('DeliveryAttempt', {
   attempt: Type.Integer(),
   outcome: StringEnum(NOTIFICATION_ATTEMPT_OUTCOMES),
   startedAt: Timestamp,
@@ -227,7 +233,7 @@ export const Attempt = Type.Object({
   error: Nullable(Type.String()),
 });
 
-export const DeliveryDetail = Type.Object({
+export const DeliveryDetail = NamedObject('NotificationDeliveryDetail', {
   ...Delivery.properties,
   payload: Type.Record(Type.String(), Type.Unknown(), { description: 'The event as webhooks receive it' }),
   attemptLog: Type.Array(Attempt),
@@ -241,7 +247,7 @@ export const DeliveryListQuery = Type.Object({
   event: Type.Optional(StringEnum(NOTIFICATION_EVENTS)),
 });
 
-export const EventKind = Type.Object({
+export const EventKind = NamedObject('NotificationEventKind', {
   kind: StringEnum(NOTIFICATION_EVENTS),
   mode: StringEnum(NOTIFICATION_MODES),
   description: Type.String(),
@@ -250,7 +256,7 @@ export const EventKind = Type.Object({
   defaultWithinDays: Nullable(Type.Array(Type.Integer())),
 });
 
-export const Alert = Type.Object({
+export const Alert = NamedObject('Alert', {
   event: StringEnum(NOTIFICATION_EVENTS),
   resource: Resource,
   state: Type.String(),

@@ -16,6 +16,7 @@ export type DeployTokenUse = 'upload' | 'read-own-deployment';
  */
 export function deployTokenCredential(tokens: DeployTokenService, use: DeployTokenUse): RouteCredential {
   return {
+    scheme: 'deployToken',
     recognises: looksLikeDeployToken,
     authenticate: (secret, request) => tokens.authenticate(secret, request),
     async authorize(actor: Actor, request: FastifyRequest) {

@@ -21,7 +21,7 @@ export const looksLikeDeployToken = (value: string) => /^igp_[A-Za-z0-9_-]{43}$/
 /** The one scope a deploy token's caller holds: deploying that project (it grants no route scope). */
 export const deployScope = (projectId: string) => `pages:deploy:${projectId}`;
 
-/** The scope the token's creator must still hold for the token to work. */
+/** The scope the token's creator must still hold, on the whole area or on the token's project. */
 const CREATOR_SCOPE = 'pages:manage';
 
 const tokenColumns = {
@@ -115,7 +115,7 @@ export class DeployTokenService {
 
   /**
    * The caller a deploy token stands for, or null when it is unknown, revoked or expired, or its
-   * creator is disabled or no longer holds `pages:manage`. Read from the database on every use (no
+   * creator is disabled or no longer holds `pages:manage` (or `pages:manage:<projectId>`). Read from the database on every use (no
    * cache), so a revoke takes effect at once in every gateway process.
    */
   async authenticate(secret: string, request: { id: string; ip: string }): Promise<Actor | null> {
@@ -141,7 +141,7 @@ export class DeployTokenService {
         ),
       );
     if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return null;
-    if (!hasScope(row.scopes, CREATOR_SCOPE)) return null;
+    if (!hasScope(row.scopes, CREATOR_SCOPE, row.projectId)) return null;
     await this.db
       .update(pagesDeployTokens)
       .set({ lastUsedAt: sql`now()` })
@@ -158,6 +158,7 @@ export class DeployTokenService {
       scopes: [deployScope(row.projectId)],
       tokenId: row.id,
       tokenKind: 'deploy',
+      tokenExpiresAt: row.expiresAt,
       requestId: request.id,
       clientIp: request.ip,
     };

@@ -1,16 +1,15 @@
 import crypto from 'node:crypto';
-import { and, asc, count, eq, isNull } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
-import type { CertificateRequests } from '../../core/certificate-requests.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
-import { describeError } from '../../core/error-text.js';
-import { AppError, notFound, unprocessable } from '../../core/errors.js';
+import { notFound, unprocessable } from '../../core/errors.js';
 import { certificateNameCovers, hostOfHeader, isBelow } from '../../core/hostnames.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { pagesDomains, sslCertificates } from '../../db/schema/index.js';
+import type { DomainCertificates, DomainRow } from './domain-certificates.js';
 import {
   type CheckResult,
   type DomainOwnershipChecks,
@@ -22,19 +21,11 @@ import type { Domain, DomainChanges, DomainCheck, NewDomain } from './schemas.js
 import type { DomainInvalidation } from './site-hosts.js';
 import type { SiteUrls } from './site-urls.js';
 
-type DomainRow = typeof pagesDomains.$inferSelect;
-
-/** Why an automatic certificate was not ordered: the API's reason (e.g. CERTIFICATE_NAME_TAKEN), or the error. */
-function orderFailure(name: string, error: unknown): string {
-  const reason =
-    error instanceof AppError ? (error.details as { reason?: string } | undefined)?.reason : undefined;
-  return `certificate "${name}" could not be ordered: ${reason ?? describeError(error)}`;
-}
-
 /**
  * Custom domains of pages projects: a host name per record (unique across projects), proven by a
  * DNS TXT record or an HTTP token, then served by Host. Each records the stored certificate that
- * serves it over HTTPS: one chosen, or one ordered once it is verified (with `pages.acmeEmail` set).
+ * serves it over HTTPS: one chosen, or one ordered once it is verified (with `pages.acmeEmail` set),
+ * which goes when the domain stops using it.
  */
 export class DomainService {
   private readonly db: Db;
@@ -43,14 +34,14 @@ export class DomainService {
   private readonly checks: DomainOwnershipChecks;
   private readonly hosts: DomainInvalidation;
   private readonly urls: SiteUrls;
-  private readonly certificates: CertificateRequests;
-  private readonly acmeEmail: string | undefined;
+  private readonly certificates: DomainCertificates;
 
   constructor(
-    deps: Pick<Deps, 'db' | 'audit' | 'config' | 'certificateRequests'> & {
+    deps: Pick<Deps, 'db' | 'audit' | 'config'> & {
       checks: DomainOwnershipChecks;
       hosts: DomainInvalidation;
       urls: SiteUrls;
+      certificates: DomainCertificates;
     },
   ) {
     this.db = deps.db;
@@ -59,8 +50,7 @@ export class DomainService {
     this.checks = deps.checks;
     this.hosts = deps.hosts;
     this.urls = deps.urls;
-    this.certificates = deps.certificateRequests;
-    this.acmeEmail = deps.config.pages.acmeEmail;
+    this.certificates = deps.certificates;
   }
 
   async list(projectId: string, request: PageRequest) {
@@ -125,7 +115,7 @@ export class DomainService {
     });
   }
 
-  /** Chooses the certificate that serves the domain (or none). */
+  /** Chooses the certificate that serves the domain (or none); one ordered for it before is given back. */
   async update(
     actor: AuditActor,
     projectId: string,
@@ -135,9 +125,11 @@ export class DomainService {
     return this.db.transaction(async (tx) => {
       const before = await this.row(projectId, domainId, tx);
       await this.assertCertificateCovers(tx, changes.certificateId, before.hostname);
+      // Choosing the certificate it has already keeps it as it was; any other choice is not an order.
+      const certificateOrdered = changes.certificateId === before.certificateId && before.certificateOrdered;
       const [row] = await tx
         .update(pagesDomains)
-        .set({ certificateId: changes.certificateId, updatedAt: new Date() })
+        .set({ certificateId: changes.certificateId, certificateOrdered, updatedAt: new Date() })
         .where(eq(pagesDomains.id, domainId))
         .returning();
       await this.audit.record(tx, actor, {
@@ -146,6 +138,8 @@ export class DomainService {
         targetId: domainId,
         metadata: { projectId, hostname: before.hostname, certificateId: changes.certificateId },
       });
+      if (!certificateOrdered) await this.certificates.release(tx, actor, [before]);
+      await this.certificates.changed(tx);
       return this.present(row!);
     });
   }
@@ -160,6 +154,8 @@ export class DomainService {
         targetId: domainId,
         metadata: { projectId, hostname: row.hostname, status: row.status },
       });
+      await this.certificates.release(tx, actor, [row]);
+      await this.certificates.changed(tx);
     });
     this.hosts.forgetDomains();
   }
@@ -210,47 +206,14 @@ export class DomainService {
           previousStatus: domain.status,
         },
       });
+      await this.certificates.changed(tx);
       return row!;
     });
     this.hosts.forgetDomains();
-    const ordering = checked.status === 'verified' && checked.certificateId === null && this.acmeEmail;
-    return this.present(ordering ? await this.orderCertificate(actor, checked, ordering) : checked);
-  }
-
-  /**
-   * Orders an http-01 certificate for a verified domain that has none chosen. A failure to order is
-   * recorded on the domain (the verification stands); the CA's progress shows on the certificate.
-   */
-  private async orderCertificate(actor: AuditActor, domain: DomainRow, accountEmail: string) {
-    const { projectId, hostname } = domain;
-    const name = `pages ${hostname}`;
-    const ordered = await this.certificates
-      .request(actor, { name, hostnames: [hostname], accountEmail })
-      .then(({ id }) => ({ certificateId: id, error: null }))
-      .catch((error: unknown) => ({ certificateId: null, error: orderFailure(name, error) }));
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(pagesDomains)
-        .set(
-          ordered.certificateId
-            ? { certificateId: ordered.certificateId, updatedAt: new Date() }
-            : { lastError: ordered.error, updatedAt: new Date() },
-        )
-        // One chosen meanwhile stays chosen.
-        .where(and(eq(pagesDomains.id, domain.id), isNull(pagesDomains.certificateId)))
-        .returning();
-      if (!row) return this.row(projectId, domain.id, tx);
-      await this.audit.record(tx, actor, {
-        action: ordered.certificateId
-          ? 'pages.domain.certificate_ordered'
-          : 'pages.domain.certificate_failed',
-        targetType: 'pages_domain',
-        targetId: domain.id,
-        outcome: ordered.certificateId ? 'success' : 'failure',
-        metadata: { projectId, hostname, certificateId: ordered.certificateId, error: ordered.error },
-      });
-      return row;
-    });
+    if (!this.certificates.wantsOrder(checked)) return this.present(checked);
+    const after = await this.certificates.order(actor, checked);
+    if (!after) throw notFound({ projectId, domainId });
+    return this.present(after);
   }
 
   /** The HTTP proof body, answered only to a request that names the domain itself as its Host. */

@@ -6,6 +6,7 @@ import { BlobCollector } from './blob-gc.js';
 import { BlobStore } from './blob-store.js';
 import { DeployTokenService } from './deploy-tokens.js';
 import { DeploymentService } from './deployments.js';
+import { DomainCertificates } from './domain-certificates.js';
 import { DomainOwnershipChecks } from './domain-checks.js';
 import { DomainService } from './domains.js';
 import { ProjectService } from './projects.js';
@@ -47,9 +48,18 @@ const pagesModule: GatewayModule = async (app) => {
   const sites = new SiteServer(directory, blobs);
   const gc = new BlobCollector({ db: deps.db, blobs });
   const retention = new RetentionService({ ...deps, blobs, gc });
-  const projects = new ProjectService({ ...deps, gc, sites: invalidation, urls });
+  const certificates = new DomainCertificates(deps);
+  // The TLS listener serves a verified domain's chosen certificate for its name.
+  deps.certificateChoices.serve(certificates);
+  const projects = new ProjectService({ ...deps, gc, sites: invalidation, urls, certificates });
   const deployments = new DeploymentService({ ...deps, blobs, gc, retention, sites: invalidation, urls });
-  const domains = new DomainService({ ...deps, checks: new DomainOwnershipChecks(deps), hosts, urls });
+  const domains = new DomainService({
+    ...deps,
+    checks: new DomainOwnershipChecks(deps),
+    hosts,
+    urls,
+    certificates,
+  });
   const tokens = new DeployTokenService(deps);
 
   deps.jobs.register({

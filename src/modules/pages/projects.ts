@@ -1,6 +1,7 @@
-import { asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import type { AuditActor } from '../../core/actor.js';
+import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, notFound } from '../../core/errors.js';
@@ -8,9 +9,15 @@ import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { pagesDeploymentFiles, pagesDeployments, pagesProjects } from '../../db/schema/index.js';
+import {
+  pagesDeploymentFiles,
+  pagesDeployments,
+  pagesDomains,
+  pagesProjects,
+} from '../../db/schema/index.js';
 import type { BlobCollector } from './blob-gc.js';
 import { deploymentColumns } from './columns.js';
+import type { DomainCertificates } from './domain-certificates.js';
 import { lockProject } from './project-rows.js';
 import type { NewProject, Project, ProjectChanges, ProjectListQuery } from './schemas.js';
 import type { SiteInvalidation } from './site-lookup.js';
@@ -23,21 +30,32 @@ export class ProjectService {
   private readonly gc: BlobCollector;
   private readonly sites: SiteInvalidation;
   private readonly urls: SiteUrls;
+  private readonly certificates: DomainCertificates;
 
   constructor(
-    deps: Pick<Deps, 'db' | 'audit'> & { gc: BlobCollector; sites: SiteInvalidation; urls: SiteUrls },
+    deps: Pick<Deps, 'db' | 'audit'> & {
+      gc: BlobCollector;
+      sites: SiteInvalidation;
+      urls: SiteUrls;
+      certificates: DomainCertificates;
+    },
   ) {
     this.db = deps.db;
     this.audit = deps.audit;
     this.gc = deps.gc;
     this.sites = deps.sites;
     this.urls = deps.urls;
+    this.certificates = deps.certificates;
   }
 
-  async list(filter: ProjectListQuery) {
-    const where = filter.q
-      ? or(containsText(pagesProjects.name, filter.q), containsText(pagesProjects.slug, filter.q))
-      : undefined;
+  /** The projects the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, filter: ProjectListQuery) {
+    const where = and(
+      visibleResources(pagesProjects.id, actor, 'pages:view'),
+      filter.q
+        ? or(containsText(pagesProjects.name, filter.q), containsText(pagesProjects.slug, filter.q))
+        : undefined,
+    );
     return fetchPage(
       filter,
       async ({ limit, offset }) => {
@@ -63,11 +81,12 @@ export class ProjectService {
     return project;
   }
 
-  async getBySlug(slug: string): Promise<Project> {
+  /** A project by its slug; 404 as well when the actor may not see it. */
+  async getBySlug(actor: Actor, slug: string): Promise<Project> {
     const [row] = await this.db
       .select({ id: pagesProjects.id })
       .from(pagesProjects)
-      .where(eq(pagesProjects.slug, slug));
+      .where(and(eq(pagesProjects.slug, slug), visibleResources(pagesProjects.id, actor, 'pages:view')));
     if (!row) throw notFound({ slug });
     return this.get(row.id);
   }
@@ -138,7 +157,9 @@ export class ProjectService {
         .select({ value: count() })
         .from(pagesDeployments)
         .where(eq(pagesDeployments.projectId, id));
+      const domains = await tx.select().from(pagesDomains).where(eq(pagesDomains.projectId, id));
       await tx.update(pagesProjects).set({ productionDeploymentId: null }).where(eq(pagesProjects.id, id));
+      // Its domains go with it (a cascade), and with them the certificates ordered for them.
       await tx.delete(pagesProjects).where(eq(pagesProjects.id, id));
       await this.audit.record(tx, actor, {
         action: 'pages.project.deleted',
@@ -146,6 +167,8 @@ export class ProjectService {
         targetId: id,
         metadata: { slug: project.slug, deployments: deployments?.value ?? 0 },
       });
+      await this.certificates.release(tx, actor, domains);
+      if (domains.length > 0) await this.certificates.changed(tx);
       return { slug: project.slug, blobs: files.map((file) => file.sha256) };
     });
     this.sites.forgetSite(id, slug);

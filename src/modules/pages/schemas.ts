@@ -1,6 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { HOSTNAME_PATTERN } from '../../core/hostnames.js';
-import { Name, Nullable, NullableTimestamp, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  Name,
+  NamedObject,
+  Nullable,
+  NullableTimestamp,
+  SearchText,
+  Timestamp,
+  Uuid,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { ARCHIVE_FORMATS, DEPLOYMENT_STATUSES, DOMAIN_STATUSES } from '../../db/schema/index.js';
 
@@ -19,7 +27,7 @@ export const Slug = Type.String({
 const OneOf = <T extends string>(values: readonly T[]) =>
   Type.Unsafe<T>(Type.Union(values.map((value) => Type.Literal(value))));
 
-export const Deployment = Type.Object({
+export const Deployment = NamedObject('Deployment', {
   id: Uuid(),
   projectId: Uuid(),
   status: OneOf(DEPLOYMENT_STATUSES),
@@ -39,7 +47,7 @@ export const Deployment = Type.Object({
   createdAt: Timestamp,
 });
 
-export const Project = Type.Object({
+export const Project = NamedObject('Project', {
   id: Uuid(),
   name: Type.String(),
   slug: Type.String(),
@@ -55,7 +63,7 @@ export const Project = Type.Object({
   updatedAt: NullableTimestamp,
 });
 
-export const DeploymentFile = Type.Object({
+export const DeploymentFile = NamedObject('DeploymentFile', {
   path: Type.String(),
   sha256: Type.String(),
   sizeBytes: Type.Integer(),
@@ -121,7 +129,7 @@ export const Hostname = Type.String({
     'a DNS name in lowercase, at least two labels (docs.example.com); no wildcards, no IP addresses',
 });
 
-export const Domain = Type.Object({
+export const Domain = NamedObject('PagesDomain', {
   id: Uuid(),
   projectId: Uuid(),
   hostname: Type.String(),
@@ -130,6 +138,10 @@ export const Domain = Type.Object({
   lastCheckedAt: NullableTimestamp,
   verifiedAt: NullableTimestamp,
   certificateId: Nullable(Uuid('the stored certificate that serves this name over HTTPS')),
+  certificateOrdered: Type.Boolean({
+    description:
+      'the gateway ordered certificateId for this domain: it is deleted when the domain no longer uses it',
+  }),
   url: Type.String({ description: 'where the site answers once the domain is verified' }),
   verification: Type.Object(
     {
@@ -165,7 +177,7 @@ export const DomainCheck = Type.Object({
   ),
 });
 
-export const DeployToken = Type.Object({
+export const DeployToken = NamedObject('DeployToken', {
   id: Uuid(),
   projectId: Uuid(),
   name: Type.String(),
@@ -176,7 +188,7 @@ export const DeployToken = Type.Object({
   revokedAt: NullableTimestamp,
 });
 
-export const IssuedDeployToken = Type.Object({
+export const IssuedDeployToken = NamedObject('IssuedDeployToken', {
   ...DeployToken.properties,
   token: Type.String({ description: 'the secret (igp_…), shown only in this answer' }),
 });

@@ -26,7 +26,7 @@ export const connectorRoutes: GatewayModule<{ connectors: RepohostService }> = a
   app.post(
     '/preview-test',
     {
-      config: manage,
+      config: { ...manage, errors: [422] },
       schema: {
         tags,
         summary: 'Test a URL and token once and preview what the token can see (nothing is stored)',
@@ -48,13 +48,13 @@ export const connectorRoutes: GatewayModule<{ connectors: RepohostService }> = a
         response: { 200: PageOf(Connector) },
       },
     },
-    async (request) => connectors.list(request.query),
+    async (request) => connectors.list(request.actor, request.query),
   );
 
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Create a connector (tested first; a failing test refuses it)',
@@ -78,7 +78,7 @@ export const connectorRoutes: GatewayModule<{ connectors: RepohostService }> = a
   app.patch(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Change a connector (a new URL, token or allowlist is tested first)',

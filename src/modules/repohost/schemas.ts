@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Name, Nullable, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { Name, NamedObject, Nullable, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { AllowlistEntry, AllowlistEntryType, RemoteUser, TestFailure } from '../../db/schema/index.js';
 
@@ -27,6 +27,7 @@ export const Capabilities = Type.Object(
     (typeof CAPABILITIES)[number],
     ReturnType<typeof Type.Boolean>
   >,
+  { title: 'ConnectorCapabilities' },
 );
 
 const PreviewFields = {
@@ -44,17 +45,17 @@ const PreviewFields = {
 };
 
 /** What a token can do and see on the host. */
-export const PreviewResult = Type.Object(PreviewFields);
+export const PreviewResult = Type.Object(PreviewFields, { title: 'ConnectorPreview' });
 
 /** A saved connector's re-test: a failure is a report, not an error. */
-export const TestReport = Type.Object({
+export const TestReport = NamedObject('ConnectorTestReport', {
   ok: Type.Boolean(),
   testedAt: Timestamp,
   error: Nullable(TestFailure),
   ...PreviewFields,
 });
 
-export const Connector = Type.Object({
+export const Connector = NamedObject('Connector', {
   id: Uuid(),
   name: Type.String(),
   baseUrl: Type.String(),
@@ -83,7 +84,7 @@ const Token = Type.String({
 });
 
 /** A group or project the connector may use, as the caller names it (checked against the host). */
-export const AllowlistRequest = Type.Object({
+export const AllowlistRequest = NamedObject('AllowlistEntryRequest', {
   entryType: AllowlistEntryType,
   remoteId: Type.String({ pattern: '^[0-9]+$', maxLength: 20 }),
   fullPath: Type.String({ minLength: 1, maxLength: 1024 }),

@@ -1,5 +1,6 @@
-import { asc, count, eq } from 'drizzle-orm';
-import type { AuditActor } from '../../core/actor.js';
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Actor, AuditActor } from '../../core/actor.js';
+import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { AppError, conflict, invalidField, notFound } from '../../core/errors.js';
@@ -99,8 +100,12 @@ export class RepohostService {
     }
   }
 
-  async list(filter: ConnectorListQuery) {
-    const where = filter.q ? containsText(repohostConnectors.name, filter.q) : undefined;
+  /** The connectors the actor may see (all with an area-wide scope). */
+  async list(actor: Actor, filter: ConnectorListQuery) {
+    const where = and(
+      visibleResources(repohostConnectors.id, actor, 'integrations:view'),
+      filter.q ? containsText(repohostConnectors.name, filter.q) : undefined,
+    );
     return fetchPage(
       filter,
       ({ limit, offset }) =>

@@ -14,7 +14,10 @@ export const systemRoutes: GatewayModule<{ system: SystemService }> = async (app
   );
   app.get(
     '/readyz',
-    { config: open, schema: { tags, summary: 'Database answers', response: { 200: Status } } },
+    {
+      config: { ...open, errors: [503] },
+      schema: { tags, summary: 'Database answers', response: { 200: Status } },
+    },
     async () => system.ready(),
   );
 };

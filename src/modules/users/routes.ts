@@ -139,7 +139,7 @@ export const userRoutes: GatewayModule<{ users: UserService }> = async (app, { u
   app.delete(
     '/users/:id/totp',
     {
-      config: access,
+      config: { ...access, errors: [409] },
       schema: {
         tags,
         summary: "Reset a user's two-factor enrolment (a lost authenticator)",
@@ -173,7 +173,7 @@ export const userRoutes: GatewayModule<{ users: UserService }> = async (app, { u
   app.patch(
     '/groups/:id',
     {
-      config: access,
+      config: { ...access, errors: [409] },
       schema: {
         tags,
         summary: 'Rename a group, or require a second factor (TOTP) of its members',
@@ -189,7 +189,7 @@ export const userRoutes: GatewayModule<{ users: UserService }> = async (app, { u
   app.delete(
     '/groups/:id',
     {
-      config: access,
+      config: { ...access, errors: [409] },
       schema: {
         tags,
         summary: 'Delete a group',

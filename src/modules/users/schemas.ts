@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox';
-import { Name, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { Name, NamedObject, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 
 /** The shapes of the users area: route schemas, and through `Static` the service's types. */
 
-export const User = Type.Object({
+export const User = NamedObject('User', {
   id: Uuid(),
   email: Type.String(),
   name: Type.String(),
@@ -18,7 +18,7 @@ export const User = Type.Object({
   updatedAt: Timestamp,
 });
 
-export const Group = Type.Object({
+export const Group = NamedObject('Group', {
   id: Uuid(),
   name: Type.String(),
   scopes: Type.Array(Type.String()),

@@ -2,7 +2,7 @@ import { and, count, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditAction } from '../../core/audit-actions.js';
 import { hashPassword } from '../../core/auth/passwords.js';
-import { SCOPE_PATTERN } from '../../core/auth/scopes.js';
+import { checkGrantableScope } from '../../core/auth/scopes.js';
 import { conflictOnDuplicate, isForeignKeyViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
@@ -43,14 +43,14 @@ const groupColumns = {
 /** An admin acting on their own account through a request (the CLI acts as the system). */
 const isSelf = (actor: AuditActor, userId: string) => 'tokenId' in actor && actor.userId === userId;
 
+/** Every scope checked (each problem reported at its index) and kept once, resource ids in lower case. */
 function validateScopes(scopes: string[], path: string[] = ['scopes']): string[] {
-  const issues = scopes.flatMap((scope, index) =>
-    SCOPE_PATTERN.test(scope)
-      ? []
-      : [{ path: [...path, index], message: 'must be * or <area>:<permission>' }],
+  const checked = scopes.map(checkGrantableScope);
+  const issues = checked.flatMap((result, index) =>
+    'problem' in result ? [{ path: [...path, index], message: result.problem }] : [],
   );
   if (issues.length > 0) throw validationError(issues);
-  return [...new Set(scopes)];
+  return [...new Set(checked.map((result) => (result as { scope: string }).scope))];
 }
 
 /** Local user accounts and their groups. Changes drop the principal cache so they take effect at once. */

@@ -922,7 +922,7 @@ export interface paths {
         };
         /**
          * List logging environments
-         * @description Requires scope `logging:view`.
+         * @description Requires scope `logging:view`, or `logging:view:<id>` for some environments: it then answers only those.
          */
         get: operations["listEnvironments"];
         put?: never;
@@ -946,18 +946,18 @@ export interface paths {
         };
         /**
          * Get a logging environment
-         * @description Requires scope `logging:view`.
+         * @description Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["getEnvironment"];
         /**
          * Change a logging environment (only the fields sent change)
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         put: operations["updateEnvironment"];
         post?: never;
         /**
          * Delete a logging environment
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         delete: operations["deleteEnvironment"];
         options?: never;
@@ -974,13 +974,13 @@ export interface paths {
         };
         /**
          * The environment's ingest tokens, newest first (never their secrets)
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["listEnvironmentTokens"];
         put?: never;
         /**
          * Create an ingest token for the environment; the secret (igl_…) is shown once
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         post: operations["createEnvironmentToken"];
         delete?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an ingest token (it is refused from the next request on, on every gateway)
-         * @description Requires scope `logging:manage`.
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         delete: operations["deleteEnvironmentToken"];
         options?: never;
@@ -1020,7 +1020,7 @@ export interface paths {
          * Search records, newest first, a page at a time (follow `nextCursor`)
          * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
          *
-         *     Requires scope `logging:view`.
+         *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["searchLogRecords"];
         put?: never;
@@ -1042,7 +1042,7 @@ export interface paths {
          * Count records per value of level, service or a field
          * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
          *
-         *     Requires scope `logging:view`.
+         *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["getLogFacets"];
         put?: never;
@@ -1064,7 +1064,7 @@ export interface paths {
          * Count records per time bucket (empty buckets included)
          * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
          *
-         *     Requires scope `logging:view`.
+         *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["getLogHistogram"];
         put?: never;
@@ -1086,7 +1086,7 @@ export interface paths {
          * Stream new records as Server-Sent Events (`event: record`) until the client leaves
          * @description Filters: `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names). Records ingested through any gateway on the same database arrive.
          *
-         *     Requires scope `logging:view`.
+         *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["tailLogRecords"];
         put?: never;
@@ -1146,7 +1146,7 @@ export interface paths {
         };
         /**
          * List container-host nodes
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:<id>` for some engine nodes: it then answers only those.
          */
         get: operations["listContainerhostNodes"];
         put?: never;
@@ -1170,21 +1170,21 @@ export interface paths {
         };
         /**
          * Get a node with its engine's reachability and version (422 when unreachable)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerhostNode"];
         put?: never;
         post?: never;
         /**
          * Remove a node
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteContainerhostNode"];
         options?: never;
         head?: never;
         /**
          * Change a node (null clears a secret)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         patch: operations["updateContainerhostNode"];
         trace?: never;
@@ -1198,13 +1198,13 @@ export interface paths {
         };
         /**
          * List containers (running only unless ?all=true), in saved sort order
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listContainers"];
         put?: never;
         /**
          * Create a container (and start it with start: true)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["createContainer"];
         delete?: never;
@@ -1222,14 +1222,14 @@ export interface paths {
         };
         /**
          * Inspect a container (its environment is never returned)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainer"];
         put?: never;
         post?: never;
         /**
          * Remove a container (a running one needs ?force=true)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteContainer"];
         options?: never;
@@ -1246,13 +1246,13 @@ export interface paths {
         };
         /**
          * List networks, in saved sort order
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listNetworks"];
         put?: never;
         /**
          * Create a network
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["createNetwork"];
         delete?: never;
@@ -1270,14 +1270,14 @@ export interface paths {
         };
         /**
          * Inspect a network
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getNetwork"];
         put?: never;
         post?: never;
         /**
          * Delete a network no container is attached to (built-in networks are refused)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteNetwork"];
         options?: never;
@@ -1294,13 +1294,13 @@ export interface paths {
         };
         /**
          * List volumes, in saved sort order
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listVolumes"];
         put?: never;
         /**
          * Create a volume
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["createVolume"];
         delete?: never;
@@ -1318,14 +1318,14 @@ export interface paths {
         };
         /**
          * Inspect a volume
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getVolume"];
         put?: never;
         post?: never;
         /**
          * Delete a volume (409 while in use; ?force=true removes the containers using it first)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteVolume"];
         options?: never;
@@ -1342,7 +1342,7 @@ export interface paths {
         };
         /**
          * List images, in saved sort order
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listImages"];
         put?: never;
@@ -1362,14 +1362,14 @@ export interface paths {
         };
         /**
          * Inspect an image
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getImage"];
         put?: never;
         post?: never;
         /**
          * Delete an image (409 while a container uses it)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteImage"];
         options?: never;
@@ -1388,7 +1388,7 @@ export interface paths {
         put?: never;
         /**
          * Start a container (already running is success)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["startContainer"];
         delete?: never;
@@ -1408,7 +1408,7 @@ export interface paths {
         put?: never;
         /**
          * Pause a running container
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["pauseContainer"];
         delete?: never;
@@ -1428,7 +1428,7 @@ export interface paths {
         put?: never;
         /**
          * Unpause a paused container
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["unpauseContainer"];
         delete?: never;
@@ -1448,7 +1448,7 @@ export interface paths {
         put?: never;
         /**
          * Stop a container (already stopped is success)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["stopContainer"];
         delete?: never;
@@ -1468,7 +1468,7 @@ export interface paths {
         put?: never;
         /**
          * Restart a container
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["restartContainer"];
         delete?: never;
@@ -1488,7 +1488,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signal to a running container (default SIGKILL)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["killContainer"];
         delete?: never;
@@ -1508,7 +1508,7 @@ export interface paths {
         put?: never;
         /**
          * Re-create a container with the same configuration (optionally pulling its image first)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["recreateContainer"];
         delete?: never;
@@ -1526,7 +1526,7 @@ export interface paths {
         };
         /**
          * A container's log lines (stdout and stderr demultiplexed); ?follow=true streams them
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerLogs"];
         put?: never;
@@ -1546,7 +1546,7 @@ export interface paths {
         };
         /**
          * A running container's resource use: one sample, or ?stream=true for one a second
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerStats"];
         put?: never;
@@ -1568,9 +1568,31 @@ export interface paths {
         put?: never;
         /**
          * Run a command in a running container to completion (time limit, output bounded to 1 MiB per stream)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["execContainer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/containerhost/nodes/{nodeId}/containers/{containerId}/terminal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open an interactive terminal in a running container (WebSocket)
+         * @description Upgrade with `Upgrade: websocket` (a plain GET is 400). Binary frames carry keystrokes in and the output back; text frames carry JSON: `{"type":"resize","cols","rows"}` in, `{"type":"exit","exitCode"}` and `{"type":"error","message"}` out. A refusal (the container not running, an unreachable engine) is a plain HTTP answer before the upgrade. With the session cookie, open it from the gateway’s own origin.
+         *
+         *     Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
+         */
+        get: operations["openContainerTerminal"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1586,14 +1608,14 @@ export interface paths {
         };
         /**
          * List a directory of a container (name, type, size, mode, mtime, link target)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listContainerFiles"];
         put?: never;
         post?: never;
         /**
          * Delete a file or directory in a running container (rm/rmdir, no shell)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteContainerFile"];
         options?: never;
@@ -1610,12 +1632,12 @@ export interface paths {
         };
         /**
          * Download a file of a container
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerFileContent"];
         /**
          * Upload or replace a file in a container (raw body, at most INFRAGATE_VOLUME_WRITE_LIMIT_BYTES)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         put: operations["writeContainerFile"];
         post?: never;
@@ -1636,7 +1658,7 @@ export interface paths {
         put?: never;
         /**
          * Move a file or directory inside a running container (exec of mv, no shell)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["moveContainerFile"];
         delete?: never;
@@ -1656,7 +1678,7 @@ export interface paths {
         put?: never;
         /**
          * Create a directory (and missing parents) in a container
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["createContainerDirectory"];
         delete?: never;
@@ -1675,7 +1697,7 @@ export interface paths {
         get?: never;
         /**
          * Write a file into a volume: raw body (application/octet-stream) with ?path=, or JSON {path, content, encoding: utf8|base64}
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         put: operations["writeVolumeFile"];
         post?: never;
@@ -1694,7 +1716,7 @@ export interface paths {
         };
         /**
          * List a directory of a volume (through a helper container)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listVolumeFiles"];
         put?: never;
@@ -1714,7 +1736,7 @@ export interface paths {
         };
         /**
          * Download a file of a volume
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getVolumeFileContent"];
         put?: never;
@@ -1736,7 +1758,7 @@ export interface paths {
         put?: never;
         /**
          * Connect a container to a network (with optional aliases)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["connectNetwork"];
         delete?: never;
@@ -1756,7 +1778,7 @@ export interface paths {
         put?: never;
         /**
          * Disconnect a container from a network (built-in networks need ?force=true)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["disconnectNetwork"];
         delete?: never;
@@ -1776,7 +1798,7 @@ export interface paths {
         put?: never;
         /**
          * Pull an image; with Accept: text/event-stream the progress streams per layer, else the answer comes when done
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["pullImage"];
         delete?: never;
@@ -1796,7 +1818,7 @@ export interface paths {
         put?: never;
         /**
          * Remove dangling images (untagged and unused)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["pruneImages"];
         delete?: never;
@@ -1814,7 +1836,7 @@ export interface paths {
         };
         /**
          * List a node's stored registry credentials (registry and username; never the password)
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listRegistryCredentials"];
         put?: never;
@@ -1835,13 +1857,13 @@ export interface paths {
         get?: never;
         /**
          * Store (or replace) a registry's credentials for the node's pulls
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         put: operations["setRegistryCredential"];
         post?: never;
         /**
          * Delete a registry's stored credentials
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteRegistryCredential"];
         options?: never;
@@ -1860,7 +1882,7 @@ export interface paths {
         put?: never;
         /**
          * Probe a container over HTTP(S) once now (the saved config, overlaid by the body's fields)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         post: operations["testContainerHealthCheck"];
         delete?: never;
@@ -1878,18 +1900,18 @@ export interface paths {
         };
         /**
          * Get a container's saved health check
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["getContainerHealthCheck"];
         /**
          * Save a container's health check (runs every intervalSeconds in the background)
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         put: operations["updateContainerHealthCheck"];
         post?: never;
         /**
          * Delete a container's saved health check and its results
-         * @description Requires scope `containerhost:manage`.
+         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         delete: operations["deleteContainerHealthCheck"];
         options?: never;
@@ -1906,7 +1928,7 @@ export interface paths {
         };
         /**
          * The latest results of a saved health check, newest first
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         get: operations["listHealthCheckResults"];
         put?: never;
@@ -1926,7 +1948,7 @@ export interface paths {
         };
         /**
          * Every saved health check across nodes with its latest status, filterable by status and node
-         * @description Requires scope `containerhost:view`.
+         * @description Requires scope `containerhost:view`, or `containerhost:view:<id>` for some engine nodes: it then answers only those.
          */
         get: operations["listHealthChecks"];
         put?: never;
@@ -2018,7 +2040,7 @@ export interface paths {
         };
         /**
          * List registered databases
-         * @description Requires scope `databases:view`.
+         * @description Requires scope `databases:view`, or `databases:view:<id>` for some databases: it then answers only those.
          */
         get: operations["listDatabases"];
         put?: never;
@@ -2042,21 +2064,21 @@ export interface paths {
         };
         /**
          * Get a database with a live check of its server (reachability, version)
-         * @description Requires scope `databases:view`.
+         * @description Requires scope `databases:view`, or `databases:view:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         get: operations["getDatabase"];
         put?: never;
         post?: never;
         /**
          * Remove a database
-         * @description Requires scope `databases:manage`.
+         * @description Requires scope `databases:manage`, or `databases:manage:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         delete: operations["deleteDatabase"];
         options?: never;
         head?: never;
         /**
          * Change a database (its open connections are closed)
-         * @description Requires scope `databases:manage`.
+         * @description Requires scope `databases:manage`, or `databases:manage:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         patch: operations["updateDatabase"];
         trace?: never;
@@ -2072,7 +2094,7 @@ export interface paths {
         put?: never;
         /**
          * Run one key-value command (parsed like redis-cli)
-         * @description Requires scope `databases:read`.
+         * @description Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         post: operations["runKeyValueCommand"];
         delete?: never;
@@ -2090,7 +2112,7 @@ export interface paths {
         };
         /**
          * The caller's last commands on this database, newest first
-         * @description Requires scope `databases:read`.
+         * @description Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         get: operations["getKeyValueHistory"];
         put?: never;
@@ -2346,7 +2368,7 @@ export interface paths {
         };
         /**
          * List certificates
-         * @description Requires scope `certificates:view`.
+         * @description Requires scope `certificates:view`, or `certificates:view:<id>` for some certificates: it then answers only those.
          */
         get: operations["listSslCertificates"];
         put?: never;
@@ -2366,18 +2388,18 @@ export interface paths {
         };
         /**
          * Get a certificate
-         * @description Requires scope `certificates:view`.
+         * @description Requires scope `certificates:view`, or `certificates:view:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         get: operations["getSslCertificate"];
         /**
          * Replace the certificate, key and chain under the same name (renewal)
-         * @description Requires scope `certificates:manage`.
+         * @description Requires scope `certificates:manage`, or `certificates:manage:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         put: operations["updateSslCertificate"];
         post?: never;
         /**
          * Delete a certificate and its key
-         * @description Requires scope `certificates:manage`.
+         * @description Requires scope `certificates:manage`, or `certificates:manage:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         delete: operations["deleteSslCertificate"];
         options?: never;
@@ -2396,7 +2418,7 @@ export interface paths {
          * Download the certificate and its chain (never the key)
          * @description PEM (certificate then chain) by default; `?format=json` answers the parts separately.
          *
-         *     Requires scope `certificates:view`.
+         *     Requires scope `certificates:view`, or `certificates:view:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         get: operations["downloadSslCertificate"];
         put?: never;
@@ -2440,7 +2462,7 @@ export interface paths {
         put?: never;
         /**
          * Manual dns-01: confirm that the TXT records are in place
-         * @description Requires scope `certificates:manage`.
+         * @description Requires scope `certificates:manage`, or `certificates:manage:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         post: operations["confirmAcmeOrder"];
         delete?: never;
@@ -2460,7 +2482,7 @@ export interface paths {
         put?: never;
         /**
          * Renew an ACME certificate now (or retry a failed order now)
-         * @description Requires scope `certificates:manage`.
+         * @description Requires scope `certificates:manage`, or `certificates:manage:{id}` for this certificate; a caller whose scopes name only other certificates gets 404.
          */
         post: operations["renewAcmeCertificate"];
         delete?: never;
@@ -2563,7 +2585,7 @@ export interface paths {
         };
         /**
          * List pages projects
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:<id>` for some projects: it then answers only those.
          */
         get: operations["listPages"];
         put?: never;
@@ -2587,7 +2609,7 @@ export interface paths {
         };
         /**
          * Get a pages project by its slug
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:<id>` for some projects: it then answers only those.
          */
         get: operations["getPageBySlug"];
         put?: never;
@@ -2607,21 +2629,21 @@ export interface paths {
         };
         /**
          * Get a pages project
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["getPage"];
         put?: never;
         post?: never;
         /**
          * Delete a project with all its deployments
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         delete: operations["deletePage"];
         options?: never;
         head?: never;
         /**
          * Rename a project, change its slug or its SPA fallback
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         patch: operations["updatePage"];
         trace?: never;
@@ -2635,7 +2657,7 @@ export interface paths {
         };
         /**
          * List a project's deployments, newest first
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["listDeployments"];
         put?: never;
@@ -2643,7 +2665,7 @@ export interface paths {
          * Upload a deployment (.tar.gz, .tar or .zip as the raw request body)
          * @description Send the archive as the body with Content-Type application/gzip, application/x-gzip, application/x-tar, application/zip or application/octet-stream. The format is detected from the bytes. A deploy token of this project (igp_…) may upload too.
          *
-         *     Requires scope `pages:manage`.
+         *     Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["createDeployment"];
         delete?: never;
@@ -2661,14 +2683,14 @@ export interface paths {
         };
         /**
          * Get a deployment (also with the deploy token that uploaded it)
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["getDeployment"];
         put?: never;
         post?: never;
         /**
          * Delete a deployment (refused for the production deployment and pinned ones)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         delete: operations["deleteDeployment"];
         options?: never;
@@ -2685,7 +2707,7 @@ export interface paths {
         };
         /**
          * List the files of a deployment
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["listDeploymentFiles"];
         put?: never;
@@ -2707,7 +2729,7 @@ export interface paths {
         put?: never;
         /**
          * Make a deployment production (promoting an older one is a rollback)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["promoteDeployment"];
         delete?: never;
@@ -2731,7 +2753,7 @@ export interface paths {
         head?: never;
         /**
          * Pin or unpin a deployment (pinned deployments are never removed by retention)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         patch: operations["pinDeployment"];
         trace?: never;
@@ -2745,13 +2767,13 @@ export interface paths {
         };
         /**
          * List a project's custom domains
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["listDomains"];
         put?: never;
         /**
          * Add a custom domain (pending until its ownership is verified)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["createDomain"];
         delete?: never;
@@ -2769,21 +2791,21 @@ export interface paths {
         };
         /**
          * Get a custom domain
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["getDomain"];
         put?: never;
         post?: never;
         /**
          * Remove a custom domain
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         delete: operations["deleteDomain"];
         options?: never;
         head?: never;
         /**
          * Choose the stored certificate that serves a custom domain
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -2799,7 +2821,7 @@ export interface paths {
         put?: never;
         /**
          * Check the ownership of a custom domain now (DNS TXT record, then HTTP token)
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["verifyDomain"];
         delete?: never;
@@ -2817,13 +2839,13 @@ export interface paths {
         };
         /**
          * List a project's deploy tokens (never their secrets), newest first
-         * @description Requires scope `pages:view`.
+         * @description Requires scope `pages:view`, or `pages:view:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         get: operations["listDeployTokens"];
         put?: never;
         /**
          * Create a deploy token for CI: it may only upload deployments of this project; shown once
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         post: operations["createDeployToken"];
         delete?: never;
@@ -2844,7 +2866,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a deploy token
-         * @description Requires scope `pages:manage`.
+         * @description Requires scope `pages:manage`, or `pages:manage:{projectId}` for this project; a caller whose scopes name only other projects gets 404.
          */
         delete: operations["deleteDeployToken"];
         options?: never;
@@ -2859,7 +2881,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Serve a file of a project (production, or a preview at ~<deploymentId>/; no authentication) */
+        /**
+         * Serve a file of a project (production, or a preview at ~<deploymentId>/; no authentication)
+         * @description A missing file is 404: the site’s own 404 page when it has one, else the error envelope.
+         */
         get: operations["serveSiteFile"];
         put?: never;
         post?: never;
@@ -2898,7 +2923,7 @@ export interface paths {
         };
         /**
          * List connectors
-         * @description Requires scope `integrations:view`.
+         * @description Requires scope `integrations:view`, or `integrations:view:<id>` for some repository-host connectors: it then answers only those.
          */
         get: operations["listConnectors"];
         put?: never;
@@ -2922,21 +2947,21 @@ export interface paths {
         };
         /**
          * Get a connector
-         * @description Requires scope `integrations:view`.
+         * @description Requires scope `integrations:view`, or `integrations:view:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         get: operations["getConnector"];
         put?: never;
         post?: never;
         /**
          * Delete a connector and its token
-         * @description Requires scope `integrations:manage`.
+         * @description Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         delete: operations["deleteConnector"];
         options?: never;
         head?: never;
         /**
          * Change a connector (a new URL, token or allowlist is tested first)
-         * @description Requires scope `integrations:manage`.
+         * @description Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         patch: operations["updateConnector"];
         trace?: never;
@@ -2952,7 +2977,7 @@ export interface paths {
         put?: never;
         /**
          * Re-test a saved connector with its stored token and record the outcome
-         * @description Requires scope `integrations:manage`.
+         * @description Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         post: operations["testConnector"];
         delete?: never;
@@ -2990,7 +3015,7 @@ export interface paths {
         };
         /**
          * List connections
-         * @description Requires scope `inference:view`.
+         * @description Requires scope `inference:view`, or `inference:view:<id>` for some connections: it then answers only those.
          */
         get: operations["listConnections"];
         put?: never;
@@ -3014,21 +3039,21 @@ export interface paths {
         };
         /**
          * Get a connection
-         * @description Requires scope `inference:view`.
+         * @description Requires scope `inference:view`, or `inference:view:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         get: operations["getConnection"];
         put?: never;
         post?: never;
         /**
          * Delete a connection
-         * @description Requires scope `inference:manage`.
+         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         delete: operations["deleteConnection"];
         options?: never;
         head?: never;
         /**
          * Rename a connection, replace its API key or its base URL
-         * @description Requires scope `inference:manage`.
+         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         patch: operations["updateConnection"];
         trace?: never;
@@ -3044,7 +3069,7 @@ export interface paths {
         put?: never;
         /**
          * List the provider's models with this connection's credentials
-         * @description Requires scope `inference:manage`.
+         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         post: operations["testConnection"];
         delete?: never;
@@ -3064,7 +3089,7 @@ export interface paths {
         put?: never;
         /**
          * Renew an OAuth connection's access token now
-         * @description Requires scope `inference:manage`.
+         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         post: operations["refreshConnection"];
         delete?: never;
@@ -3182,7 +3207,7 @@ export interface paths {
         };
         /**
          * List nodes
-         * @description Requires scope `nodes:view`.
+         * @description Requires scope `nodes:view`, or `nodes:view:<id>` for some storage nodes: it then answers only those.
          */
         get: operations["listNodes"];
         put?: never;
@@ -3206,21 +3231,21 @@ export interface paths {
         };
         /**
          * Get a node
-         * @description Requires scope `nodes:view`.
+         * @description Requires scope `nodes:view`, or `nodes:view:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         get: operations["getNode"];
         put?: never;
         post?: never;
         /**
          * Delete a node (open uploads are aborted; files in the root stay)
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         delete: operations["deleteNode"];
         options?: never;
         head?: never;
         /**
          * Rename a node or move its root
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         patch: operations["updateNode"];
         trace?: never;
@@ -3234,13 +3259,13 @@ export interface paths {
         };
         /**
          * List a node's upload sessions, newest first
-         * @description Requires scope `nodes:view`.
+         * @description Requires scope `nodes:view`, or `nodes:view:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         get: operations["listUploads"];
         put?: never;
         /**
          * Start a resumable upload
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         post: operations["createUpload"];
         delete?: never;
@@ -3258,14 +3283,14 @@ export interface paths {
         };
         /**
          * Get an upload session (its receivedBytes is the resume point)
-         * @description Requires scope `nodes:view`.
+         * @description Requires scope `nodes:view`, or `nodes:view:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         get: operations["getUpload"];
         put?: never;
         post?: never;
         /**
          * Abort an upload and remove its temp data
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         delete: operations["deleteUpload"];
         options?: never;
@@ -3285,7 +3310,7 @@ export interface paths {
          * Append a chunk (raw application/octet-stream body) at offset
          * @description offset must equal receivedBytes (omitted or null: append); else 409 with details.expectedOffset. The upload completes when receivedBytes reaches totalBytes.
          *
-         *     Requires scope `nodes:manage`.
+         *     Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         put: operations["uploadChunk"];
         post?: never;
@@ -3306,7 +3331,7 @@ export interface paths {
         put?: never;
         /**
          * Complete an upload (idempotent; 409 while bytes are missing)
-         * @description Requires scope `nodes:manage`.
+         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         post: operations["completeUpload"];
         delete?: never;
@@ -3597,6 +3622,541 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** Alert */
+        Alert: {
+            /** @enum {string} */
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            resource: components["schemas"]["NotificationResource"];
+            state: string;
+            /** Format: date-time */
+            since: string;
+            summary: string;
+            /** @description The console page of the resource, below the console’s address (what messages link to) */
+            consolePath: string;
+            details: {
+                [key: string]: unknown;
+            };
+        };
+        /** AlertRule */
+        AlertRule: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            enabled: boolean;
+            channelIds: string[];
+            filters: components["schemas"]["AlertRuleFilters"];
+            withinDays: number[] | null;
+            renotifyMinutes: number | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /**
+         * AlertRuleFilters
+         * @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId)
+         */
+        AlertRuleFilters: {
+            /**
+             * Format: uuid
+             * @description containerhost node
+             */
+            nodeId?: string;
+            containerName?: string;
+            /**
+             * Format: uuid
+             * @description SIEM destination
+             */
+            destinationId?: string;
+            /**
+             * Format: uuid
+             * @description SSL certificate
+             */
+            certificateId?: string;
+            /**
+             * Format: uuid
+             * @description repository-host connector
+             */
+            connectorId?: string;
+        };
+        /** AllowlistEntry */
+        AllowlistEntry: {
+            entryType: "group" | "project";
+            remoteId: string;
+            fullPath: string;
+            name: string | null;
+            webUrl: string | null;
+        };
+        /** AllowlistEntryRequest */
+        AllowlistEntryRequest: {
+            entryType: "group" | "project";
+            remoteId: string;
+            fullPath: string;
+        };
+        /** ApiToken */
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
+            prefix: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+        };
+        /** AuditEvent */
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            seq: number | null;
+            /** Format: date-time */
+            occurredAt: string;
+            actorId: string | null;
+            actorEmail: string | null;
+            action: string;
+            targetType: string | null;
+            targetId: string | null;
+            outcome: string;
+            requestId: string | null;
+            clientIp: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            prevHash: string | null;
+            hash: string | null;
+        };
+        /** BrowserSession */
+        BrowserSession: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
+            prefix: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            userAgent: string | null;
+            clientIp: string | null;
+            current: boolean;
+        };
+        /** Certificate */
+        Certificate: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            subject: string | null;
+            issuer: string | null;
+            serialNumber: string | null;
+            sans: string[] | null;
+            notBefore: string | null;
+            notAfter: string | null;
+            fingerprintSha256: string | null;
+            keyType: string | null;
+            keyBits: number | null;
+            /** @description P-256, P-384, P-521, Ed25519… */
+            curve: string | null;
+            chainLength: number | null;
+            expiresInDays: number | null;
+            expired: boolean | null;
+            /** @enum {string} */
+            source: "uploaded" | "acme";
+            /**
+             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
+             * @enum {string}
+             */
+            status: "pending" | "valid" | "failed" | "renewing";
+            lastError: string | null;
+            /** @description ACME only: when the next renewal (or retry) is due */
+            nextRenewalAt: string | null;
+            acme: {
+                domains: string[];
+                /** @enum {string} */
+                challenge: "http-01" | "dns-01";
+                accountEmail: string;
+                directoryUrl: string;
+                dnsProviderId: string | null;
+                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
+                dnsRecords: {
+                    /** @description e.g. `_acme-challenge.app.example.com` */
+                    name: string;
+                    /** @enum {string} */
+                    type: "TXT";
+                    value: string;
+                }[];
+                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
+                awaitingConfirmation: boolean;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** Connector */
+        Connector: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            baseUrl: string;
+            allowlist: components["schemas"]["AllowlistEntry"][];
+            capabilities: {
+                [key: string]: boolean;
+            };
+            tokenScopes: string[] | null;
+            tokenExpiresAt: string | null;
+            remoteUser: components["schemas"]["RemoteUser"] | null;
+            /** Format: date-time */
+            lastTestedAt: string;
+            lastTestOk: boolean;
+            lastTestError: components["schemas"]["ConnectorTestFailure"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** ConnectorCapabilities */
+        ConnectorCapabilities: {
+            apiReachable: boolean;
+            tokenSelf: boolean;
+            projectsView: boolean;
+            groupsView: boolean;
+            repoRead: boolean;
+            repoWrite: boolean;
+            ciView: boolean;
+            pipelineRead: boolean;
+            registryView: boolean;
+            webhooksManage: boolean;
+        };
+        /** ConnectorPreview */
+        ConnectorPreview: {
+            capabilities: components["schemas"]["ConnectorCapabilities"];
+            allowlistEntries: components["schemas"]["AllowlistEntry"][];
+            user: components["schemas"]["RemoteUser"] | null;
+            tokenExpiresAt: string | null;
+            tokenScopes: string[] | null;
+            probedProject: {
+                remoteId: string;
+                fullPath: string;
+                accessLevel: number | null;
+            } | null;
+            /** @description More groups or projects exist than the listing cap allowed */
+            truncated: boolean;
+        };
+        /** ConnectorTestFailure */
+        ConnectorTestFailure: {
+            reason: string;
+            explanation: string;
+        };
+        /** ConnectorTestReport */
+        ConnectorTestReport: {
+            ok: boolean;
+            /** Format: date-time */
+            testedAt: string;
+            error: components["schemas"]["ConnectorTestFailure"] | null;
+            capabilities: components["schemas"]["ConnectorCapabilities"];
+            allowlistEntries: components["schemas"]["AllowlistEntry"][];
+            user: components["schemas"]["RemoteUser"] | null;
+            tokenExpiresAt: string | null;
+            tokenScopes: string[] | null;
+            probedProject: {
+                remoteId: string;
+                fullPath: string;
+                accessLevel: number | null;
+            } | null;
+            /** @description More groups or projects exist than the listing cap allowed */
+            truncated: boolean;
+        };
+        /** Container */
+        Container: {
+            id: string;
+            name: string;
+            image: string | null;
+            imageId: string;
+            createdAt: string | null;
+            state: {
+                status: string;
+                running: boolean;
+                paused: boolean;
+                restarting: boolean;
+                exitCode: number | null;
+                error: string | null;
+                startedAt: string | null;
+                finishedAt: string | null;
+            };
+            command: string[];
+            workingDir: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            restartPolicy: string | null;
+            ports: components["schemas"]["ContainerPort"][];
+            networks: {
+                name: string;
+                networkId: string | null;
+                ipAddress: string | null;
+                gateway: string | null;
+                macAddress: string | null;
+                aliases: string[];
+            }[];
+            mounts: {
+                type: string;
+                name: string | null;
+                source: string;
+                destination: string;
+                readOnly: boolean;
+            }[];
+        };
+        /** ContainerLogLine */
+        ContainerLogLine: {
+            /** @description stdout or stderr */
+            stream: string;
+            timestamp: string | null;
+            line: string;
+        };
+        /** ContainerPort */
+        ContainerPort: {
+            privatePort: number;
+            publicPort: number | null;
+            type: string;
+            ip: string | null;
+        };
+        /** ContainerSummary */
+        ContainerSummary: {
+            id: string;
+            name: string;
+            image: string;
+            imageId: string;
+            command: string | null;
+            state: string;
+            status: string;
+            createdAt: string | null;
+            ports: components["schemas"]["ContainerPort"][];
+            labels: {
+                [key: string]: string;
+            };
+            networks: string[];
+            /** @description the key used by reorder-resources */
+            resourceKey: string;
+            sortOrder: number | null;
+            folderId: string | null;
+        };
+        /** CurrentUser */
+        CurrentUser: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+            groupName: string;
+            scopes: string[];
+        };
+        /** Database */
+        Database: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "keyvalue";
+            /** @description redis:// or rediss:// without credentials */
+            url: string;
+            username: string | null;
+            /** @description the password itself is write-only */
+            hasPassword: boolean;
+            tls: components["schemas"]["DatabaseTls"] | null;
+            dbIndex: number;
+            allowDangerous: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** DatabaseStatus */
+        DatabaseStatus: {
+            reachable: boolean;
+            serverVersion: string | null;
+            latencyMs: number | null;
+            reason: string | null;
+            error: string | null;
+            /** Format: date-time */
+            checkedAt: string;
+        };
+        /** DatabaseTls */
+        DatabaseTls: {
+            rejectUnauthorized: boolean;
+            caPem?: string;
+            serverName?: string;
+        };
+        /** DatabaseTlsInput */
+        DatabaseTlsInput: {
+            /** @description verify the server certificate (default true) */
+            rejectUnauthorized?: boolean;
+            caPem?: string | null;
+            serverName?: string | null;
+        };
+        /** DatabaseWithStatus */
+        DatabaseWithStatus: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "keyvalue";
+            /** @description redis:// or rediss:// without credentials */
+            url: string;
+            username: string | null;
+            /** @description the password itself is write-only */
+            hasPassword: boolean;
+            tls: components["schemas"]["DatabaseTls"] | null;
+            dbIndex: number;
+            allowDangerous: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            status: components["schemas"]["DatabaseStatus"];
+        };
+        /** DeliveryAttempt */
+        DeliveryAttempt: {
+            attempt: number;
+            /** @enum {string} */
+            outcome: "pending" | "succeeded" | "failed" | "interrupted";
+            /** Format: date-time */
+            startedAt: string;
+            finishedAt: string | null;
+            httpStatus: number | null;
+            error: string | null;
+        };
+        /** Deployment */
+        Deployment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            status: "ready";
+            fileCount: number;
+            /** @description total size of the files, extracted */
+            sizeBytes: number;
+            pinned: boolean;
+            production: boolean;
+            archiveFormat: "tar.gz" | "tar" | "zip";
+            archiveBytes: number;
+            archiveSha256: string;
+            /** @description email of the uploader */
+            createdBy: string | null;
+            /** @description the deploy token that uploaded it */
+            deployTokenId: string | null;
+            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
+            previewUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** DeploymentFile */
+        DeploymentFile: {
+            path: string;
+            sha256: string;
+            sizeBytes: number;
+            contentType: string;
+        };
+        /** DeployToken */
+        DeployToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            name: string;
+            createdBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
+        };
+        /** DirectoryEntry */
+        DirectoryEntry: {
+            name: string;
+            /** @description file, directory, symlink, hardlink or other */
+            type: string;
+            /** @description bytes (0 for anything but a file) */
+            size: number;
+            /** @description permission bits in octal, e.g. 0644 */
+            mode: string;
+            mtime: string | null;
+            linkTarget: string | null;
+        };
+        /** DirectoryListing */
+        DirectoryListing: {
+            path: string;
+            entries: components["schemas"]["DirectoryEntry"][];
+            /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
+            truncated: boolean;
+        };
+        /** DnsProvider */
+        DnsProvider: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "rfc2136";
+            server: string;
+            port: number;
+            zone: string;
+            tsigKeyName: string;
+            /** @enum {string} */
+            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
+            ttl: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** EngineNode */
+        EngineNode: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            endpoint: string;
+            transport: string;
+            tls: {
+                ca: boolean;
+                cert: boolean;
+                key: boolean;
+            };
+            hasSshKey: boolean;
+            helperImage: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** EngineNodeWithEngine */
+        EngineNodeWithEngine: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            endpoint: string;
+            transport: string;
+            tls: {
+                ca: boolean;
+                cert: boolean;
+                key: boolean;
+            };
+            hasSshKey: boolean;
+            helperImage: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            engine: {
+                reachable: boolean;
+                version: string;
+                apiVersion: string;
+                os: string | null;
+                arch: string | null;
+                kernelVersion: string | null;
+                components: string[];
+            };
+        };
         /** @description The envelope of every error answer */
         Error: {
             /** @enum {string} */
@@ -3610,6 +4170,828 @@ export interface components {
                 [key: string]: unknown;
             });
         };
+        /** Group */
+        Group: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: string[];
+            /** @description Members must sign in with a second factor (TOTP) */
+            requireMfa: boolean;
+            userCount: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** HealthCheck */
+        HealthCheck: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            nodeId: string;
+            containerName: string;
+            enabled: boolean;
+            scheme: string;
+            hostPort: number | null;
+            containerPort: number | null;
+            path: string;
+            statusMin: number;
+            statusMax: number;
+            expectedBody: string | null;
+            bodyMatchMode: string;
+            intervalSeconds: number;
+            timeoutSeconds: number;
+            slowThreshold: number;
+            /** Format: date-time */
+            nextRunAt: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** HealthCheckOverview */
+        HealthCheckOverview: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            nodeId: string;
+            nodeName: string;
+            containerName: string;
+            enabled: boolean;
+            /** @enum {string} */
+            status: "online" | "degraded" | "offline" | "disabled" | "unknown";
+            lastCheckedAt: string | null;
+            httpStatus: number | null;
+            responseMs: number | null;
+            error: string | null;
+            url: string | null;
+            intervalSeconds: number;
+            /** Format: date-time */
+            nextRunAt: string;
+        };
+        /** HealthCheckProbe */
+        HealthCheckProbe: {
+            ok: boolean;
+            /** @enum {string} */
+            status: "online" | "degraded" | "offline" | "disabled";
+            httpStatus: number | null;
+            responseMs: number | null;
+            slow: boolean;
+            bodyMatched: boolean | null;
+            url: string | null;
+            error?: string;
+            /** Format: date-time */
+            checkedAt: string;
+        };
+        /** HealthCheckResult */
+        HealthCheckResult: {
+            /** Format: uuid */
+            id: string;
+            ok: boolean;
+            /** @enum {string} */
+            status: "online" | "degraded" | "offline" | "disabled";
+            httpStatus: number | null;
+            responseMs: number | null;
+            slow: boolean;
+            bodyMatched: boolean | null;
+            url: string | null;
+            error?: string;
+            /** Format: date-time */
+            checkedAt: string;
+        };
+        /** IdentityProvider */
+        IdentityProvider: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            issuer: string;
+            clientId: string;
+            scopes: string[];
+            groupsClaim: string | null;
+            /** @description Provider group → gateway group name */
+            groupMap: {
+                [key: string]: string;
+            };
+            autoCreateUsers: boolean;
+            defaultGroup: string | null;
+            allowedEmailDomains: string[];
+            enabled: boolean;
+            /** @description The one redirect URI to register at the provider */
+            redirectUri: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** Image */
+        Image: {
+            id: string;
+            repoTags: string[];
+            repoDigests: string[];
+            size: number;
+            createdAt: string | null;
+            architecture: string | null;
+            os: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            command: string[];
+            exposedPorts: string[];
+        };
+        /** ImageSummary */
+        ImageSummary: {
+            id: string;
+            repoTags: string[];
+            repoDigests: string[];
+            size: number;
+            createdAt: string | null;
+            containers: number | null;
+            labels: {
+                [key: string]: string;
+            };
+            /** @description the key used by reorder-resources */
+            resourceKey: string;
+            sortOrder: number | null;
+            folderId: string | null;
+        };
+        /** InferenceConnection */
+        InferenceConnection: {
+            /** Format: uuid */
+            id: string;
+            providerId: string;
+            providerLabel: string | null;
+            name: string;
+            /** @enum {string} */
+            authType: "oauth" | "api_key" | "local";
+            baseUrl: string | null;
+            effectiveBaseUrl: string | null;
+            hasApiKey: boolean;
+            hasAccessToken: boolean;
+            hasRefreshToken: boolean;
+            accessTokenExpiresAt: string | null;
+            tokenScope: string | null;
+            lastRefreshedAt: string | null;
+            lastRefreshError: string | null;
+            lastTestedAt: string | null;
+            lastTestOk: boolean | null;
+            lastTestError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** IngestLimitChanges */
+        IngestLimitChanges: {
+            /** @description largest body, after gzip */
+            maxBodyBytes?: number;
+            /** @description most records in one request */
+            maxRecords?: number;
+            /** @description rate per ingest token */
+            recordsPerSecond?: number;
+            /** @description rate per ingest token */
+            bytesPerSecond?: number;
+            /** @description a token may send this many seconds of its rate at once (and always one full request) */
+            burstSeconds?: number;
+        };
+        /** IngestLimits */
+        IngestLimits: {
+            /** @description largest body, after gzip */
+            maxBodyBytes: number;
+            /** @description most records in one request */
+            maxRecords: number;
+            /** @description rate per ingest token */
+            recordsPerSecond: number;
+            /** @description rate per ingest token */
+            bytesPerSecond: number;
+            /** @description a token may send this many seconds of its rate at once (and always one full request) */
+            burstSeconds: number;
+        };
+        /** IngestToken */
+        IngestToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            environmentId: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+        };
+        /** IssuedApiToken */
+        IssuedApiToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
+            prefix: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            token: string;
+        };
+        /** IssuedDeployToken */
+        IssuedDeployToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            name: string;
+            createdBy: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            /** @description the secret (igp_…), shown only in this answer */
+            token: string;
+        };
+        /** IssuedIngestToken */
+        IssuedIngestToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            environmentId: string;
+            name: string;
+            /** Format: date-time */
+            createdAt: string;
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
+            /** @description the secret (`igl_…`); shown this once, never again */
+            token: string;
+        };
+        /** LogEnvironment */
+        LogEnvironment: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            folderId: string | null;
+            description: string;
+            schemaId: string | null;
+            retentionDays: number;
+            /** @enum {string} */
+            onSchemaViolation: "reject" | "keep";
+            ingest: components["schemas"]["IngestLimits"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** LogField */
+        LogField: {
+            name: string;
+            type: "string" | "number" | "boolean" | "timestamp" | "object";
+            /** @default false */
+            required: boolean;
+        };
+        /** LogFolder */
+        LogFolder: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            parentId: string | null;
+            sortOrder: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** LogFolderItemsMove */
+        LogFolderItemsMove: {
+            ids: string[];
+            /** @description the target folder; null: the top level */
+            folderId: string | null;
+        };
+        /** LogFolderList */
+        LogFolderList: {
+            data: components["schemas"]["LogFolder"][];
+            pagination: components["schemas"]["Pagination"];
+        } | {
+            data: components["schemas"]["LogFolderNode"][];
+        };
+        /** LogFolderMove */
+        LogFolderMove: {
+            /** @description the new parent folder; null: the top level */
+            parentId: string | null;
+        };
+        /** LogFolderNode */
+        LogFolderNode: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            parentId: string | null;
+            sortOrder: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description sub-folders, each shaped like this node */
+            children: unknown[];
+        };
+        /** LogFolderRename */
+        LogFolderRename: {
+            name: string;
+        };
+        /** LogFolderReorder */
+        LogFolderReorder: {
+            /** @description the folder whose children are ordered; null: the top level */
+            parentId: string | null;
+            ids: string[];
+        };
+        /** LoginAnswer */
+        LoginAnswer: {
+            token: string;
+            csrfToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+            user: components["schemas"]["CurrentUser"];
+            /** @description Only when this login completed a required TOTP enrolment: shown once */
+            recoveryCodes?: string[];
+        };
+        /** LogSchema */
+        LogSchema: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            folderId: string | null;
+            description: string;
+            fields: components["schemas"]["LogField"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** Me */
+        Me: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+            groupName: string;
+            scopes: string[];
+            /** @description Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page) */
+            csrfToken?: string;
+            /**
+             * Format: date-time
+             * @description Only to a session cookie: when the session ends (the console signs out then)
+             */
+            sessionExpiresAt?: string;
+        };
+        /** MfaChallenge */
+        MfaChallenge: {
+            /** @enum {boolean} */
+            mfaRequired: true;
+            /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
+            challengeToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** MfaEnrolmentChallenge */
+        MfaEnrolmentChallenge: {
+            /** @enum {boolean} */
+            mfaEnrollmentRequired: true;
+            /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
+            challengeToken: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** Network */
+        Network: {
+            id: string;
+            name: string;
+            driver: string;
+            scope: string;
+            internal: boolean;
+            builtIn: boolean;
+            subnets: string[];
+            createdAt: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            containers: {
+                id: string;
+                name: string | null;
+                ipv4Address: string | null;
+            }[];
+        };
+        /** NetworkSummary */
+        NetworkSummary: {
+            id: string;
+            name: string;
+            driver: string;
+            scope: string;
+            internal: boolean;
+            builtIn: boolean;
+            subnets: string[];
+            createdAt: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            /** @description the key used by reorder-resources */
+            resourceKey: string;
+            sortOrder: number | null;
+            folderId: string | null;
+        };
+        /** NewLogFolder */
+        NewLogFolder: {
+            name: string;
+            /** @description null or absent: the top level */
+            parentId?: string | null;
+        };
+        /** NotificationChannel */
+        NotificationChannel: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "webhook" | "slack" | "email";
+            enabled: boolean;
+            url: string | null;
+            urlOrigin: string | null;
+            /** @description webhook: requests are signed */
+            hasSecret: boolean;
+            headerNames: string[];
+            smtp: {
+                host: string;
+                port: number;
+                secure: boolean;
+                /** @enum {string} */
+                starttls: "required" | "opportunistic" | "off";
+                username: string | null;
+                hasPassword: boolean;
+                hasCaPem: boolean;
+            } | null;
+            from: string | null;
+            to: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** NotificationDelivery */
+        NotificationDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            ruleId: string | null;
+            /** @enum {string} */
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            /** @description Identity of the event; one delivery per event and channel */
+            eventId: string;
+            /** @description The title of the message */
+            summary: string;
+            resource: components["schemas"]["NotificationResource"];
+            /** @enum {string} */
+            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+            attempts: number;
+            maxAttempts: number;
+            lastError: string | null;
+            lastAttemptAt: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            deliveredAt: string | null;
+        };
+        /** NotificationDeliveryDetail */
+        NotificationDeliveryDetail: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            channelId: string;
+            ruleId: string | null;
+            /** @enum {string} */
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            /** @description Identity of the event; one delivery per event and channel */
+            eventId: string;
+            /** @description The title of the message */
+            summary: string;
+            resource: components["schemas"]["NotificationResource"];
+            /** @enum {string} */
+            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
+            attempts: number;
+            maxAttempts: number;
+            lastError: string | null;
+            lastAttemptAt: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            deliveredAt: string | null;
+            /** @description The event as webhooks receive it */
+            payload: {
+                [key: string]: unknown;
+            };
+            attemptLog: components["schemas"]["DeliveryAttempt"][];
+        };
+        /** NotificationEventKind */
+        NotificationEventKind: {
+            /** @enum {string} */
+            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            /** @enum {string} */
+            mode: "condition" | "deadline" | "occurrence";
+            description: string;
+            filters: string[];
+            okStates: string[];
+            defaultWithinDays: number[] | null;
+        };
+        /** NotificationResource */
+        NotificationResource: {
+            type: string;
+            id: string;
+            name: string;
+        };
+        /** OauthSession */
+        OauthSession: {
+            /** Format: uuid */
+            id: string;
+            providerId: string;
+            /** @enum {string} */
+            status: "pending" | "complete" | "error" | "expired" | "cancelled";
+            authorizationUrl: string;
+            completionMode: string;
+            userCode: string | null;
+            pollIntervalSeconds: number | null;
+            connectionId: string | null;
+            errorCode: string | null;
+            errorMessage: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** PagesDomain */
+        PagesDomain: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            projectId: string;
+            hostname: string;
+            status: "pending" | "verified" | "failed";
+            lastError: string | null;
+            lastCheckedAt: string | null;
+            verifiedAt: string | null;
+            certificateId: string | null;
+            /** @description the gateway ordered certificateId for this domain: it is deleted when the domain no longer uses it */
+            certificateOrdered: boolean;
+            /** @description where the site answers once the domain is verified */
+            url: string;
+            /** @description how to prove ownership; either proof is enough */
+            verification: {
+                /** @description create a TXT record at this name… */
+                dnsName: string;
+                /** @description …with this value */
+                dnsValue: string;
+                /** @description or answer a GET of this URL (the gateway does so itself)… */
+                httpUrl: string;
+                /** @description …with exactly this body */
+                httpBody: string;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        /** Pagination */
+        Pagination: {
+            page: number;
+            limit: number;
+            total: number;
+            totalPages: number;
+        };
+        /** ProbeStatus */
+        ProbeStatus: {
+            status: string;
+        };
+        /** Project */
+        Project: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            spaFallback: boolean;
+            productionDeploymentId: string | null;
+            deploymentCount: number;
+            lastDeployment: components["schemas"]["Deployment"] | null;
+            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+            updatedAt: string | null;
+        };
+        /** RegistryCredential */
+        RegistryCredential: {
+            registry: string;
+            username: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** RegistryLogin */
+        RegistryLogin: {
+            username: string;
+            /** @description password or access token */
+            password: string;
+        };
+        /** RemoteUser */
+        RemoteUser: {
+            id: string;
+            username: string;
+            name: string;
+            webUrl: string | null;
+        };
+        /** ResourceFolder */
+        ResourceFolder: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            resourceType: string;
+            sortOrder: number;
+            resources: {
+                /** Format: uuid */
+                nodeId: string;
+                resourceKey: string;
+                sortOrder: number;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** SiemDelivery */
+        SiemDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            destinationId: string;
+            status: string;
+            eventCount: number;
+            /** Format: uuid */
+            firstEventId: string;
+            /** Format: uuid */
+            lastEventId: string;
+            firstEventSeq: number;
+            lastEventSeq: number;
+            attempts: number;
+            maxAttempts: number;
+            lastError: string | null;
+            lastAttemptAt: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            deliveredAt: string | null;
+        };
+        /** SiemDestination */
+        SiemDestination: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            kind: string;
+            enabled: boolean;
+            url: string | null;
+            host: string | null;
+            port: number | null;
+            tls: boolean | null;
+            hasCaPem: boolean;
+            index: string | null;
+            sourcetype: string | null;
+            source: string | null;
+            facility: number | null;
+            appName: string | null;
+            hasSecret: boolean;
+            batchSize: number;
+            flushIntervalMs: number;
+            maxAttempts: number;
+            cursorSeq: number;
+            health: {
+                status: string;
+                circuit: string;
+                circuitOpenUntil: string | null;
+                lastSuccessAt: string | null;
+                lastFailureAt: string | null;
+                lastError: string | null;
+                consecutiveFailures: number;
+                backlog: {
+                    queued: number;
+                    delivering: number;
+                    retrying: number;
+                    failed: number;
+                    paused: number;
+                };
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** StatsSample */
+        StatsSample: {
+            cpuPercent: number | null;
+            memoryBytes: number;
+            memoryLimitBytes: number | null;
+            networkRxBytes: number;
+            networkTxBytes: number;
+            blockReadBytes: number;
+            blockWriteBytes: number;
+            pids: number | null;
+            readAt: string | null;
+        };
+        /** StopOptions */
+        StopOptions: {
+            /** @description seconds before SIGKILL; default the engine's */
+            timeout?: number;
+        };
+        /** StorageNode */
+        StorageNode: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            rootPath: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** Success */
+        Success: {
+            success: boolean;
+        };
+        /** TotpEnrolment */
+        TotpEnrolment: {
+            /** @description Base32; shown during enrolment only */
+            secret: string;
+            /** @description The `otpauth://totp/…` URI to show as a QR code */
+            otpauthUrl: string;
+        };
+        /** TotpStatus */
+        TotpStatus: {
+            enabled: boolean;
+            enabledAt: string | null;
+            /** @description An enrolment was started and waits for its first code */
+            pending: boolean;
+            recoveryCodesLeft: number;
+            /** @description The user's group requires a second factor */
+            required: boolean;
+        };
+        /** Upload */
+        Upload: {
+            /** Format: uuid */
+            uploadId: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            nodeId: string;
+            /** @description relative to the node root */
+            path: string;
+            totalBytes: number;
+            /** @description bytes durably written; the next chunk starts here */
+            receivedBytes: number;
+            /** @description suggested chunk size */
+            chunkSize: number;
+            /** @description largest chunk one PUT may carry */
+            maxChunkBytes: number;
+            sha256: string | null;
+            overwrite: boolean;
+            /**
+             * @description open → complete | failed | aborted | expired
+             * @enum {unknown}
+             */
+            status: "open" | "complete" | "failed" | "aborted" | "expired";
+            /** @description a chunk is being written right now */
+            writing: boolean;
+            failureReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            completedAt: string | null;
+        };
+        /** User */
+        User: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+            /** Format: uuid */
+            groupId: string;
+            groupName: string;
+            scopes: string[];
+            disabled: boolean;
+            hasPassword: boolean;
+            /** @description Two-factor sign-in (TOTP) is on */
+            totpEnabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         ValidationIssue: {
             /** @description Where the problem is */
             path: (string | number)[];
@@ -3617,11 +4999,31 @@ export interface components {
             /** @description params, querystring or headers; absent for the body */
             in?: string;
         };
-        Pagination: {
-            page: number;
-            limit: number;
-            total: number;
-            totalPages: number;
+        /** Volume */
+        Volume: {
+            name: string;
+            driver: string;
+            mountpoint: string;
+            scope: string;
+            createdAt: string | null;
+            labels: {
+                [key: string]: string;
+            };
+        };
+        /** VolumeSummary */
+        VolumeSummary: {
+            name: string;
+            driver: string;
+            mountpoint: string;
+            scope: string;
+            createdAt: string | null;
+            labels: {
+                [key: string]: string;
+            };
+            /** @description the key used by reorder-resources */
+            resourceKey: string;
+            sortOrder: number | null;
+            folderId: string | null;
         };
     };
     responses: {
@@ -3652,7 +5054,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description NOT_FOUND: the resource named by the path does not exist */
+        /** @description NOT_FOUND: a resource the path or the body names does not exist */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -3688,8 +5090,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description UNPROCESSABLE_ENTITY: well formed, but cannot be carried out (`details.reason`, `details.explanation`) */
+        UnprocessableEntity: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description UNPROCESSABLE_ENTITY with `details.reason` RATE_LIMITED: over a rate limit; `Retry-After` says when to retry */
         TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description INTERNAL_ERROR: the gateway cannot serve now (its database does not answer) */
+        ServiceUnavailable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3720,9 +5140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: string;
-                    };
+                    "application/json": components["schemas"]["ProbeStatus"];
                 };
             };
         };
@@ -3742,11 +5160,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status: string;
-                    };
+                    "application/json": components["schemas"]["ProbeStatus"];
                 };
             };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     login: {
@@ -3772,40 +5189,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            token: string;
-                            csrfToken: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            user: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                groupName: string;
-                                scopes: string[];
-                            };
-                            /** @description Only when this login completed a required TOTP enrolment: shown once */
-                            recoveryCodes?: string[];
-                        } | {
-                            /** @enum {boolean} */
-                            mfaRequired: true;
-                            /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
-                            challengeToken: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        } | {
-                            /** @enum {boolean} */
-                            mfaEnrollmentRequired: true;
-                            /** @description Send it to `POST /auth/login/totp`; valid a few minutes */
-                            challengeToken: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        };
+                        data: components["schemas"]["LoginAnswer"] | components["schemas"]["MfaChallenge"] | components["schemas"]["MfaEnrolmentChallenge"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -3835,26 +5224,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            token: string;
-                            csrfToken: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            user: {
-                                /** Format: uuid */
-                                id: string;
-                                email: string;
-                                name: string;
-                                groupName: string;
-                                scopes: string[];
-                            };
-                            /** @description Only when this login completed a required TOTP enrolment: shown once */
-                            recoveryCodes?: string[];
-                        };
+                        data: components["schemas"]["LoginAnswer"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -3881,18 +5257,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description Base32; shown during enrolment only */
-                            secret: string;
-                            /** @description The `otpauth://totp/…` URI to show as a QR code */
-                            otpauthUrl: string;
-                        };
+                        data: components["schemas"]["TotpEnrolment"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     logout: {
@@ -3910,13 +5284,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getMe: {
@@ -3935,16 +5310,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            groupName: string;
-                            scopes: string[];
-                            /** @description Only to a session cookie: the token its changes send in `X-CSRF-Token` (for a reloaded page) */
-                            csrfToken?: string;
-                        };
+                        data: components["schemas"]["Me"];
                     };
                 };
             };
@@ -3968,20 +5334,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
-                            prefix: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                            userAgent: string | null;
-                            clientIp: string | null;
-                            current: boolean;
-                        }[];
+                        data: components["schemas"]["BrowserSession"][];
                     };
                 };
             };
@@ -4009,8 +5362,11 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateMePassword: {
@@ -4046,6 +5402,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listAuthTokens: {
@@ -4064,17 +5421,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
-                            prefix: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                        }[];
+                        data: components["schemas"]["ApiToken"][];
                         /** @description Longest lifetime a new token may have (`INFRAGATE_TOKEN_MAX_DAYS`); null: no limit */
                         maxLifetimeDays: number | null;
                     };
@@ -4107,18 +5454,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @description The first characters of the secret (`igw_` + 8), to tell tokens apart; null for old tokens */
-                            prefix: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                            token: string;
-                        };
+                        data: components["schemas"]["IssuedApiToken"];
                     };
                 };
             };
@@ -4146,15 +5482,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listTotp: {
@@ -4173,15 +5509,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            enabled: boolean;
-                            enabledAt: string | null;
-                            /** @description An enrolment was started and waits for its first code */
-                            pending: boolean;
-                            recoveryCodesLeft: number;
-                            /** @description The user's group requires a second factor */
-                            required: boolean;
-                        };
+                        data: components["schemas"]["TotpStatus"];
                     };
                 };
             };
@@ -4205,17 +5533,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description Base32; shown during enrolment only */
-                            secret: string;
-                            /** @description The `otpauth://totp/…` URI to show as a QR code */
-                            otpauthUrl: string;
-                        };
+                        data: components["schemas"]["TotpEnrolment"];
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     deleteMeTotp: {
@@ -4241,16 +5568,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     confirmTotp: {
@@ -4286,6 +5613,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -4315,24 +5643,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["User"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -4368,24 +5679,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4415,24 +5709,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4459,15 +5736,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateUserName: {
@@ -4494,24 +5771,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4548,24 +5808,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4601,24 +5844,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4654,24 +5880,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4701,24 +5910,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            email: string;
-                            name: string;
-                            /** Format: uuid */
-                            groupId: string;
-                            groupName: string;
-                            scopes: string[];
-                            disabled: boolean;
-                            hasPassword: boolean;
-                            /** @description Two-factor sign-in (TOTP) is on */
-                            totpEnabled: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["User"];
                     };
                 };
             };
@@ -4726,6 +5918,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listGroups: {
@@ -4744,17 +5939,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: string[];
-                            /** @description Members must sign in with a second factor (TOTP) */
-                            requireMfa: boolean;
-                            userCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["Group"][];
                     };
                 };
             };
@@ -4786,17 +5971,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: string[];
-                            /** @description Members must sign in with a second factor (TOTP) */
-                            requireMfa: boolean;
-                            userCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Group"];
                     };
                 };
             };
@@ -4825,15 +6000,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateGroup: {
@@ -4862,17 +6038,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: string[];
-                            /** @description Members must sign in with a second factor (TOTP) */
-                            requireMfa: boolean;
-                            userCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Group"];
                     };
                 };
             };
@@ -4880,6 +6046,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -4909,17 +6076,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            scopes: string[];
-                            /** @description Members must sign in with a second factor (TOTP) */
-                            requireMfa: boolean;
-                            userCount: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Group"];
                     };
                 };
             };
@@ -4954,29 +6111,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            issuer: string;
-                            clientId: string;
-                            scopes: string[];
-                            groupsClaim: string | null;
-                            /** @description Provider group → gateway group name */
-                            groupMap: {
-                                [key: string]: string;
-                            };
-                            autoCreateUsers: boolean;
-                            defaultGroup: string | null;
-                            allowedEmailDomains: string[];
-                            enabled: boolean;
-                            /** @description The one redirect URI to register at the provider */
-                            redirectUri: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["IdentityProvider"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -5027,37 +6162,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            issuer: string;
-                            clientId: string;
-                            scopes: string[];
-                            groupsClaim: string | null;
-                            /** @description Provider group → gateway group name */
-                            groupMap: {
-                                [key: string]: string;
-                            };
-                            autoCreateUsers: boolean;
-                            defaultGroup: string | null;
-                            allowedEmailDomains: string[];
-                            enabled: boolean;
-                            /** @description The one redirect URI to register at the provider */
-                            redirectUri: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["IdentityProvider"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getIdentityProvider: {
@@ -5078,29 +6193,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            issuer: string;
-                            clientId: string;
-                            scopes: string[];
-                            groupsClaim: string | null;
-                            /** @description Provider group → gateway group name */
-                            groupMap: {
-                                [key: string]: string;
-                            };
-                            autoCreateUsers: boolean;
-                            defaultGroup: string | null;
-                            allowedEmailDomains: string[];
-                            enabled: boolean;
-                            /** @description The one redirect URI to register at the provider */
-                            redirectUri: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["IdentityProvider"];
                     };
                 };
             };
@@ -5127,15 +6220,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateIdentityProvider: {
@@ -5180,29 +6273,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            issuer: string;
-                            clientId: string;
-                            scopes: string[];
-                            groupsClaim: string | null;
-                            /** @description Provider group → gateway group name */
-                            groupMap: {
-                                [key: string]: string;
-                            };
-                            autoCreateUsers: boolean;
-                            defaultGroup: string | null;
-                            allowedEmailDomains: string[];
-                            enabled: boolean;
-                            /** @description The one redirect URI to register at the provider */
-                            redirectUri: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["IdentityProvider"];
                     };
                 };
             };
@@ -5210,8 +6281,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getOidcProviders: {
@@ -5254,8 +6327,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description To the provider’s sign-in page (`Location`) */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Back to the sign-in page when the provider cannot be reached */
+            303: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5280,8 +6360,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
-            200: {
+            /** @description To `next` with the session cookie, or to `/signin?sso=<reason>` */
+            303: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5315,34 +6395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        pagination: components["schemas"]["Pagination"];
-                    } | {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description sub-folders, each shaped like this node */
-                            children: unknown[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["LogFolderList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5359,11 +6412,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description null or absent: the top level */
-                    parentId?: string | null;
-                };
+                "application/json": components["schemas"]["NewLogFolder"];
             };
         };
         responses: {
@@ -5374,23 +6423,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5404,11 +6445,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the folder whose children are ordered; null: the top level */
-                    parentId: string | null;
-                    ids: string[];
-                };
+                "application/json": components["schemas"]["LogFolderReorder"];
             };
         };
         responses: {
@@ -5419,25 +6456,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["LogFolder"][];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     moveSchemas: {
@@ -5449,11 +6478,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    ids: string[];
-                    /** @description the target folder; null: the top level */
-                    folderId: string | null;
-                };
+                "application/json": components["schemas"]["LogFolderItemsMove"];
             };
         };
         responses: {
@@ -5466,23 +6491,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             folderId: string | null;
-                            schemas: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                fields: {
-                                    name: string;
-                                    type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                    /** @default false */
-                                    required: boolean;
-                                }[];
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
+                            schemas: components["schemas"]["LogSchema"][];
                         };
                     };
                 };
@@ -5490,6 +6499,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5512,17 +6523,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5543,9 +6544,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["LogFolderRename"];
             };
         };
         responses: {
@@ -5556,17 +6555,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5574,6 +6563,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5597,15 +6587,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     moveSchemaFolder: {
@@ -5619,10 +6610,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the new parent folder; null: the top level */
-                    parentId: string | null;
-                };
+                "application/json": components["schemas"]["LogFolderMove"];
             };
         };
         responses: {
@@ -5633,17 +6621,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5651,8 +6629,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listEnvironmentFolders: {
@@ -5680,34 +6660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
-                        pagination: components["schemas"]["Pagination"];
-                    } | {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** @description sub-folders, each shaped like this node */
-                            children: unknown[];
-                        }[];
-                    };
+                    "application/json": components["schemas"]["LogFolderList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5724,11 +6677,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description null or absent: the top level */
-                    parentId?: string | null;
-                };
+                "application/json": components["schemas"]["NewLogFolder"];
             };
         };
         responses: {
@@ -5739,23 +6688,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5769,11 +6710,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the folder whose children are ordered; null: the top level */
-                    parentId: string | null;
-                    ids: string[];
-                };
+                "application/json": components["schemas"]["LogFolderReorder"];
             };
         };
         responses: {
@@ -5784,25 +6721,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["LogFolder"][];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     moveEnvironments: {
@@ -5814,11 +6743,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    ids: string[];
-                    /** @description the target folder; null: the top level */
-                    folderId: string | null;
-                };
+                "application/json": components["schemas"]["LogFolderItemsMove"];
             };
         };
         responses: {
@@ -5831,33 +6756,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             folderId: string | null;
-                            environments: {
-                                /** Format: uuid */
-                                id: string;
-                                name: string;
-                                folderId: string | null;
-                                description: string;
-                                schemaId: string | null;
-                                retentionDays: number;
-                                /** @enum {string} */
-                                onSchemaViolation: "reject" | "keep";
-                                ingest: {
-                                    /** @description largest body, after gzip */
-                                    maxBodyBytes: number;
-                                    /** @description most records in one request */
-                                    maxRecords: number;
-                                    /** @description rate per ingest token */
-                                    recordsPerSecond: number;
-                                    /** @description rate per ingest token */
-                                    bytesPerSecond: number;
-                                    /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                    burstSeconds: number;
-                                };
-                                /** Format: date-time */
-                                createdAt: string;
-                                /** Format: date-time */
-                                updatedAt: string;
-                            }[];
+                            environments: components["schemas"]["LogEnvironment"][];
                         };
                     };
                 };
@@ -5865,6 +6764,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5887,17 +6788,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5918,9 +6809,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["LogFolderRename"];
             };
         };
         responses: {
@@ -5931,17 +6820,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -5949,6 +6828,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -5972,15 +6852,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     moveEnvironmentFolder: {
@@ -5994,10 +6875,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description the new parent folder; null: the top level */
-                    parentId: string | null;
-                };
+                "application/json": components["schemas"]["LogFolderMove"];
             };
         };
         responses: {
@@ -6008,17 +6886,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            parentId: string | null;
-                            sortOrder: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogFolder"];
                     };
                 };
             };
@@ -6026,8 +6894,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listSchemas: {
@@ -6055,23 +6925,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            fields: {
-                                name: string;
-                                type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                /** @default false */
-                                required: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["LogSchema"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -6095,12 +6949,7 @@ export interface operations {
                     /** @description null or absent: the top level */
                     folderId?: string | null;
                     description?: string;
-                    fields: {
-                        name: string;
-                        type: "string" | "number" | "boolean" | "timestamp" | "object";
-                        /** @default false */
-                        required: boolean;
-                    }[];
+                    fields: components["schemas"]["LogField"][];
                 };
             };
         };
@@ -6112,29 +6961,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            fields: {
-                                name: string;
-                                type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                /** @default false */
-                                required: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogSchema"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -6157,23 +6992,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            fields: {
-                                name: string;
-                                type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                /** @default false */
-                                required: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogSchema"];
                     };
                 };
             };
@@ -6199,12 +7018,7 @@ export interface operations {
                     /** @description null: the top level */
                     folderId?: string | null;
                     description?: string;
-                    fields?: {
-                        name: string;
-                        type: "string" | "number" | "boolean" | "timestamp" | "object";
-                        /** @default false */
-                        required: boolean;
-                    }[];
+                    fields?: components["schemas"]["LogField"][];
                 };
             };
         };
@@ -6216,23 +7030,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            fields: {
-                                name: string;
-                                type: "string" | "number" | "boolean" | "timestamp" | "object";
-                                /** @default false */
-                                required: boolean;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogSchema"];
                     };
                 };
             };
@@ -6240,6 +7038,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -6261,15 +7060,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listEnvironments: {
@@ -6299,33 +7099,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            schemaId: string | null;
-                            retentionDays: number;
-                            /** @enum {string} */
-                            onSchemaViolation: "reject" | "keep";
-                            ingest: {
-                                /** @description largest body, after gzip */
-                                maxBodyBytes: number;
-                                /** @description most records in one request */
-                                maxRecords: number;
-                                /** @description rate per ingest token */
-                                recordsPerSecond: number;
-                                /** @description rate per ingest token */
-                                bytesPerSecond: number;
-                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                burstSeconds: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["LogEnvironment"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -6361,18 +7135,7 @@ export interface operations {
                      * @enum {string}
                      */
                     onSchemaViolation?: "reject" | "keep";
-                    ingest?: {
-                        /** @description largest body, after gzip */
-                        maxBodyBytes?: number;
-                        /** @description most records in one request */
-                        maxRecords?: number;
-                        /** @description rate per ingest token */
-                        recordsPerSecond?: number;
-                        /** @description rate per ingest token */
-                        bytesPerSecond?: number;
-                        /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                        burstSeconds?: number;
-                    };
+                    ingest?: components["schemas"]["IngestLimitChanges"];
                 };
             };
         };
@@ -6384,39 +7147,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            schemaId: string | null;
-                            retentionDays: number;
-                            /** @enum {string} */
-                            onSchemaViolation: "reject" | "keep";
-                            ingest: {
-                                /** @description largest body, after gzip */
-                                maxBodyBytes: number;
-                                /** @description most records in one request */
-                                maxRecords: number;
-                                /** @description rate per ingest token */
-                                recordsPerSecond: number;
-                                /** @description rate per ingest token */
-                                bytesPerSecond: number;
-                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                burstSeconds: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogEnvironment"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -6439,33 +7178,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            schemaId: string | null;
-                            retentionDays: number;
-                            /** @enum {string} */
-                            onSchemaViolation: "reject" | "keep";
-                            ingest: {
-                                /** @description largest body, after gzip */
-                                maxBodyBytes: number;
-                                /** @description most records in one request */
-                                maxRecords: number;
-                                /** @description rate per ingest token */
-                                recordsPerSecond: number;
-                                /** @description rate per ingest token */
-                                bytesPerSecond: number;
-                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                burstSeconds: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogEnvironment"];
                     };
                 };
             };
@@ -6500,18 +7213,7 @@ export interface operations {
                      * @enum {string}
                      */
                     onSchemaViolation?: "reject" | "keep";
-                    ingest?: {
-                        /** @description largest body, after gzip */
-                        maxBodyBytes?: number;
-                        /** @description most records in one request */
-                        maxRecords?: number;
-                        /** @description rate per ingest token */
-                        recordsPerSecond?: number;
-                        /** @description rate per ingest token */
-                        bytesPerSecond?: number;
-                        /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                        burstSeconds?: number;
-                    };
+                    ingest?: components["schemas"]["IngestLimitChanges"];
                 };
             };
         };
@@ -6523,33 +7225,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            folderId: string | null;
-                            description: string;
-                            schemaId: string | null;
-                            retentionDays: number;
-                            /** @enum {string} */
-                            onSchemaViolation: "reject" | "keep";
-                            ingest: {
-                                /** @description largest body, after gzip */
-                                maxBodyBytes: number;
-                                /** @description most records in one request */
-                                maxRecords: number;
-                                /** @description rate per ingest token */
-                                recordsPerSecond: number;
-                                /** @description rate per ingest token */
-                                bytesPerSecond: number;
-                                /** @description a token may send this many seconds of its rate at once (and always one full request) */
-                                burstSeconds: number;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["LogEnvironment"];
                     };
                 };
             };
@@ -6557,6 +7233,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -6578,15 +7255,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listEnvironmentTokens: {
@@ -6612,18 +7289,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            environmentId: string;
-                            name: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            expiresAt: string | null;
-                            lastUsedAt: string | null;
-                            revokedAt: string | null;
-                        }[];
+                        data: components["schemas"]["IngestToken"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -6660,20 +7326,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            environmentId: string;
-                            name: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            expiresAt: string | null;
-                            lastUsedAt: string | null;
-                            revokedAt: string | null;
-                            /** @description the secret (`igl_…`); shown this once, never again */
-                            token: string;
-                        };
+                        data: components["schemas"]["IssuedIngestToken"];
                     };
                 };
             };
@@ -6703,15 +7356,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     searchLogRecords: {
@@ -7002,24 +7655,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            endpoint: string;
-                            transport: string;
-                            tls: {
-                                ca: boolean;
-                                cert: boolean;
-                                key: boolean;
-                            };
-                            hasSshKey: boolean;
-                            helperImage: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["EngineNode"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7058,30 +7694,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            endpoint: string;
-                            transport: string;
-                            tls: {
-                                ca: boolean;
-                                cert: boolean;
-                                key: boolean;
-                            };
-                            hasSshKey: boolean;
-                            helperImage: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["EngineNode"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -7105,33 +7725,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            endpoint: string;
-                            transport: string;
-                            tls: {
-                                ca: boolean;
-                                cert: boolean;
-                                key: boolean;
-                            };
-                            hasSshKey: boolean;
-                            helperImage: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            engine: {
-                                reachable: boolean;
-                                version: string;
-                                apiVersion: string;
-                                os: string | null;
-                                arch: string | null;
-                                kernelVersion: string | null;
-                                components: string[];
-                            };
-                        };
+                        data: components["schemas"]["EngineNodeWithEngine"];
                     };
                 };
             };
@@ -7139,6 +7733,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteContainerhostNode: {
@@ -7159,15 +7754,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateContainerhostNode: {
@@ -7202,24 +7797,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            endpoint: string;
-                            transport: string;
-                            tls: {
-                                ca: boolean;
-                                cert: boolean;
-                                key: boolean;
-                            };
-                            hasSshKey: boolean;
-                            helperImage: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["EngineNode"];
                     };
                 };
             };
@@ -7227,6 +7805,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -7258,30 +7837,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            image: string;
-                            imageId: string;
-                            command: string | null;
-                            state: string;
-                            status: string;
-                            createdAt: string | null;
-                            ports: {
-                                privatePort: number;
-                                publicPort: number | null;
-                                type: string;
-                                ip: string | null;
-                            }[];
-                            labels: {
-                                [key: string]: string;
-                            };
-                            networks: string[];
-                            /** @description the key used by reorder-resources */
-                            resourceKey: string;
-                            sortOrder: number | null;
-                            folderId: string | null;
-                        }[];
+                        data: components["schemas"]["ContainerSummary"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7290,6 +7846,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     createContainer: {
@@ -7365,50 +7922,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            image: string | null;
-                            imageId: string;
-                            createdAt: string | null;
-                            state: {
-                                status: string;
-                                running: boolean;
-                                paused: boolean;
-                                restarting: boolean;
-                                exitCode: number | null;
-                                error: string | null;
-                                startedAt: string | null;
-                                finishedAt: string | null;
-                            };
-                            command: string[];
-                            workingDir: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            restartPolicy: string | null;
-                            ports: {
-                                privatePort: number;
-                                publicPort: number | null;
-                                type: string;
-                                ip: string | null;
-                            }[];
-                            networks: {
-                                name: string;
-                                networkId: string | null;
-                                ipAddress: string | null;
-                                gateway: string | null;
-                                macAddress: string | null;
-                                aliases: string[];
-                            }[];
-                            mounts: {
-                                type: string;
-                                name: string | null;
-                                source: string;
-                                destination: string;
-                                readOnly: boolean;
-                            }[];
-                        };
+                        data: components["schemas"]["Container"];
                     };
                 };
             };
@@ -7416,8 +7930,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainer: {
@@ -7441,50 +7957,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            image: string | null;
-                            imageId: string;
-                            createdAt: string | null;
-                            state: {
-                                status: string;
-                                running: boolean;
-                                paused: boolean;
-                                restarting: boolean;
-                                exitCode: number | null;
-                                error: string | null;
-                                startedAt: string | null;
-                                finishedAt: string | null;
-                            };
-                            command: string[];
-                            workingDir: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            restartPolicy: string | null;
-                            ports: {
-                                privatePort: number;
-                                publicPort: number | null;
-                                type: string;
-                                ip: string | null;
-                            }[];
-                            networks: {
-                                name: string;
-                                networkId: string | null;
-                                ipAddress: string | null;
-                                gateway: string | null;
-                                macAddress: string | null;
-                                aliases: string[];
-                            }[];
-                            mounts: {
-                                type: string;
-                                name: string | null;
-                                source: string;
-                                destination: string;
-                                readOnly: boolean;
-                            }[];
-                        };
+                        data: components["schemas"]["Container"];
                     };
                 };
             };
@@ -7492,6 +7965,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteContainer: {
@@ -7519,15 +7993,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listNetworks: {
@@ -7556,23 +8032,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            driver: string;
-                            scope: string;
-                            internal: boolean;
-                            builtIn: boolean;
-                            subnets: string[];
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            /** @description the key used by reorder-resources */
-                            resourceKey: string;
-                            sortOrder: number | null;
-                            folderId: string | null;
-                        }[];
+                        data: components["schemas"]["NetworkSummary"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7581,6 +8041,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     createNetwork: {
@@ -7621,24 +8082,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            driver: string;
-                            scope: string;
-                            internal: boolean;
-                            builtIn: boolean;
-                            subnets: string[];
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            containers: {
-                                id: string;
-                                name: string | null;
-                                ipv4Address: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["Network"];
                     };
                 };
             };
@@ -7646,8 +8090,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getNetwork: {
@@ -7671,24 +8117,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            driver: string;
-                            scope: string;
-                            internal: boolean;
-                            builtIn: boolean;
-                            subnets: string[];
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            containers: {
-                                id: string;
-                                name: string | null;
-                                ipv4Address: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["Network"];
                     };
                 };
             };
@@ -7696,6 +8125,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteNetwork: {
@@ -7718,15 +8148,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listVolumes: {
@@ -7755,20 +8187,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            driver: string;
-                            mountpoint: string;
-                            scope: string;
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            /** @description the key used by reorder-resources */
-                            resourceKey: string;
-                            sortOrder: number | null;
-                            folderId: string | null;
-                        }[];
+                        data: components["schemas"]["VolumeSummary"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7777,6 +8196,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     createVolume: {
@@ -7810,16 +8230,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            driver: string;
-                            mountpoint: string;
-                            scope: string;
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                        };
+                        data: components["schemas"]["Volume"];
                     };
                 };
             };
@@ -7827,8 +8238,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getVolume: {
@@ -7852,16 +8265,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            driver: string;
-                            mountpoint: string;
-                            scope: string;
-                            createdAt: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                        };
+                        data: components["schemas"]["Volume"];
                     };
                 };
             };
@@ -7869,6 +8273,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteVolume: {
@@ -7894,15 +8299,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listImages: {
@@ -7931,21 +8338,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            repoTags: string[];
-                            repoDigests: string[];
-                            size: number;
-                            createdAt: string | null;
-                            containers: number | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            /** @description the key used by reorder-resources */
-                            resourceKey: string;
-                            sortOrder: number | null;
-                            folderId: string | null;
-                        }[];
+                        data: components["schemas"]["ImageSummary"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -7954,6 +8347,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getImage: {
@@ -7977,20 +8371,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            repoTags: string[];
-                            repoDigests: string[];
-                            size: number;
-                            createdAt: string | null;
-                            architecture: string | null;
-                            os: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            command: string[];
-                            exposedPorts: string[];
-                        };
+                        data: components["schemas"]["Image"];
                     };
                 };
             };
@@ -7998,6 +8379,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteImage: {
@@ -8035,6 +8417,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     startContainer: {
@@ -8057,15 +8443,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     pauseContainer: {
@@ -8088,15 +8476,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     unpauseContainer: {
@@ -8119,15 +8509,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     stopContainer: {
@@ -8144,10 +8536,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description seconds before SIGKILL; default the engine's */
-                    timeout?: number;
-                };
+                "application/json": components["schemas"]["StopOptions"];
             };
         };
         responses: {
@@ -8157,17 +8546,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     restartContainer: {
@@ -8184,10 +8573,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description seconds before SIGKILL; default the engine's */
-                    timeout?: number;
-                };
+                "application/json": components["schemas"]["StopOptions"];
             };
         };
         responses: {
@@ -8197,17 +8583,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     killContainer: {
@@ -8237,17 +8623,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     recreateContainer: {
@@ -8281,50 +8667,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            name: string;
-                            image: string | null;
-                            imageId: string;
-                            createdAt: string | null;
-                            state: {
-                                status: string;
-                                running: boolean;
-                                paused: boolean;
-                                restarting: boolean;
-                                exitCode: number | null;
-                                error: string | null;
-                                startedAt: string | null;
-                                finishedAt: string | null;
-                            };
-                            command: string[];
-                            workingDir: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            restartPolicy: string | null;
-                            ports: {
-                                privatePort: number;
-                                publicPort: number | null;
-                                type: string;
-                                ip: string | null;
-                            }[];
-                            networks: {
-                                name: string;
-                                networkId: string | null;
-                                ipAddress: string | null;
-                                gateway: string | null;
-                                macAddress: string | null;
-                                aliases: string[];
-                            }[];
-                            mounts: {
-                                type: string;
-                                name: string | null;
-                                source: string;
-                                destination: string;
-                                readOnly: boolean;
-                            }[];
-                        };
+                        data: components["schemas"]["Container"];
                     };
                 };
             };
@@ -8332,8 +8675,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainerLogs: {
@@ -8370,12 +8715,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @description stdout or stderr */
-                            stream: string;
-                            timestamp: string | null;
-                            line: string;
-                        }[];
+                        data: components["schemas"]["ContainerLogLine"][];
                         /** @description the answer stopped at its size limit */
                         truncated: boolean;
                     };
@@ -8386,6 +8726,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainerStats: {
@@ -8412,17 +8753,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            cpuPercent: number | null;
-                            memoryBytes: number;
-                            memoryLimitBytes: number | null;
-                            networkRxBytes: number;
-                            networkTxBytes: number;
-                            blockReadBytes: number;
-                            blockWriteBytes: number;
-                            pids: number | null;
-                            readAt: string | null;
-                        };
+                        data: components["schemas"]["StatsSample"];
                     };
                     "text/event-stream": string;
                 };
@@ -8431,6 +8762,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     execContainer: {
@@ -8490,8 +8823,46 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    openContainerTerminal: {
+        parameters: {
+            query?: {
+                /** @description command and arguments, one ?cmd= each; default /bin/sh */
+                cmd?: string[];
+                /** @description initial width */
+                cols?: number;
+                /** @description initial height */
+                rows?: number;
+            };
+            header?: never;
+            path: {
+                /** @description node id */
+                nodeId: string;
+                /** @description container id or name */
+                containerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the WebSocket is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listContainerFiles: {
@@ -8518,22 +8889,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            path: string;
-                            entries: {
-                                name: string;
-                                /** @description file, directory, symlink, hardlink or other */
-                                type: string;
-                                /** @description bytes (0 for anything but a file) */
-                                size: number;
-                                /** @description permission bits in octal, e.g. 0644 */
-                                mode: string;
-                                mtime: string | null;
-                                linkTarget: string | null;
-                            }[];
-                            /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
-                            truncated: boolean;
-                        };
+                        data: components["schemas"]["DirectoryListing"];
                     };
                 };
             };
@@ -8541,6 +8897,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteContainerFile: {
@@ -8568,15 +8926,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainerFileContent: {
@@ -8609,6 +8969,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     writeContainerFile: {
@@ -8638,17 +8999,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     moveContainerFile: {
@@ -8680,17 +9041,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     createContainerDirectory: {
@@ -8720,17 +9081,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     writeVolumeFile: {
@@ -8771,17 +9132,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listVolumeFiles: {
@@ -8808,22 +9169,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            path: string;
-                            entries: {
-                                name: string;
-                                /** @description file, directory, symlink, hardlink or other */
-                                type: string;
-                                /** @description bytes (0 for anything but a file) */
-                                size: number;
-                                /** @description permission bits in octal, e.g. 0644 */
-                                mode: string;
-                                mtime: string | null;
-                                linkTarget: string | null;
-                            }[];
-                            /** @description the listing stopped early (over 10000 entries, or a tree too large to scan) */
-                            truncated: boolean;
-                        };
+                        data: components["schemas"]["DirectoryListing"];
                     };
                 };
             };
@@ -8831,6 +9177,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getVolumeFileContent: {
@@ -8863,6 +9210,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     connectNetwork: {
@@ -8892,17 +9240,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     disconnectNetwork: {
@@ -8933,17 +9281,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     pullImage: {
@@ -8961,11 +9309,7 @@ export interface operations {
                 "application/json": {
                     /** @description reference, e.g. nginx:1.27 */
                     image: string;
-                    credentials?: {
-                        username: string;
-                        /** @description password or access token */
-                        password: string;
-                    };
+                    credentials?: components["schemas"]["RegistryLogin"];
                 };
             };
         };
@@ -8977,20 +9321,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            id: string;
-                            repoTags: string[];
-                            repoDigests: string[];
-                            size: number;
-                            createdAt: string | null;
-                            architecture: string | null;
-                            os: string | null;
-                            labels: {
-                                [key: string]: string;
-                            };
-                            command: string[];
-                            exposedPorts: string[];
-                        };
+                        data: components["schemas"]["Image"];
                     };
                     "text/event-stream": string;
                 };
@@ -9001,6 +9332,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     pruneImages: {
@@ -9034,6 +9366,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listRegistryCredentials: {
@@ -9060,14 +9396,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            registry: string;
-                            username: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["RegistryCredential"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9092,11 +9421,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    username: string;
-                    /** @description password or access token */
-                    password: string;
-                };
+                "application/json": components["schemas"]["RegistryLogin"];
             };
         };
         responses: {
@@ -9107,14 +9432,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            registry: string;
-                            username: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["RegistryCredential"];
                     };
                 };
             };
@@ -9146,15 +9464,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     testContainerHealthCheck: {
@@ -9198,19 +9516,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            ok: boolean;
-                            /** @enum {string} */
-                            status: "online" | "degraded" | "offline" | "disabled";
-                            httpStatus: number | null;
-                            responseMs: number | null;
-                            slow: boolean;
-                            bodyMatched: boolean | null;
-                            url: string | null;
-                            error?: string;
-                            /** Format: date-time */
-                            checkedAt: string;
-                        };
+                        data: components["schemas"]["HealthCheckProbe"];
                     };
                 };
             };
@@ -9218,8 +9524,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainerHealthCheck: {
@@ -9243,31 +9551,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            containerName: string;
-                            enabled: boolean;
-                            scheme: string;
-                            hostPort: number | null;
-                            containerPort: number | null;
-                            path: string;
-                            statusMin: number;
-                            statusMax: number;
-                            expectedBody: string | null;
-                            bodyMatchMode: string;
-                            intervalSeconds: number;
-                            timeoutSeconds: number;
-                            slowThreshold: number;
-                            /** Format: date-time */
-                            nextRunAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["HealthCheck"];
                     };
                 };
             };
@@ -9332,31 +9616,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            containerName: string;
-                            enabled: boolean;
-                            scheme: string;
-                            hostPort: number | null;
-                            containerPort: number | null;
-                            path: string;
-                            statusMin: number;
-                            statusMax: number;
-                            expectedBody: string | null;
-                            bodyMatchMode: string;
-                            intervalSeconds: number;
-                            timeoutSeconds: number;
-                            slowThreshold: number;
-                            /** Format: date-time */
-                            nextRunAt: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["HealthCheck"];
                     };
                 };
             };
@@ -9388,15 +9648,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listHealthCheckResults: {
@@ -9425,21 +9685,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            ok: boolean;
-                            /** @enum {string} */
-                            status: "online" | "degraded" | "offline" | "disabled";
-                            httpStatus: number | null;
-                            responseMs: number | null;
-                            slow: boolean;
-                            bodyMatched: boolean | null;
-                            url: string | null;
-                            error?: string;
-                            /** Format: date-time */
-                            checkedAt: string;
-                        }[];
+                        data: components["schemas"]["HealthCheckResult"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9474,25 +9720,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            nodeName: string;
-                            containerName: string;
-                            enabled: boolean;
-                            /** @enum {string} */
-                            status: "online" | "degraded" | "offline" | "disabled" | "unknown";
-                            lastCheckedAt: string | null;
-                            httpStatus: number | null;
-                            responseMs: number | null;
-                            error: string | null;
-                            url: string | null;
-                            intervalSeconds: number;
-                            /** Format: date-time */
-                            nextRunAt: string;
-                        }[];
+                        data: components["schemas"]["HealthCheckOverview"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9524,23 +9752,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            resourceType: string;
-                            sortOrder: number;
-                            resources: {
-                                /** Format: uuid */
-                                nodeId: string;
-                                resourceKey: string;
-                                sortOrder: number;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["ResourceFolder"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9575,29 +9787,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            resourceType: string;
-                            sortOrder: number;
-                            resources: {
-                                /** Format: uuid */
-                                nodeId: string;
-                                resourceKey: string;
-                                sortOrder: number;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["ResourceFolder"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9631,16 +9828,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getFolder: {
@@ -9661,23 +9858,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            resourceType: string;
-                            sortOrder: number;
-                            resources: {
-                                /** Format: uuid */
-                                nodeId: string;
-                                resourceKey: string;
-                                sortOrder: number;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["ResourceFolder"];
                     };
                 };
             };
@@ -9712,23 +9893,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            resourceType: string;
-                            sortOrder: number;
-                            resources: {
-                                /** Format: uuid */
-                                nodeId: string;
-                                resourceKey: string;
-                                sortOrder: number;
-                            }[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["ResourceFolder"];
                     };
                 };
             };
@@ -9736,6 +9901,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9757,15 +9923,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listDatabases: {
@@ -9791,29 +9957,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "keyvalue";
-                            /** @description redis:// or rediss:// without credentials */
-                            url: string;
-                            username: string | null;
-                            /** @description the password itself is write-only */
-                            hasPassword: boolean;
-                            tls: {
-                                rejectUnauthorized: boolean;
-                                caPem?: string;
-                                serverName?: string;
-                            } | null;
-                            dbIndex: number;
-                            allowDangerous: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Database"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -9838,12 +9982,7 @@ export interface operations {
                     url: string;
                     username?: string | null;
                     password?: string | null;
-                    tls?: {
-                        /** @description verify the server certificate (default true) */
-                        rejectUnauthorized?: boolean;
-                        caPem?: string | null;
-                        serverName?: string | null;
-                    } | null;
+                    tls?: components["schemas"]["DatabaseTlsInput"] | null;
                     dbIndex?: number;
                     /** @description allow admin/dangerous commands (callers also need databases:admin) */
                     allowDangerous?: boolean;
@@ -9860,35 +9999,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "keyvalue";
-                            /** @description redis:// or rediss:// without credentials */
-                            url: string;
-                            username: string | null;
-                            /** @description the password itself is write-only */
-                            hasPassword: boolean;
-                            tls: {
-                                rejectUnauthorized: boolean;
-                                caPem?: string;
-                                serverName?: string;
-                            } | null;
-                            dbIndex: number;
-                            allowDangerous: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Database"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -9911,38 +10029,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "keyvalue";
-                            /** @description redis:// or rediss:// without credentials */
-                            url: string;
-                            username: string | null;
-                            /** @description the password itself is write-only */
-                            hasPassword: boolean;
-                            tls: {
-                                rejectUnauthorized: boolean;
-                                caPem?: string;
-                                serverName?: string;
-                            } | null;
-                            dbIndex: number;
-                            allowDangerous: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            status: {
-                                reachable: boolean;
-                                serverVersion: string | null;
-                                latencyMs: number | null;
-                                reason: string | null;
-                                error: string | null;
-                                /** Format: date-time */
-                                checkedAt: string;
-                            };
-                        };
+                        data: components["schemas"]["DatabaseWithStatus"];
                     };
                 };
             };
@@ -9969,15 +10056,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateDatabase: {
@@ -9997,12 +10084,7 @@ export interface operations {
                     url?: string;
                     username?: string | null;
                     password?: string | null;
-                    tls?: {
-                        /** @description verify the server certificate (default true) */
-                        rejectUnauthorized?: boolean;
-                        caPem?: string | null;
-                        serverName?: string | null;
-                    } | null;
+                    tls?: components["schemas"]["DatabaseTlsInput"] | null;
                     dbIndex?: number;
                     /** @description allow admin/dangerous commands (callers also need databases:admin) */
                     allowDangerous?: boolean;
@@ -10017,29 +10099,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            type: "keyvalue";
-                            /** @description redis:// or rediss:// without credentials */
-                            url: string;
-                            username: string | null;
-                            /** @description the password itself is write-only */
-                            hasPassword: boolean;
-                            tls: {
-                                rejectUnauthorized: boolean;
-                                caPem?: string;
-                                serverName?: string;
-                            } | null;
-                            dbIndex: number;
-                            allowDangerous: boolean;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Database"];
                     };
                 };
             };
@@ -10047,6 +10107,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -10095,6 +10156,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getKeyValueHistory: {
@@ -10168,26 +10230,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            seq: number | null;
-                            /** Format: date-time */
-                            occurredAt: string;
-                            actorId: string | null;
-                            actorEmail: string | null;
-                            action: string;
-                            targetType: string | null;
-                            targetId: string | null;
-                            outcome: string;
-                            requestId: string | null;
-                            clientIp: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            prevHash: string | null;
-                            hash: string | null;
-                        }[];
+                        data: components["schemas"]["AuditEvent"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -10215,26 +10258,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            seq: number | null;
-                            /** Format: date-time */
-                            occurredAt: string;
-                            actorId: string | null;
-                            actorEmail: string | null;
-                            action: string;
-                            targetType: string | null;
-                            targetId: string | null;
-                            outcome: string;
-                            requestId: string | null;
-                            clientIp: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            prevHash: string | null;
-                            hash: string | null;
-                        };
+                        data: components["schemas"]["AuditEvent"];
                     };
                 };
             };
@@ -10353,48 +10377,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            kind: string;
-                            enabled: boolean;
-                            url: string | null;
-                            host: string | null;
-                            port: number | null;
-                            tls: boolean | null;
-                            hasCaPem: boolean;
-                            index: string | null;
-                            sourcetype: string | null;
-                            source: string | null;
-                            facility: number | null;
-                            appName: string | null;
-                            hasSecret: boolean;
-                            batchSize: number;
-                            flushIntervalMs: number;
-                            maxAttempts: number;
-                            cursorSeq: number;
-                            health: {
-                                status: string;
-                                circuit: string;
-                                circuitOpenUntil: string | null;
-                                lastSuccessAt: string | null;
-                                lastFailureAt: string | null;
-                                lastError: string | null;
-                                consecutiveFailures: number;
-                                backlog: {
-                                    queued: number;
-                                    delivering: number;
-                                    retrying: number;
-                                    failed: number;
-                                    paused: number;
-                                };
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["SiemDestination"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -10460,56 +10443,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            kind: string;
-                            enabled: boolean;
-                            url: string | null;
-                            host: string | null;
-                            port: number | null;
-                            tls: boolean | null;
-                            hasCaPem: boolean;
-                            index: string | null;
-                            sourcetype: string | null;
-                            source: string | null;
-                            facility: number | null;
-                            appName: string | null;
-                            hasSecret: boolean;
-                            batchSize: number;
-                            flushIntervalMs: number;
-                            maxAttempts: number;
-                            cursorSeq: number;
-                            health: {
-                                status: string;
-                                circuit: string;
-                                circuitOpenUntil: string | null;
-                                lastSuccessAt: string | null;
-                                lastFailureAt: string | null;
-                                lastError: string | null;
-                                consecutiveFailures: number;
-                                backlog: {
-                                    queued: number;
-                                    delivering: number;
-                                    retrying: number;
-                                    failed: number;
-                                    paused: number;
-                                };
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["SiemDestination"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getDestination: {
@@ -10530,48 +10474,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            kind: string;
-                            enabled: boolean;
-                            url: string | null;
-                            host: string | null;
-                            port: number | null;
-                            tls: boolean | null;
-                            hasCaPem: boolean;
-                            index: string | null;
-                            sourcetype: string | null;
-                            source: string | null;
-                            facility: number | null;
-                            appName: string | null;
-                            hasSecret: boolean;
-                            batchSize: number;
-                            flushIntervalMs: number;
-                            maxAttempts: number;
-                            cursorSeq: number;
-                            health: {
-                                status: string;
-                                circuit: string;
-                                circuitOpenUntil: string | null;
-                                lastSuccessAt: string | null;
-                                lastFailureAt: string | null;
-                                lastError: string | null;
-                                consecutiveFailures: number;
-                                backlog: {
-                                    queued: number;
-                                    delivering: number;
-                                    retrying: number;
-                                    failed: number;
-                                    paused: number;
-                                };
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["SiemDestination"];
                     };
                 };
             };
@@ -10611,6 +10514,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateDestination: {
@@ -10664,48 +10569,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            kind: string;
-                            enabled: boolean;
-                            url: string | null;
-                            host: string | null;
-                            port: number | null;
-                            tls: boolean | null;
-                            hasCaPem: boolean;
-                            index: string | null;
-                            sourcetype: string | null;
-                            source: string | null;
-                            facility: number | null;
-                            appName: string | null;
-                            hasSecret: boolean;
-                            batchSize: number;
-                            flushIntervalMs: number;
-                            maxAttempts: number;
-                            cursorSeq: number;
-                            health: {
-                                status: string;
-                                circuit: string;
-                                circuitOpenUntil: string | null;
-                                lastSuccessAt: string | null;
-                                lastFailureAt: string | null;
-                                lastError: string | null;
-                                consecutiveFailures: number;
-                                backlog: {
-                                    queued: number;
-                                    delivering: number;
-                                    retrying: number;
-                                    failed: number;
-                                    paused: number;
-                                };
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["SiemDestination"];
                     };
                 };
             };
@@ -10713,8 +10577,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     testDestination: {
@@ -10752,6 +10618,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listSiemDeliveries: {
@@ -10777,30 +10645,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            destinationId: string;
-                            status: string;
-                            eventCount: number;
-                            /** Format: uuid */
-                            firstEventId: string;
-                            /** Format: uuid */
-                            lastEventId: string;
-                            firstEventSeq: number;
-                            lastEventSeq: number;
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                        }[];
+                        data: components["schemas"]["SiemDelivery"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -10828,30 +10673,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            destinationId: string;
-                            status: string;
-                            eventCount: number;
-                            /** Format: uuid */
-                            firstEventId: string;
-                            /** Format: uuid */
-                            lastEventId: string;
-                            firstEventSeq: number;
-                            lastEventSeq: number;
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                        };
+                        data: components["schemas"]["SiemDelivery"];
                     };
                 };
             };
@@ -10879,30 +10701,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            destinationId: string;
-                            status: string;
-                            eventCount: number;
-                            /** Format: uuid */
-                            firstEventId: string;
-                            /** Format: uuid */
-                            lastEventId: string;
-                            firstEventSeq: number;
-                            lastEventSeq: number;
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                        };
+                        data: components["schemas"]["SiemDelivery"];
                     };
                 };
             };
@@ -10910,6 +10709,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     uploadSslCertificate: {
@@ -10946,65 +10748,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listSslCertificates: {
@@ -11033,57 +10787,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Certificate"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -11111,57 +10815,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
@@ -11206,57 +10860,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
@@ -11264,8 +10868,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     deleteSslCertificate: {
@@ -11285,15 +10891,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     downloadSslCertificate: {
@@ -11333,6 +10939,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
         };
     };
     orderAcmeCertificate: {
@@ -11371,63 +10978,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11450,57 +11009,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
@@ -11508,6 +11017,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     renewAcmeCertificate: {
@@ -11528,57 +11040,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            subject: string | null;
-                            issuer: string | null;
-                            serialNumber: string | null;
-                            sans: string[] | null;
-                            notBefore: string | null;
-                            notAfter: string | null;
-                            fingerprintSha256: string | null;
-                            keyType: string | null;
-                            keyBits: number | null;
-                            /** @description P-256, P-384, P-521, Ed25519… */
-                            curve: string | null;
-                            chainLength: number | null;
-                            expiresInDays: number | null;
-                            expired: boolean | null;
-                            /** @enum {string} */
-                            source: "uploaded" | "acme";
-                            /**
-                             * @description pending: first ACME order running; valid; renewing: ACME renewal running or retrying; failed
-                             * @enum {string}
-                             */
-                            status: "pending" | "valid" | "failed" | "renewing";
-                            lastError: string | null;
-                            /** @description ACME only: when the next renewal (or retry) is due */
-                            nextRenewalAt: string | null;
-                            acme: {
-                                domains: string[];
-                                /** @enum {string} */
-                                challenge: "http-01" | "dns-01";
-                                accountEmail: string;
-                                directoryUrl: string;
-                                dnsProviderId: string | null;
-                                /** @description Manual dns-01: the TXT records to create before confirming; empty otherwise */
-                                dnsRecords: {
-                                    /** @description e.g. `_acme-challenge.app.example.com` */
-                                    name: string;
-                                    /** @enum {string} */
-                                    type: "TXT";
-                                    value: string;
-                                }[];
-                                /** @description Manual dns-01: the order waits for POST /api/ssl-certificates/{id}/acme/confirm */
-                                awaitingConfirmation: boolean;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Certificate"];
                     };
                 };
             };
@@ -11586,6 +11048,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listDnsProviders: {
@@ -11611,24 +11076,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "rfc2136";
-                            server: string;
-                            port: number;
-                            zone: string;
-                            tsigKeyName: string;
-                            /** @enum {string} */
-                            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                            ttl: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["DnsProvider"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -11681,30 +11129,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "rfc2136";
-                            server: string;
-                            port: number;
-                            zone: string;
-                            tsigKeyName: string;
-                            /** @enum {string} */
-                            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                            ttl: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["DnsProvider"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11727,24 +11159,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "rfc2136";
-                            server: string;
-                            port: number;
-                            zone: string;
-                            tsigKeyName: string;
-                            /** @enum {string} */
-                            tsigAlgorithm: "hmac-sha256" | "hmac-sha384" | "hmac-sha512";
-                            ttl: number;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["DnsProvider"];
                     };
                 };
             };
@@ -11771,15 +11186,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getAcmeChallenge: {
@@ -11851,43 +11267,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        }[];
+                        data: components["schemas"]["Project"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -11923,49 +11303,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["Project"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -11989,43 +11334,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["Project"];
                     };
                 };
             };
@@ -12053,43 +11362,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["Project"];
                     };
                 };
             };
@@ -12116,15 +11389,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updatePage: {
@@ -12154,43 +11427,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            slug: string;
-                            spaFallback: boolean;
-                            productionDeploymentId: string | null;
-                            deploymentCount: number;
-                            lastDeployment: {
-                                /** Format: uuid */
-                                id: string;
-                                /** Format: uuid */
-                                projectId: string;
-                                status: "ready";
-                                fileCount: number;
-                                /** @description total size of the files, extracted */
-                                sizeBytes: number;
-                                pinned: boolean;
-                                production: boolean;
-                                archiveFormat: "tar.gz" | "tar" | "zip";
-                                archiveBytes: number;
-                                archiveSha256: string;
-                                /** @description email of the uploader */
-                                createdBy: string | null;
-                                /** @description the deploy token that uploaded it */
-                                deployTokenId: string | null;
-                                /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                                previewUrl: string;
-                                /** Format: date-time */
-                                createdAt: string;
-                            } | null;
-                            /** @description where the production deployment is served: relative to the gateway, or on the pages base domain when one is set */
-                            url: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["Project"];
                     };
                 };
             };
@@ -12198,6 +11435,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -12226,29 +11464,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        }[];
+                        data: components["schemas"]["Deployment"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -12282,29 +11498,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Deployment"];
                     };
                 };
             };
@@ -12312,6 +11506,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getDeployment: {
@@ -12333,29 +11530,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Deployment"];
                     };
                 };
             };
@@ -12383,15 +11558,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listDeploymentFiles: {
@@ -12418,12 +11594,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            path: string;
-                            sha256: string;
-                            sizeBytes: number;
-                            contentType: string;
-                        }[];
+                        data: components["schemas"]["DeploymentFile"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -12453,29 +11624,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Deployment"];
                     };
                 };
             };
@@ -12483,6 +11632,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     pinDeployment: {
@@ -12510,29 +11661,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            status: "ready";
-                            fileCount: number;
-                            /** @description total size of the files, extracted */
-                            sizeBytes: number;
-                            pinned: boolean;
-                            production: boolean;
-                            archiveFormat: "tar.gz" | "tar" | "zip";
-                            archiveBytes: number;
-                            archiveSha256: string;
-                            /** @description email of the uploader */
-                            createdBy: string | null;
-                            /** @description the deploy token that uploaded it */
-                            deployTokenId: string | null;
-                            /** @description where this deployment is served, production or not (marked noindex); relative to the gateway unless a pages base domain is set */
-                            previewUrl: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                        };
+                        data: components["schemas"]["Deployment"];
                     };
                 };
             };
@@ -12567,34 +11696,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        }[];
+                        data: components["schemas"]["PagesDomain"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -12631,34 +11733,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["PagesDomain"];
                     };
                 };
             };
@@ -12666,8 +11741,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getDomain: {
@@ -12689,34 +11766,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["PagesDomain"];
                     };
                 };
             };
@@ -12744,15 +11794,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateDomain: {
@@ -12780,34 +11830,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["PagesDomain"];
                     };
                 };
             };
@@ -12817,6 +11840,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     verifyDomain: {
@@ -12841,34 +11865,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            hostname: string;
-                            status: "pending" | "verified" | "failed";
-                            lastError: string | null;
-                            lastCheckedAt: string | null;
-                            verifiedAt: string | null;
-                            certificateId: string | null;
-                            /** @description where the site answers once the domain is verified */
-                            url: string;
-                            /** @description how to prove ownership; either proof is enough */
-                            verification: {
-                                /** @description create a TXT record at this name… */
-                                dnsName: string;
-                                /** @description …with this value */
-                                dnsValue: string;
-                                /** @description or answer a GET of this URL (the gateway does so itself)… */
-                                httpUrl: string;
-                                /** @description …with exactly this body */
-                                httpBody: string;
-                            };
-                            /** Format: date-time */
-                            createdAt: string;
-                            updatedAt: string | null;
-                        };
+                        data: components["schemas"]["PagesDomain"];
                     };
                 };
             };
@@ -12876,6 +11873,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listDeployTokens: {
@@ -12903,19 +11902,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            name: string;
-                            createdBy: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                            revokedAt: string | null;
-                        }[];
+                        data: components["schemas"]["DeployToken"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -12951,21 +11938,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            projectId: string;
-                            name: string;
-                            createdBy: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            lastUsedAt: string | null;
-                            expiresAt: string | null;
-                            revokedAt: string | null;
-                            /** @description the secret (igp_…), shown only in this answer */
-                            token: string;
-                        };
+                        data: components["schemas"]["IssuedDeployToken"];
                     };
                 };
             };
@@ -12995,15 +11968,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     serveSiteFile: {
@@ -13019,8 +11993,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The file, in its own content type */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": unknown;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is still current */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13028,6 +12011,13 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            /** @description A redirect of the site’s `_redirects` rules (`Location`) */
+            "3XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     testConnectorPreview: {
@@ -13058,42 +12048,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            capabilities: {
-                                apiReachable: boolean;
-                                tokenSelf: boolean;
-                                projectsView: boolean;
-                                groupsView: boolean;
-                                repoRead: boolean;
-                                repoWrite: boolean;
-                                ciView: boolean;
-                                pipelineRead: boolean;
-                                registryView: boolean;
-                                webhooksManage: boolean;
-                            };
-                            allowlistEntries: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            user: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            tokenExpiresAt: string | null;
-                            tokenScopes: string[] | null;
-                            probedProject: {
-                                remoteId: string;
-                                fullPath: string;
-                                accessLevel: number | null;
-                            } | null;
-                            /** @description More groups or projects exist than the listing cap allowed */
-                            truncated: boolean;
-                        };
+                        data: components["schemas"]["ConnectorPreview"];
                     };
                 };
             };
@@ -13102,6 +12057,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listConnectors: {
@@ -13127,41 +12083,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            baseUrl: string;
-                            allowlist: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            capabilities: {
-                                [key: string]: boolean;
-                            };
-                            tokenScopes: string[] | null;
-                            tokenExpiresAt: string | null;
-                            remoteUser: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            lastTestedAt: string;
-                            lastTestOk: boolean;
-                            lastTestError: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["Connector"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -13189,11 +12111,7 @@ export interface operations {
                     baseUrl: string;
                     /** @description Personal access token (printable ASCII, no spaces); write-only */
                     token: string;
-                    allowlist?: {
-                        entryType: "group" | "project";
-                        remoteId: string;
-                        fullPath: string;
-                    }[];
+                    allowlist?: components["schemas"]["AllowlistEntryRequest"][];
                 };
             };
         };
@@ -13205,49 +12123,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            baseUrl: string;
-                            allowlist: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            capabilities: {
-                                [key: string]: boolean;
-                            };
-                            tokenScopes: string[] | null;
-                            tokenExpiresAt: string | null;
-                            remoteUser: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            lastTestedAt: string;
-                            lastTestOk: boolean;
-                            lastTestError: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Connector"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getConnector: {
@@ -13268,41 +12154,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            baseUrl: string;
-                            allowlist: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            capabilities: {
-                                [key: string]: boolean;
-                            };
-                            tokenScopes: string[] | null;
-                            tokenExpiresAt: string | null;
-                            remoteUser: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            lastTestedAt: string;
-                            lastTestOk: boolean;
-                            lastTestError: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Connector"];
                     };
                 };
             };
@@ -13329,15 +12181,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateConnector: {
@@ -13360,11 +12212,7 @@ export interface operations {
                     baseUrl?: string;
                     /** @description Personal access token (printable ASCII, no spaces); write-only */
                     token?: string;
-                    allowlist?: {
-                        entryType: "group" | "project";
-                        remoteId: string;
-                        fullPath: string;
-                    }[];
+                    allowlist?: components["schemas"]["AllowlistEntryRequest"][];
                 };
             };
         };
@@ -13376,41 +12224,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            baseUrl: string;
-                            allowlist: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            capabilities: {
-                                [key: string]: boolean;
-                            };
-                            tokenScopes: string[] | null;
-                            tokenExpiresAt: string | null;
-                            remoteUser: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            /** Format: date-time */
-                            lastTestedAt: string;
-                            lastTestOk: boolean;
-                            lastTestError: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["Connector"];
                     };
                 };
             };
@@ -13418,8 +12232,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     testConnector: {
@@ -13440,49 +12256,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            ok: boolean;
-                            /** Format: date-time */
-                            testedAt: string;
-                            error: {
-                                reason: string;
-                                explanation: string;
-                            } | null;
-                            capabilities: {
-                                apiReachable: boolean;
-                                tokenSelf: boolean;
-                                projectsView: boolean;
-                                groupsView: boolean;
-                                repoRead: boolean;
-                                repoWrite: boolean;
-                                ciView: boolean;
-                                pipelineRead: boolean;
-                                registryView: boolean;
-                                webhooksManage: boolean;
-                            };
-                            allowlistEntries: {
-                                entryType: "group" | "project";
-                                remoteId: string;
-                                fullPath: string;
-                                name: string | null;
-                                webUrl: string | null;
-                            }[];
-                            user: {
-                                id: string;
-                                username: string;
-                                name: string;
-                                webUrl: string | null;
-                            } | null;
-                            tokenExpiresAt: string | null;
-                            tokenScopes: string[] | null;
-                            probedProject: {
-                                remoteId: string;
-                                fullPath: string;
-                                accessLevel: number | null;
-                            } | null;
-                            /** @description More groups or projects exist than the listing cap allowed */
-                            truncated: boolean;
-                        };
+                        data: components["schemas"]["ConnectorTestReport"];
                     };
                 };
             };
@@ -13490,6 +12264,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getProviderCatalog: {
@@ -13561,31 +12337,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["InferenceConnection"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -13624,39 +12376,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["InferenceConnection"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getConnection: {
@@ -13677,31 +12407,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["InferenceConnection"];
                     };
                 };
             };
@@ -13728,15 +12434,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateConnection: {
@@ -13765,31 +12471,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["InferenceConnection"];
                     };
                 };
             };
@@ -13797,6 +12479,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -13840,6 +12523,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     refreshConnection: {
@@ -13860,31 +12546,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            providerLabel: string | null;
-                            name: string;
-                            /** @enum {string} */
-                            authType: "oauth" | "api_key" | "local";
-                            baseUrl: string | null;
-                            effectiveBaseUrl: string | null;
-                            hasApiKey: boolean;
-                            hasAccessToken: boolean;
-                            hasRefreshToken: boolean;
-                            accessTokenExpiresAt: string | null;
-                            tokenScope: string | null;
-                            lastRefreshedAt: string | null;
-                            lastRefreshError: string | null;
-                            lastTestedAt: string | null;
-                            lastTestOk: boolean | null;
-                            lastTestError: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["InferenceConnection"];
                     };
                 };
             };
@@ -13892,6 +12554,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listOauthSessions: {
@@ -13917,22 +12582,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            providerId: string;
-                            /** @enum {string} */
-                            status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                            authorizationUrl: string;
-                            completionMode: string;
-                            userCode: string | null;
-                            pollIntervalSeconds: number | null;
-                            connectionId: string | null;
-                            errorCode: string | null;
-                            errorMessage: string | null;
-                            /** Format: date-time */
-                            expiresAt: string;
-                        }[];
+                        data: components["schemas"]["OauthSession"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -13965,29 +12615,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        providerId: string;
-                        /** @enum {string} */
-                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                        authorizationUrl: string;
-                        completionMode: string;
-                        userCode: string | null;
-                        pollIntervalSeconds: number | null;
-                        connectionId: string | null;
-                        errorCode: string | null;
-                        errorMessage: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["OauthSession"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getOauthSession: {
@@ -14007,22 +12644,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        providerId: string;
-                        /** @enum {string} */
-                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                        authorizationUrl: string;
-                        completionMode: string;
-                        userCode: string | null;
-                        pollIntervalSeconds: number | null;
-                        connectionId: string | null;
-                        errorCode: string | null;
-                        errorMessage: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["OauthSession"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14055,22 +12677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        providerId: string;
-                        /** @enum {string} */
-                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                        authorizationUrl: string;
-                        completionMode: string;
-                        userCode: string | null;
-                        pollIntervalSeconds: number | null;
-                        connectionId: string | null;
-                        errorCode: string | null;
-                        errorMessage: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["OauthSession"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -14079,6 +12686,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     cancelOauthSession: {
@@ -14098,28 +12706,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** Format: uuid */
-                        id: string;
-                        providerId: string;
-                        /** @enum {string} */
-                        status: "pending" | "complete" | "error" | "expired" | "cancelled";
-                        authorizationUrl: string;
-                        completionMode: string;
-                        userCode: string | null;
-                        pollIntervalSeconds: number | null;
-                        connectionId: string | null;
-                        errorCode: string | null;
-                        errorMessage: string | null;
-                        /** Format: date-time */
-                        expiresAt: string;
-                    };
+                    "application/json": components["schemas"]["OauthSession"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listNodes: {
@@ -14147,16 +12742,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rootPath: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["StorageNode"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -14190,24 +12776,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rootPath: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["StorageNode"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getNode: {
@@ -14228,16 +12807,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rootPath: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["StorageNode"];
                     };
                 };
             };
@@ -14264,15 +12834,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateNode: {
@@ -14301,16 +12871,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            rootPath: string;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["StorageNode"];
                     };
                 };
             };
@@ -14318,8 +12879,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listUploads: {
@@ -14347,40 +12910,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        }[];
+                        data: components["schemas"]["Upload"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -14421,40 +12951,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14462,8 +12959,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getUpload: {
@@ -14485,40 +12984,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14547,40 +13013,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14588,6 +13021,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     uploadChunk: {
@@ -14611,40 +13047,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14652,6 +13055,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     completeUpload: {
@@ -14673,40 +13080,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            uploadId: string;
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            nodeId: string;
-                            /** @description relative to the node root */
-                            path: string;
-                            totalBytes: number;
-                            /** @description bytes durably written; the next chunk starts here */
-                            receivedBytes: number;
-                            /** @description suggested chunk size */
-                            chunkSize: number;
-                            /** @description largest chunk one PUT may carry */
-                            maxChunkBytes: number;
-                            sha256: string | null;
-                            overwrite: boolean;
-                            /**
-                             * @description open → complete | failed | aborted | expired
-                             * @enum {unknown}
-                             */
-                            status: "open" | "complete" | "failed" | "aborted" | "expired";
-                            /** @description a chunk is being written right now */
-                            writing: boolean;
-                            failureReason: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            /** Format: date-time */
-                            expiresAt: string;
-                            completedAt: string | null;
-                        };
+                        data: components["schemas"]["Upload"];
                     };
                 };
             };
@@ -14714,6 +13088,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listChannels: {
@@ -14740,35 +13118,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "slack" | "email";
-                            enabled: boolean;
-                            url: string | null;
-                            urlOrigin: string | null;
-                            /** @description webhook: requests are signed */
-                            hasSecret: boolean;
-                            headerNames: string[];
-                            smtp: {
-                                host: string;
-                                port: number;
-                                secure: boolean;
-                                /** @enum {string} */
-                                starttls: "required" | "opportunistic" | "off";
-                                username: string | null;
-                                hasPassword: boolean;
-                                hasCaPem: boolean;
-                            } | null;
-                            from: string | null;
-                            to: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["NotificationChannel"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -14834,43 +13184,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "slack" | "email";
-                            enabled: boolean;
-                            url: string | null;
-                            urlOrigin: string | null;
-                            /** @description webhook: requests are signed */
-                            hasSecret: boolean;
-                            headerNames: string[];
-                            smtp: {
-                                host: string;
-                                port: number;
-                                secure: boolean;
-                                /** @enum {string} */
-                                starttls: "required" | "opportunistic" | "off";
-                                username: string | null;
-                                hasPassword: boolean;
-                                hasCaPem: boolean;
-                            } | null;
-                            from: string | null;
-                            to: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["NotificationChannel"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getChannel: {
@@ -14891,35 +13215,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "slack" | "email";
-                            enabled: boolean;
-                            url: string | null;
-                            urlOrigin: string | null;
-                            /** @description webhook: requests are signed */
-                            hasSecret: boolean;
-                            headerNames: string[];
-                            smtp: {
-                                host: string;
-                                port: number;
-                                secure: boolean;
-                                /** @enum {string} */
-                                starttls: "required" | "opportunistic" | "off";
-                                username: string | null;
-                                hasPassword: boolean;
-                                hasCaPem: boolean;
-                            } | null;
-                            from: string | null;
-                            to: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["NotificationChannel"];
                     };
                 };
             };
@@ -14946,15 +13242,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateChannel: {
@@ -15009,35 +13306,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            kind: "webhook" | "slack" | "email";
-                            enabled: boolean;
-                            url: string | null;
-                            urlOrigin: string | null;
-                            /** @description webhook: requests are signed */
-                            hasSecret: boolean;
-                            headerNames: string[];
-                            smtp: {
-                                host: string;
-                                port: number;
-                                secure: boolean;
-                                /** @enum {string} */
-                                starttls: "required" | "opportunistic" | "off";
-                                username: string | null;
-                                hasPassword: boolean;
-                                hasCaPem: boolean;
-                            } | null;
-                            from: string | null;
-                            to: string[];
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["NotificationChannel"];
                     };
                 };
             };
@@ -15045,8 +13314,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     testChannel: {
@@ -15079,6 +13350,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listRules: {
@@ -15105,45 +13378,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            enabled: boolean;
-                            channelIds: string[];
-                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                            filters: {
-                                /**
-                                 * Format: uuid
-                                 * @description containerhost node
-                                 */
-                                nodeId?: string;
-                                containerName?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SIEM destination
-                                 */
-                                destinationId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SSL certificate
-                                 */
-                                certificateId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description repository-host connector
-                                 */
-                                connectorId?: string;
-                            };
-                            withinDays: number[] | null;
-                            renotifyMinutes: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        }[];
+                        data: components["schemas"]["AlertRule"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -15168,30 +13403,7 @@ export interface operations {
                     event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
                     channelIds: string[];
                     enabled?: boolean;
-                    /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                    filters?: {
-                        /**
-                         * Format: uuid
-                         * @description containerhost node
-                         */
-                        nodeId?: string;
-                        containerName?: string;
-                        /**
-                         * Format: uuid
-                         * @description SIEM destination
-                         */
-                        destinationId?: string;
-                        /**
-                         * Format: uuid
-                         * @description SSL certificate
-                         */
-                        certificateId?: string;
-                        /**
-                         * Format: uuid
-                         * @description repository-host connector
-                         */
-                        connectorId?: string;
-                    };
+                    filters?: components["schemas"]["AlertRuleFilters"];
                     /** @description Deadline events: notify once as each threshold (days before expiry) is crossed; default 30, 14, 7, 1 */
                     withinDays?: number[];
                     /** @description Condition events: remind every this many minutes while the condition lasts */
@@ -15207,51 +13419,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            enabled: boolean;
-                            channelIds: string[];
-                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                            filters: {
-                                /**
-                                 * Format: uuid
-                                 * @description containerhost node
-                                 */
-                                nodeId?: string;
-                                containerName?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SIEM destination
-                                 */
-                                destinationId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SSL certificate
-                                 */
-                                certificateId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description repository-host connector
-                                 */
-                                connectorId?: string;
-                            };
-                            withinDays: number[] | null;
-                            renotifyMinutes: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["AlertRule"];
                     };
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15274,45 +13450,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            enabled: boolean;
-                            channelIds: string[];
-                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                            filters: {
-                                /**
-                                 * Format: uuid
-                                 * @description containerhost node
-                                 */
-                                nodeId?: string;
-                                containerName?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SIEM destination
-                                 */
-                                destinationId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SSL certificate
-                                 */
-                                certificateId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description repository-host connector
-                                 */
-                                connectorId?: string;
-                            };
-                            withinDays: number[] | null;
-                            renotifyMinutes: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["AlertRule"];
                     };
                 };
             };
@@ -15339,15 +13477,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateRule: {
@@ -15367,29 +13505,7 @@ export interface operations {
                     event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
                     channelIds?: string[];
                     enabled?: boolean;
-                    filters?: {
-                        /**
-                         * Format: uuid
-                         * @description containerhost node
-                         */
-                        nodeId?: string;
-                        containerName?: string;
-                        /**
-                         * Format: uuid
-                         * @description SIEM destination
-                         */
-                        destinationId?: string;
-                        /**
-                         * Format: uuid
-                         * @description SSL certificate
-                         */
-                        certificateId?: string;
-                        /**
-                         * Format: uuid
-                         * @description repository-host connector
-                         */
-                        connectorId?: string;
-                    } | null;
+                    filters?: components["schemas"]["AlertRuleFilters"] | null;
                     withinDays?: number[] | null;
                     renotifyMinutes?: number | null;
                 };
@@ -15403,45 +13519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            name: string;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            enabled: boolean;
-                            channelIds: string[];
-                            /** @description Only events about these resources; which keys apply depends on the event (nodeId, containerName, destinationId, certificateId, connectorId) */
-                            filters: {
-                                /**
-                                 * Format: uuid
-                                 * @description containerhost node
-                                 */
-                                nodeId?: string;
-                                containerName?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SIEM destination
-                                 */
-                                destinationId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description SSL certificate
-                                 */
-                                certificateId?: string;
-                                /**
-                                 * Format: uuid
-                                 * @description repository-host connector
-                                 */
-                                connectorId?: string;
-                            };
-                            withinDays: number[] | null;
-                            renotifyMinutes: number | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                        };
+                        data: components["schemas"]["AlertRule"];
                     };
                 };
             };
@@ -15449,6 +13527,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -15478,36 +13557,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            channelId: string;
-                            ruleId: string | null;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            /** @description Identity of the event; one delivery per event and channel */
-                            eventId: string;
-                            /** @description The title of the message */
-                            summary: string;
-                            resource: {
-                                type: string;
-                                id: string;
-                                name: string;
-                            };
-                            /** @enum {string} */
-                            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                        }[];
+                        data: components["schemas"]["NotificationDelivery"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -15535,50 +13585,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            channelId: string;
-                            ruleId: string | null;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            /** @description Identity of the event; one delivery per event and channel */
-                            eventId: string;
-                            /** @description The title of the message */
-                            summary: string;
-                            resource: {
-                                type: string;
-                                id: string;
-                                name: string;
-                            };
-                            /** @enum {string} */
-                            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                            /** @description The event as webhooks receive it */
-                            payload: {
-                                [key: string]: unknown;
-                            };
-                            attemptLog: {
-                                attempt: number;
-                                /** @enum {string} */
-                                outcome: "pending" | "succeeded" | "failed" | "interrupted";
-                                /** Format: date-time */
-                                startedAt: string;
-                                finishedAt: string | null;
-                                httpStatus: number | null;
-                                error: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["NotificationDeliveryDetail"];
                     };
                 };
             };
@@ -15606,50 +13613,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** Format: uuid */
-                            id: string;
-                            /** Format: uuid */
-                            channelId: string;
-                            ruleId: string | null;
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            /** @description Identity of the event; one delivery per event and channel */
-                            eventId: string;
-                            /** @description The title of the message */
-                            summary: string;
-                            resource: {
-                                type: string;
-                                id: string;
-                                name: string;
-                            };
-                            /** @enum {string} */
-                            status: "queued" | "delivering" | "retrying" | "delivered" | "failed";
-                            attempts: number;
-                            maxAttempts: number;
-                            lastError: string | null;
-                            lastAttemptAt: string | null;
-                            nextAttemptAt: string | null;
-                            /** Format: date-time */
-                            createdAt: string;
-                            /** Format: date-time */
-                            updatedAt: string;
-                            deliveredAt: string | null;
-                            /** @description The event as webhooks receive it */
-                            payload: {
-                                [key: string]: unknown;
-                            };
-                            attemptLog: {
-                                attempt: number;
-                                /** @enum {string} */
-                                outcome: "pending" | "succeeded" | "failed" | "interrupted";
-                                /** Format: date-time */
-                                startedAt: string;
-                                finishedAt: string | null;
-                                httpStatus: number | null;
-                                error: string | null;
-                            }[];
-                        };
+                        data: components["schemas"]["NotificationDeliveryDetail"];
                     };
                 };
             };
@@ -15657,6 +13621,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listNotificationEvents: {
@@ -15675,16 +13642,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            /** @enum {string} */
-                            mode: "condition" | "deadline" | "occurrence";
-                            description: string;
-                            filters: string[];
-                            okStates: string[];
-                            defaultWithinDays: number[] | null;
-                        }[];
+                        data: components["schemas"]["NotificationEventKind"][];
                     };
                 };
             };
@@ -15713,24 +13671,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            /** @enum {string} */
-                            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
-                            resource: {
-                                type: string;
-                                id: string;
-                                name: string;
-                            };
-                            state: string;
-                            /** Format: date-time */
-                            since: string;
-                            summary: string;
-                            /** @description The console page of the resource, below the console’s address (what messages link to) */
-                            consolePath: string;
-                            details: {
-                                [key: string]: unknown;
-                            };
-                        }[];
+                        data: components["schemas"]["Alert"][];
                         pagination: components["schemas"]["Pagination"];
                     };
                 };
@@ -15775,6 +13716,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     setUpConsole: {
@@ -15814,6 +13756,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
 }

@@ -13,6 +13,7 @@ import { api, call, onSessionLost, setCsrfToken } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { Answer, Body } from '../api/types';
 import type { SignInReason } from './return-path';
+import { expiryCheckDelay } from './session-expiry';
 
 export type CurrentUser = Answer<'/auth/me', 'get'>['data'];
 type LoginAnswer = Answer<'/auth/login/totp', 'post'>['data'];
@@ -81,13 +82,27 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => onSessionLost(undefined);
   }, [end, queryClient]);
 
+  // An idle page asks the gateway again when its session ends: the 401 then ends it here too.
+  const sessionExpiresAt = current.data?.sessionExpiresAt;
+  const { refetch, dataUpdatedAt } = current;
+  useEffect(() => {
+    if (!sessionExpiresAt) return;
+    // Counted from the last answer, so each answer schedules the next check (also an unchanged end).
+    const timer = setTimeout(() => void refetch(), expiryCheckDelay(sessionExpiresAt, dataUpdatedAt));
+    return () => clearTimeout(timer);
+  }, [sessionExpiresAt, dataUpdatedAt, refetch]);
+
   /** A completed login whose recovery codes are on screen; the session begins when they are put away. */
   const pending = useRef<LoginAnswer | undefined>(undefined);
   const begin = useCallback(
     (data: LoginAnswer) => {
       setCsrfToken(data.csrfToken);
       setEnded(undefined);
-      queryClient.setQueryData(SESSION_KEY, { ...data.user, csrfToken: data.csrfToken });
+      queryClient.setQueryData(SESSION_KEY, {
+        ...data.user,
+        csrfToken: data.csrfToken,
+        sessionExpiresAt: data.expiresAt,
+      });
     },
     [queryClient],
   );

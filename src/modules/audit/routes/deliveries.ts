@@ -40,7 +40,7 @@ export const deliveryRoutes: GatewayModule<{ deliveries: DeliveryService }> = as
   app.post(
     '/:id/requeue',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Requeue a failed delivery (fresh attempts, status queued)',

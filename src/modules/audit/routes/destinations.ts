@@ -36,7 +36,7 @@ export const destinationRoutes: GatewayModule<{ destinations: DestinationService
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Create a SIEM destination',
@@ -65,7 +65,7 @@ export const destinationRoutes: GatewayModule<{ destinations: DestinationService
   app.patch(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Change a SIEM destination (disable pauses its deliveries, enable resumes them)',

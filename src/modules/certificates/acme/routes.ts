@@ -27,7 +27,7 @@ export const acmeRoutes: GatewayModule<{
   app.post(
     '/api/ssl-certificates/acme',
     {
-      config: manage,
+      config: { ...manage, errors: [404, 409] },
       schema: {
         tags,
         summary: 'Order a certificate from an ACME CA',
@@ -45,7 +45,7 @@ export const acmeRoutes: GatewayModule<{
   app.post(
     '/api/ssl-certificates/:id/acme/confirm',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Manual dns-01: confirm that the TXT records are in place',
@@ -59,7 +59,7 @@ export const acmeRoutes: GatewayModule<{
   app.post(
     '/api/ssl-certificates/:id/acme/renew',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Renew an ACME certificate now (or retry a failed order now)',
@@ -88,7 +88,7 @@ export const acmeRoutes: GatewayModule<{
   app.post(
     PROVIDERS,
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Add a DNS provider (RFC 2136 with a TSIG key) for dns-01',
@@ -117,7 +117,7 @@ export const acmeRoutes: GatewayModule<{
   app.delete(
     `${PROVIDERS}/:id`,
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Delete a DNS provider that no ACME certificate uses',

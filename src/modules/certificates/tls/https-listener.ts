@@ -1,6 +1,7 @@
 import https from 'node:https';
 import type net from 'node:net';
 import type { App } from '../../../core/app.js';
+import { CERTIFICATE_CHOICE_CHANNEL } from '../../../core/certificate-choices.js';
 import type { Database } from '../../../db/client.js';
 import { CERTIFICATE_CHANNEL } from '../change-feed.js';
 import { CertificateContexts } from './certificate-contexts.js';
@@ -13,15 +14,16 @@ export interface HttpsListener {
 
 /**
  * The TLS listener (`HTTPS_PORT`): the same app as the HTTP listener, its certificate chosen per
- * SNI name from the stored certificates. Every certificate change announced on the change feed (by
- * any gateway process on PostgreSQL, by this one on PGlite) drops the cached contexts.
+ * SNI name from the stored certificates. Every certificate change announced on the change feed, and
+ * every change of a certificate chosen for a host name (by any gateway process on PostgreSQL, by
+ * this one on PGlite), drops the cached contexts.
  */
 export async function listenHttps(
   app: App,
   database: Pick<Database, 'subscribe'>,
   options: { port: number; host: string; defaultCertificate: string | undefined },
 ): Promise<HttpsListener> {
-  const contexts = new CertificateContexts(app.deps.db, app.deps.secrets, options.defaultCertificate);
+  const contexts = new CertificateContexts({ ...app.deps, defaultCertificate: options.defaultCertificate });
   const server = https.createServer(
     {
       ...TLS_SETTINGS,
@@ -48,19 +50,25 @@ export async function listenHttps(
       (material) => material && server.setSecureContext(material),
       (error: Error) => app.log.error({ err: error }, 'default TLS certificate could not be loaded'),
     );
-  const unsubscribe = await database.subscribe(CERTIFICATE_CHANNEL, () => {
+  const changed = () => {
     contexts.invalidate();
     void applyDefault();
-  });
+  };
+  const unsubscribers = [
+    await database.subscribe(CERTIFICATE_CHANNEL, changed),
+    await database.subscribe(CERTIFICATE_CHOICE_CHANNEL, changed),
+  ];
   await applyDefault();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  const { port } = server.address() as net.AddressInfo;
+  app.httpsPort.listening(port);
   return {
-    port: (server.address() as net.AddressInfo).port,
+    port,
     async close() {
-      await unsubscribe();
+      for (const unsubscribe of unsubscribers) await unsubscribe();
       server.closeIdleConnections();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -43,7 +43,7 @@ export const containerFileRoutes: GatewayModule<{
   app.get(
     '/',
     {
-      config: view,
+      config: { ...view, errors: [409, 422] },
       schema: {
         tags,
         summary: 'List a directory of a container (name, type, size, mode, mtime, link target)',
@@ -64,7 +64,7 @@ export const containerFileRoutes: GatewayModule<{
   app.get(
     '/content',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'Download a file of a container',
@@ -83,7 +83,7 @@ export const containerFileRoutes: GatewayModule<{
   app.put(
     '/content',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       bodyLimit: uploadLimitBytes,
       schema: {
         tags,
@@ -104,7 +104,7 @@ export const containerFileRoutes: GatewayModule<{
   app.delete(
     '/',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Delete a file or directory in a running container (rm/rmdir, no shell)',
@@ -124,7 +124,7 @@ export const containerFileRoutes: GatewayModule<{
   app.post(
     '/move',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Move a file or directory inside a running container (exec of mv, no shell)',
@@ -143,7 +143,7 @@ export const containerFileRoutes: GatewayModule<{
   app.post(
     '/mkdir',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Create a directory (and missing parents) in a container',

@@ -20,7 +20,7 @@ export const containerStreamRoutes: GatewayModule<{
   app.get(
     '/logs',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: "A container's log lines (stdout and stderr demultiplexed); ?follow=true streams them",
@@ -40,7 +40,7 @@ export const containerStreamRoutes: GatewayModule<{
   app.get(
     '/stats',
     {
-      config: view,
+      config: { ...view, errors: [409, 422] },
       schema: {
         tags,
         summary: "A running container's resource use: one sample, or ?stream=true for one a second",

@@ -20,7 +20,7 @@ export const containerRoutes: GatewayModule<{ containers: ContainerService }> = 
   app.post(
     '/',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Create a container (and start it with start: true)',
@@ -44,7 +44,7 @@ export const containerRoutes: GatewayModule<{ containers: ContainerService }> = 
     app.post(
       `/:containerId/${action}`,
       {
-        config: manage,
+        config: { ...manage, errors: [409, 422] },
         schema: { tags, summary, params: ContainerParams, response: { 200: Success } },
       },
       async (request) => {
@@ -62,7 +62,7 @@ export const containerRoutes: GatewayModule<{ containers: ContainerService }> = 
     app.post(
       `/:containerId/${action}`,
       {
-        config: manage,
+        config: { ...manage, errors: [409, 422] },
         preValidation: emptyBodyAsObject,
         schema: { tags, summary, params: ContainerParams, body: StopOptions, response: { 200: Success } },
       },
@@ -77,7 +77,7 @@ export const containerRoutes: GatewayModule<{ containers: ContainerService }> = 
   app.post(
     '/:containerId/kill',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       preValidation: emptyBodyAsObject,
       schema: {
         tags,
@@ -97,7 +97,7 @@ export const containerRoutes: GatewayModule<{ containers: ContainerService }> = 
   app.delete(
     '/:containerId',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Remove a container (a running one needs ?force=true)',
@@ -116,7 +116,7 @@ export const containerRoutes: GatewayModule<{ containers: ContainerService }> = 
   app.post(
     '/:containerId/recreate',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       preValidation: emptyBodyAsObject,
       schema: {
         tags,

@@ -26,13 +26,13 @@ export const engineNodeRoutes: GatewayModule<{ engineNodes: EngineNodeService }>
         response: { 200: PageOf(EngineNode) },
       },
     },
-    async (request) => engineNodes.list(request.query),
+    async (request) => engineNodes.list(request.actor, request.query),
   );
 
   app.post(
     '/',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Register a node (TLS material and SSH keys are stored encrypted and never returned)',
@@ -47,7 +47,7 @@ export const engineNodeRoutes: GatewayModule<{ engineNodes: EngineNodeService }>
   app.get(
     '/:nodeId',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: "Get a node with its engine's reachability and version (422 when unreachable)",
@@ -61,7 +61,7 @@ export const engineNodeRoutes: GatewayModule<{ engineNodes: EngineNodeService }>
   app.patch(
     '/:nodeId',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Change a node (null clears a secret)',

@@ -74,7 +74,7 @@ export const execRoutes: GatewayModule<{ exec: ContainerExecService }> = async (
   app.post(
     '/exec',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary:
@@ -95,8 +95,18 @@ export const execRoutes: GatewayModule<{ exec: ContainerExecService }> = async (
     '/terminal',
     {
       websocket: true,
-      config: manage,
-      schema: { tags, params: ContainerParams, querystring: TerminalQuery },
+      config: { ...manage, errors: [409, 422] },
+      schema: {
+        tags,
+        summary: 'Open an interactive terminal in a running container (WebSocket)',
+        description:
+          'Upgrade with `Upgrade: websocket` (a plain GET is 400). Binary frames carry keystrokes in and the ' +
+          'output back; text frames carry JSON: `{"type":"resize","cols","rows"}` in, `{"type":"exit","exitCode"}` ' +
+          'and `{"type":"error","message"}` out. A refusal (the container not running, an unreachable engine) ' +
+          'is a plain HTTP answer before the upgrade. With the session cookie, open it from the gateway’s own origin.',
+        params: ContainerParams,
+        querystring: TerminalQuery,
+      },
       preHandler: async (request) => {
         if (!request.ws)
           throw validationError([

@@ -29,7 +29,7 @@ export const folderRoutes: GatewayModule<{ folders: FolderService }> = async (ap
   app.post(
     '/',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Create a resource folder',
@@ -44,7 +44,7 @@ export const folderRoutes: GatewayModule<{ folders: FolderService }> = async (ap
   app.put(
     '/reorder-resources',
     {
-      config: manage,
+      config: { ...manage, errors: [404, 422] },
       schema: {
         tags,
         summary: "Upsert every item's sort order (and optionally its folder) in one transaction",
@@ -75,7 +75,7 @@ export const folderRoutes: GatewayModule<{ folders: FolderService }> = async (ap
   app.put(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Rename or re-sort a resource folder',

@@ -20,7 +20,7 @@ export const healthCheckRoutes: GatewayModule<{ healthChecks: HealthCheckService
   app.post(
     '/test',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       preValidation: emptyBodyAsObject,
       schema: {
         tags,

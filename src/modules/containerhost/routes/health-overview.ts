@@ -21,6 +21,6 @@ export const healthOverviewRoutes: GatewayModule<{ overview: HealthOverviewServi
         response: { 200: PageOf(HealthOverviewItem) },
       },
     },
-    async (request) => overview.list(request.query),
+    async (request) => overview.list(request.actor, request.query),
   );
 };

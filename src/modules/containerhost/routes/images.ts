@@ -15,7 +15,7 @@ export const imageRoutes: GatewayModule<{ images: ImageService; streams: OpenStr
   app.post(
     '/pull',
     {
-      config: manage,
+      config: { ...manage, errors: [422] },
       schema: {
         tags,
         summary:
@@ -44,7 +44,7 @@ export const imageRoutes: GatewayModule<{ images: ImageService; streams: OpenStr
   app.delete(
     '/:imageId',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Delete an image (409 while a container uses it)',
@@ -62,7 +62,7 @@ export const imageRoutes: GatewayModule<{ images: ImageService; streams: OpenStr
   app.post(
     '/prune',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Remove dangling images (untagged and unused)',

@@ -11,7 +11,7 @@ export const networkRoutes: GatewayModule<{ networks: NetworkService }> = async 
   app.post(
     '/',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Create a network',
@@ -29,7 +29,7 @@ export const networkRoutes: GatewayModule<{ networks: NetworkService }> = async 
   app.delete(
     '/:networkId',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Delete a network no container is attached to (built-in networks are refused)',
@@ -46,7 +46,7 @@ export const networkRoutes: GatewayModule<{ networks: NetworkService }> = async 
   app.post(
     '/:networkId/connect',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Connect a container to a network (with optional aliases)',
@@ -64,7 +64,7 @@ export const networkRoutes: GatewayModule<{ networks: NetworkService }> = async 
   app.post(
     '/:networkId/disconnect',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Disconnect a container from a network (built-in networks need ?force=true)',

@@ -27,7 +27,7 @@ export const resourceRoutes: GatewayModule<{ resources: ResourceService }> = asy
   app.get(
     '/containers',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'List containers (running only unless ?all=true), in saved sort order',
@@ -42,7 +42,7 @@ export const resourceRoutes: GatewayModule<{ resources: ResourceService }> = asy
   app.get(
     '/containers/:containerId',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'Inspect a container (its environment is never returned)',
@@ -58,7 +58,7 @@ export const resourceRoutes: GatewayModule<{ resources: ResourceService }> = asy
   app.get(
     '/networks',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'List networks, in saved sort order',
@@ -73,7 +73,7 @@ export const resourceRoutes: GatewayModule<{ resources: ResourceService }> = asy
   app.get(
     '/networks/:networkId',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'Inspect a network',
@@ -89,7 +89,7 @@ export const resourceRoutes: GatewayModule<{ resources: ResourceService }> = asy
   app.get(
     '/volumes',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'List volumes, in saved sort order',
@@ -104,7 +104,7 @@ export const resourceRoutes: GatewayModule<{ resources: ResourceService }> = asy
   app.get(
     '/volumes/:name',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'Inspect a volume',
@@ -118,7 +118,7 @@ export const resourceRoutes: GatewayModule<{ resources: ResourceService }> = asy
   app.get(
     '/images',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'List images, in saved sort order',
@@ -133,7 +133,7 @@ export const resourceRoutes: GatewayModule<{ resources: ResourceService }> = asy
   app.get(
     '/images/:imageId',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'Inspect an image',

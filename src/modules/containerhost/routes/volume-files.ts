@@ -54,7 +54,7 @@ export const volumeFileRoutes: GatewayModule<{
   app.put(
     '/write',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       // JSON bodies carry base64, so they may be a third larger than the file they describe.
       bodyLimit: Math.ceil(writeLimitBytes * 1.4) + 64 * 1024,
       schema: {
@@ -78,7 +78,7 @@ export const volumeFileRoutes: GatewayModule<{
   app.get(
     '/',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'List a directory of a volume (through a helper container)',
@@ -95,7 +95,7 @@ export const volumeFileRoutes: GatewayModule<{
   app.get(
     '/content',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'Download a file of a volume',

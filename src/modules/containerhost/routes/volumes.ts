@@ -11,7 +11,7 @@ export const volumeRoutes: GatewayModule<{ volumes: VolumeService }> = async (ap
   app.post(
     '/',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Create a volume',
@@ -29,7 +29,7 @@ export const volumeRoutes: GatewayModule<{ volumes: VolumeService }> = async (ap
   app.delete(
     '/:name',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Delete a volume (409 while in use; ?force=true removes the containers using it first)',

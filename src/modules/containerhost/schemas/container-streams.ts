@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../../../core/http-schemas.js';
+import { NamedObject, Nullable } from '../../../core/http-schemas.js';
 
 /** A container's logs and resource statistics, as JSON or as Server-Sent Events. */
 
@@ -32,7 +32,7 @@ export const LogsQuery = Type.Object({
   ),
 });
 
-export const LogLine = Type.Object({
+export const LogLine = NamedObject('ContainerLogLine', {
   stream: Type.String({ description: 'stdout or stderr' }),
   timestamp: Nullable(Type.String({ description: "the engine's RFC 3339 time of the line" })),
   line: Type.String(),
@@ -49,7 +49,7 @@ export const StatsQuery = Type.Object({
   ),
 });
 
-export const StatsSample = Type.Object({
+export const StatsSample = NamedObject('StatsSample', {
   cpuPercent: Nullable(Type.Number({ description: '100 = one CPU fully used' })),
   memoryBytes: Type.Number(),
   memoryLimitBytes: Nullable(Type.Number()),

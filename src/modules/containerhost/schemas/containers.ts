@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { StringEnum } from '../../../core/http-schemas.js';
+import { NamedObject, StringEnum } from '../../../core/http-schemas.js';
 
 /** Creating a container and the lifecycle actions on it (start, restart, kill, pause, remove, recreate). */
 
@@ -88,7 +88,7 @@ const StopTimeout = Type.Optional(
   Type.Integer({ minimum: 0, maximum: 300, description: "seconds before SIGKILL; default the engine's" }),
 );
 /** The body of stop and restart. */
-export const StopOptions = Type.Object({ timeout: StopTimeout });
+export const StopOptions = NamedObject('StopOptions', { timeout: StopTimeout });
 
 export const KillOptions = Type.Object({
   signal: Type.Optional(

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Name, Nullable, Timestamp, Uuid } from '../../../core/http-schemas.js';
+import { Name, NamedObject, Nullable, Timestamp, Uuid } from '../../../core/http-schemas.js';
 
 /** Engine nodes: the Docker Engine API endpoints the gateway manages (`/api/containerhost/nodes`). */
 
@@ -29,7 +29,7 @@ export const EngineNodeRegistration = Type.Object(EngineNodeFields);
 export const EngineNodeChanges = Type.Partial(EngineNodeRegistration);
 
 /** A node as answered: secrets only as whether they are set. */
-export const EngineNode = Type.Object({
+export const EngineNode = NamedObject('EngineNode', {
   id: Uuid(),
   name: Type.String(),
   endpoint: Type.String(),
@@ -42,7 +42,7 @@ export const EngineNode = Type.Object({
 });
 
 /** A node with what its engine says about itself (asked on every read). */
-export const EngineNodeWithEngine = Type.Object({
+export const EngineNodeWithEngine = NamedObject('EngineNodeWithEngine', {
   ...EngineNode.properties,
   engine: Type.Object({
     reachable: Type.Boolean(),

@@ -1,11 +1,11 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, NullableTimestamp } from '../../../core/http-schemas.js';
+import { NamedObject, Nullable, NullableTimestamp } from '../../../core/http-schemas.js';
 
 /** Files in a container (through the archive API) and the directory listings volumes share. */
 
 const ContainerPath = (description: string) => Type.String({ minLength: 1, maxLength: 4096, description });
 
-export const DirectoryEntry = Type.Object({
+export const DirectoryEntry = NamedObject('DirectoryEntry', {
   name: Type.String(),
   type: Type.String({ description: 'file, directory, symlink, hardlink or other' }),
   size: Type.Number({ description: 'bytes (0 for anything but a file)' }),
@@ -14,7 +14,7 @@ export const DirectoryEntry = Type.Object({
   linkTarget: Nullable(Type.String()),
 });
 
-export const DirectoryListing = Type.Object({
+export const DirectoryListing = NamedObject('DirectoryListing', {
   path: Type.String(),
   entries: Type.Array(DirectoryEntry),
   truncated: Type.Boolean({

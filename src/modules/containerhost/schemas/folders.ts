@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Name, Nullable, StringEnum, Timestamp, Uuid } from '../../../core/http-schemas.js';
+import { Name, NamedObject, Nullable, StringEnum, Timestamp, Uuid } from '../../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../../core/pagination.js';
 import { RESOURCE_TYPES } from '../../../db/schema/index.js';
 
@@ -8,7 +8,7 @@ import { RESOURCE_TYPES } from '../../../db/schema/index.js';
 const ResourceType = StringEnum(RESOURCE_TYPES);
 const SortOrder = Type.Integer({ minimum: -2_147_483_648, maximum: 2_147_483_647 });
 
-export const Folder = Type.Object({
+export const Folder = NamedObject('ResourceFolder', {
   id: Uuid(),
   name: Type.String(),
   resourceType: Type.String(),

@@ -1,5 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, NullableTimestamp, StringEnum, Timestamp, Uuid } from '../../../core/http-schemas.js';
+import {
+  NamedObject,
+  Nullable,
+  NullableTimestamp,
+  StringEnum,
+  Timestamp,
+  Uuid,
+} from '../../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../../core/pagination.js';
 import { BODY_MATCH_MODES, HEALTH_SCHEMES, HEALTH_STATUSES } from '../../../db/schema/index.js';
 
@@ -49,7 +56,7 @@ export const HealthCheckTestBody = Type.Object(healthCheckFields(false));
 /** The body that saves a check: absent fields take their defaults. */
 export const HealthCheckSaveBody = Type.Object(healthCheckFields(true));
 
-export const HealthResult = Type.Object({
+export const HealthResult = NamedObject('HealthCheckProbe', {
   ok: Type.Boolean(),
   status: StringEnum(HEALTH_STATUSES),
   httpStatus: Nullable(Type.Integer()),
@@ -62,10 +69,10 @@ export const HealthResult = Type.Object({
 });
 
 /** A result kept by a saved check. */
-export const SavedHealthResult = Type.Object({ id: Uuid(), ...HealthResult.properties });
+export const SavedHealthResult = NamedObject('HealthCheckResult', { id: Uuid(), ...HealthResult.properties });
 export const SavedHealthResultQuery = Type.Object(PaginationQueryFields);
 
-export const SavedHealthCheck = Type.Object({
+export const SavedHealthCheck = NamedObject('HealthCheck', {
   id: Uuid(),
   nodeId: Uuid(),
   containerName: Type.String(),
@@ -104,7 +111,7 @@ export const HealthOverviewQuery = Type.Object({
 });
 
 /** A saved check across nodes, with its latest result. */
-export const HealthOverviewItem = Type.Object({
+export const HealthOverviewItem = NamedObject('HealthCheckOverview', {
   id: Uuid(),
   nodeId: Uuid(),
   nodeName: Type.String(),

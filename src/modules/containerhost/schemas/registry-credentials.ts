@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Timestamp, Uuid } from '../../../core/http-schemas.js';
+import { NamedObject, Timestamp, Uuid } from '../../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../../core/pagination.js';
 import { REGISTRY_PATTERN } from '../image-references.js';
 
@@ -16,12 +16,12 @@ export const RegistryParams = Type.Object({ nodeId: Uuid('node id'), registry: R
 export const RegistryCredentialQuery = Type.Object(PaginationQueryFields);
 
 /** Credentials for one registry, as a pull request carries them or the node stores them. */
-export const RegistryLogin = Type.Object({
+export const RegistryLogin = NamedObject('RegistryLogin', {
   username: Type.String({ minLength: 1, maxLength: 255 }),
   password: Type.String({ minLength: 1, maxLength: 4096, description: 'password or access token' }),
 });
 
-export const RegistryCredential = Type.Object({
+export const RegistryCredential = NamedObject('RegistryCredential', {
   registry: Type.String(),
   username: Type.String(),
   createdAt: Timestamp,

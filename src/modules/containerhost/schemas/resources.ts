@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../../../core/http-schemas.js';
+import { NamedObject, Nullable } from '../../../core/http-schemas.js';
 import { ListQuery } from './params.js';
 
 /** What a node's engine holds, as the read models answer it: containers, networks, volumes, images. */
@@ -14,7 +14,7 @@ const PlacementFields = {
 };
 export const Placement = Type.Object(PlacementFields);
 
-const Port = Type.Object({
+const Port = NamedObject('ContainerPort', {
   privatePort: Type.Integer(),
   publicPort: Nullable(Type.Integer()),
   type: Type.String(),
@@ -26,7 +26,7 @@ export const ContainerListQuery = Type.Object({
   all: Type.Optional(Type.Boolean({ default: false })),
 });
 
-export const ContainerSummary = Type.Object({
+export const ContainerSummary = NamedObject('ContainerSummary', {
   id: Type.String(),
   name: Type.String(),
   image: Type.String(),
@@ -41,7 +41,7 @@ export const ContainerSummary = Type.Object({
   ...PlacementFields,
 });
 
-export const ContainerDetail = Type.Object({
+export const ContainerDetail = NamedObject('Container', {
   id: Type.String(),
   name: Type.String(),
   image: Nullable(Type.String()),
@@ -95,8 +95,8 @@ const NetworkFields = {
   labels: Labels,
 };
 export const Network = Type.Object(NetworkFields);
-export const NetworkSummary = Type.Object({ ...NetworkFields, ...PlacementFields });
-export const NetworkDetail = Type.Object({
+export const NetworkSummary = NamedObject('NetworkSummary', { ...NetworkFields, ...PlacementFields });
+export const NetworkDetail = NamedObject('Network', {
   ...NetworkFields,
   containers: Type.Array(
     Type.Object({ id: Type.String(), name: Nullable(Type.String()), ipv4Address: Nullable(Type.String()) }),
@@ -111,10 +111,10 @@ const VolumeFields = {
   createdAt: Nullable(Type.String()),
   labels: Labels,
 };
-export const Volume = Type.Object(VolumeFields);
-export const VolumeSummary = Type.Object({ ...VolumeFields, ...PlacementFields });
+export const Volume = Type.Object(VolumeFields, { title: 'Volume' });
+export const VolumeSummary = NamedObject('VolumeSummary', { ...VolumeFields, ...PlacementFields });
 
-export const ImageSummary = Type.Object({
+export const ImageSummary = NamedObject('ImageSummary', {
   id: Type.String(),
   repoTags: Type.Array(Type.String()),
   repoDigests: Type.Array(Type.String()),
@@ -125,7 +125,7 @@ export const ImageSummary = Type.Object({
   ...PlacementFields,
 });
 
-export const ImageDetail = Type.Object({
+export const ImageDetail = NamedObject('Image', {
   id: Type.String(),
   repoTags: Type.Array(Type.String()),
   repoDigests: Type.Array(Type.String()),

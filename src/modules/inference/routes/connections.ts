@@ -32,13 +32,13 @@ export const connectionRoutes: GatewayModule<{
         response: { 200: PageOf(Connection) },
       },
     },
-    async (request) => connections.list(request.query),
+    async (request) => connections.list(request.actor, request.query),
   );
 
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Create an API-key or local connection (OAuth connections come from a session)',
@@ -62,7 +62,7 @@ export const connectionRoutes: GatewayModule<{
   app.patch(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Rename a connection, replace its API key or its base URL',
@@ -91,7 +91,7 @@ export const connectionRoutes: GatewayModule<{
   app.post(
     '/:id/test',
     {
-      config: manage,
+      config: { ...manage, errors: [422] },
       schema: {
         tags,
         summary: "List the provider's models with this connection's credentials",
@@ -105,7 +105,7 @@ export const connectionRoutes: GatewayModule<{
   app.post(
     '/:id/refresh',
     {
-      config: manage,
+      config: { ...manage, errors: [422] },
       schema: {
         tags,
         summary: "Renew an OAuth connection's access token now",

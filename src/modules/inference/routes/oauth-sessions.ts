@@ -29,7 +29,7 @@ export const oauthSessionRoutes: GatewayModule<{ sessions: OAuthSessionService }
   app.post(
     '/start',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Start an OAuth sign-in (redirect + PKCE, or device flow)',
@@ -52,7 +52,7 @@ export const oauthSessionRoutes: GatewayModule<{ sessions: OAuthSessionService }
   app.post(
     '/:id/complete',
     {
-      config: manage,
+      config: { ...manage, errors: [422] },
       // The body is optional: a device session is polled with none at all.
       preValidation: async (request) => {
         request.body ??= {};

@@ -25,13 +25,13 @@ export const logEnvironmentRoutes: GatewayModule<{ logging: LoggingService }> = 
         response: { 200: PageOf(LogEnvironment) },
       },
     },
-    async (request) => logging.listEnvironments(request.query),
+    async (request) => logging.listEnvironments(request.actor, request.query),
   );
 
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [404, 409] },
       schema: {
         tags,
         summary: 'Create a logging environment',
@@ -60,7 +60,7 @@ export const logEnvironmentRoutes: GatewayModule<{ logging: LoggingService }> = 
   app.put(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Change a logging environment (only the fields sent change)',

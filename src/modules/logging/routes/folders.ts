@@ -58,7 +58,7 @@ export const folderTreeRoutes: GatewayModule<FolderTreeRoutesOptions> = async (a
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [404, 409] },
       schema: { tags, summary: `Create a ${label}`, body: NewFolder, response: { 201: DataOf(Folder) } },
     },
     async (request, reply) =>
@@ -68,7 +68,7 @@ export const folderTreeRoutes: GatewayModule<FolderTreeRoutesOptions> = async (a
   app.put(
     '/reorder',
     {
-      config: manage,
+      config: { ...manage, errors: [404, 422] },
       schema: {
         tags,
         summary: `Order the children of one folder: the listed ids first, in this order`,
@@ -84,7 +84,7 @@ export const folderTreeRoutes: GatewayModule<FolderTreeRoutesOptions> = async (a
   app.post(
     `/move-${spec.items}`,
     {
-      config: manage,
+      config: { ...manage, errors: [404, 409] },
       schema: {
         tags,
         summary: `Move ${spec.items} into a folder, all or nothing`,
@@ -116,7 +116,7 @@ export const folderTreeRoutes: GatewayModule<FolderTreeRoutesOptions> = async (a
   app.put(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: `Rename a ${label}`,
@@ -131,7 +131,7 @@ export const folderTreeRoutes: GatewayModule<FolderTreeRoutesOptions> = async (a
   app.delete(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: `Delete a ${label} (409 when it is not empty, unless ?recursive=true)`,
@@ -149,7 +149,7 @@ export const folderTreeRoutes: GatewayModule<FolderTreeRoutesOptions> = async (a
   app.put(
     '/:id/move',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: `Move a ${label} under another folder (null: the top level)`,

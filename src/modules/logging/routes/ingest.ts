@@ -19,8 +19,11 @@ import { decodeExportLogsRequest, encodeExportLogsResponse, ProtobufError } from
 import { IngestResult, type IngestTarget } from '../record-schemas.js';
 
 const tags = ['logging ingest'];
-/** Answers beside 200: a bad token, a refused body (type, size, content) and the token's rate limit. */
-const ingestAccess = { public: true, errors: [400, 401, 413, 415, 429] } as const;
+/**
+ * Public to the gateway's authentication, with a token of its own (a bad one is 401); answers beside
+ * 200: a refused body (content, size, type) and the token's rate limit.
+ */
+const ingestAccess = { public: true, ownToken: 'ingestToken', errors: [400, 413, 415, 429] } as const;
 const RECORD_TYPES = ['application/json', 'application/x-ndjson'];
 const OTLP_TYPES = ['application/x-protobuf', 'application/json'];
 const TOKEN_NOTE =

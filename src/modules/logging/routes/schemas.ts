@@ -25,7 +25,7 @@ export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [404, 409] },
       schema: {
         tags,
         summary: 'Create a logging schema',
@@ -54,7 +54,7 @@ export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async
   app.put(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Change a logging schema (only the fields sent change)',
@@ -71,7 +71,7 @@ export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async
   app.delete(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Delete a logging schema (409 while environments use it)',

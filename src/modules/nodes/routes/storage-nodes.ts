@@ -23,13 +23,13 @@ export const storageNodeRoutes: GatewayModule<{ storageNodes: StorageNodeService
         response: { 200: PageOf(StorageNode) },
       },
     },
-    async (request) => storageNodes.list(request.query),
+    async (request) => storageNodes.list(request.actor, request.query),
   );
 
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Register a node (a storage root on the gateway host)',
@@ -53,7 +53,7 @@ export const storageNodeRoutes: GatewayModule<{ storageNodes: StorageNodeService
   app.patch(
     '/:id',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Rename a node or move its root',

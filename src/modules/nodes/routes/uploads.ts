@@ -50,7 +50,7 @@ export const uploadRoutes: GatewayModule<{ uploads: UploadService; maxChunkBytes
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Start a resumable upload',
@@ -80,7 +80,7 @@ export const uploadRoutes: GatewayModule<{ uploads: UploadService; maxChunkBytes
   app.put(
     '/:uploadId/chunks',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 413, 415, 422] },
       bodyLimit: maxChunkBytes,
       schema: {
         tags,
@@ -121,7 +121,7 @@ export const uploadRoutes: GatewayModule<{ uploads: UploadService; maxChunkBytes
   app.post(
     '/:uploadId/complete',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Complete an upload (idempotent; 409 while bytes are missing)',
@@ -137,7 +137,7 @@ export const uploadRoutes: GatewayModule<{ uploads: UploadService; maxChunkBytes
   app.delete(
     '/:uploadId',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Abort an upload and remove its temp data',

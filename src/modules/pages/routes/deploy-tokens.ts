@@ -52,7 +52,7 @@ export const deployTokenRoutes: GatewayModule<{ tokens: DeployTokenService }> = 
   app.delete(
     '/:tokenId',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Revoke a deploy token',

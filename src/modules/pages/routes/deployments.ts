@@ -45,7 +45,7 @@ export const deploymentRoutes: GatewayModule<{
   app.post(
     '',
     {
-      config: { ...manage, credential: deployTokenCredential(tokens, 'upload') },
+      config: { ...manage, credential: deployTokenCredential(tokens, 'upload'), errors: [413, 415, 422] },
       schema: {
         tags,
         summary: 'Upload a deployment (.tar.gz, .tar or .zip as the raw request body)',
@@ -170,7 +170,7 @@ export const deploymentRoutes: GatewayModule<{
   app.delete(
     '/:deploymentId',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Delete a deployment (refused for the production deployment and pinned ones)',

@@ -35,7 +35,7 @@ export const domainRoutes: GatewayModule<{ domains: DomainService }> = async (ap
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Add a custom domain (pending until its ownership is verified)',
@@ -72,7 +72,7 @@ export const domainRoutes: GatewayModule<{ domains: DomainService }> = async (ap
   app.patch(
     '/:domainId',
     {
-      config: manage,
+      config: { ...manage, errors: [422] },
       schema: {
         tags,
         summary: 'Choose the stored certificate that serves a custom domain',

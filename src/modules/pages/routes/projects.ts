@@ -27,13 +27,13 @@ export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async 
         response: { 200: PageOf(Project) },
       },
     },
-    async (request) => projects.list(request.query),
+    async (request) => projects.list(request.actor, request.query),
   );
 
   app.post(
     '',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Create a pages project',
@@ -56,7 +56,7 @@ export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async 
         response: { 200: DataOf(Project) },
       },
     },
-    async (request) => ({ data: await projects.getBySlug(request.params.slug) }),
+    async (request) => ({ data: await projects.getBySlug(request.actor, request.params.slug) }),
   );
 
   app.get(
@@ -76,7 +76,7 @@ export const projectRoutes: GatewayModule<{ projects: ProjectService }> = async 
   app.patch(
     '/:projectId',
     {
-      config: manage,
+      config: { ...manage, errors: [409] },
       schema: {
         tags,
         summary: 'Rename a project, change its slug or its SPA fallback',

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import type { GatewayModule } from '../../../core/app.js';
 import { SiteFileParams } from '../schemas.js';
 import { fileRequestOf, registerSiteHeaders, replyWithSite } from '../site-reply.js';
@@ -6,6 +7,8 @@ import type { SiteServer } from '../site-server.js';
 
 const open = { public: true } as const;
 const tags = ['pages'];
+/** A file of a site: its bytes, sent as they are stored. */
+const SiteFile = Type.Unsafe<Buffer>({ format: 'binary', description: 'the bytes of the file' });
 
 /** `~<deploymentId>` as the first segment below a site names a preview (any deployment of the project). */
 const PREVIEW_SEGMENT = /^~([0-9a-fA-F-]{36})$/;
@@ -41,7 +44,14 @@ export const siteRoutes: GatewayModule<{ sites: SiteServer; sandbox: boolean }> 
         tags,
         summary:
           'Serve a file of a project (production, or a preview at ~<deploymentId>/; no authentication)',
+        description:
+          'A missing file is 404: the site’s own 404 page when it has one, else the error envelope.',
         params: SiteFileParams,
+        response: {
+          200: { description: 'The file, in its own content type', content: { '*/*': { schema: SiteFile } } },
+          304: Type.Null({ description: 'Not modified: the `If-None-Match` ETag is still current' }),
+          '3xx': Type.Null({ description: 'A redirect of the site’s `_redirects` rules (`Location`)' }),
+        },
       },
     },
     async (request, reply) => serveSite(request, reply, request.params['*']),

@@ -106,7 +106,7 @@ function ManageActions({ certificate }: { certificate: Certificate }) {
 }
 
 function CertificateView({ certificate }: { certificate: Certificate }) {
-  const mayManage = useMayManageCertificates();
+  const mayManage = useMayManageCertificates(certificate.id);
   const issued = certificate.notAfter !== null;
   return (
     <Stack>

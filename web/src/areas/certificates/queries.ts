@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 
 export type Certificate = Answer<'/api/ssl-certificates/{id}', 'get'>['data'];
@@ -14,8 +14,8 @@ export const DNS_PROVIDERS_KEY = ['certificates', 'dns-providers'];
 const certificateKey = (id: string) => ['certificates', 'one', id];
 
 /** Whether the signed-in user may change certificates (upload, order, delete…), not only read them. */
-export function useMayManageCertificates(): boolean {
-  return mayAccess(useCurrentUser().scopes, { anyOf: ['certificates:manage'] });
+export function useMayManageCertificates(certificateId?: string): boolean {
+  return mayUse(useCurrentUser().scopes, 'certificates:manage', certificateId);
 }
 
 // While an order runs the page asks again this often, so its progress shows without a reload.

@@ -57,7 +57,7 @@ function ConnectForm({ nodeId, container }: { nodeId: string; container: Contain
 
 /** The networks a container is attached to; managers connect and disconnect it. */
 export function ContainerNetworksPanel({ nodeId, container }: { nodeId: string; container: Container }) {
-  const mayManage = useMayManageContainers();
+  const mayManage = useMayManageContainers(nodeId);
   const queryClient = useQueryClient();
   const columns: Column<Attachment>[] = [
     { header: 'Network', cell: (network) => network.name },

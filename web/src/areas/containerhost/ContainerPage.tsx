@@ -76,7 +76,7 @@ function Details({ container }: { container: Container }) {
 export function ContainerPage() {
   const { nodeId = '', containerId = '', tab = 'logs' } = useParams();
   const navigate = useNavigate();
-  const mayManage = useMayManageContainers();
+  const mayManage = useMayManageContainers(nodeId);
   const base = nodePath(nodeId, `/containers/${encodeURIComponent(containerId)}`);
   const container = useQuery({
     queryKey: containerKey(nodeId, containerId),

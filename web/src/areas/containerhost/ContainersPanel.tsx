@@ -21,7 +21,7 @@ export function StateBadge({ state }: { state: string }) {
 
 /** A node's containers, stopped ones included, with their lifecycle actions and create. */
 export function ContainersPanel({ nodeId }: { nodeId: string }) {
-  const mayManage = useMayManageContainers();
+  const mayManage = useMayManageContainers(nodeId);
   const [creating, create] = useDisclosure(false);
   const createButton = mayManage ? <Button onClick={create.open}>Create container</Button> : undefined;
   const columns: Column<ContainerRow>[] = [

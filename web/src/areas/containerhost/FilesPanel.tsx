@@ -7,7 +7,7 @@ const FILES_PATH = '/api/containerhost/nodes/{nodeId}/containers/{containerId}/f
 
 /** A container's files through the engine's archive API; managers upload and move them. */
 export function FilesPanel({ nodeId, containerId }: { nodeId: string; containerId: string }) {
-  const mayManage = useMayManageContainers();
+  const mayManage = useMayManageContainers(nodeId);
   const path = { nodeId, containerId };
   const source: FileSource = {
     key: [...containerKey(nodeId, containerId), 'files'],

@@ -1,5 +1,7 @@
 import { Anchor, Code, Stack, Tabs } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
+import { mayUse } from '../../auth/access';
+import { useCurrentUser } from '../../auth/session';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryView } from '../../components/QueryView';
 import { ContainersPanel } from './ContainersPanel';
@@ -23,7 +25,11 @@ export function NodePage() {
   const { nodeId = '', tab = 'containers' } = useParams();
   const navigate = useNavigate();
   const node = useNode(nodeId);
-  const current: Tab = TABS.some((entry) => entry.value === tab) ? (tab as Tab) : 'containers';
+  // Folders and the saved order are shared by every node: they need containerhost:view on the area.
+  const tabs = mayUse(useCurrentUser().scopes, 'containerhost:view')
+    ? TABS
+    : TABS.filter((entry) => entry.value !== 'order');
+  const current: Tab = tabs.some((entry) => entry.value === tab) ? (tab as Tab) : 'containers';
   return (
     <Stack gap={0}>
       <Anchor component={Link} to="/containers" size="sm" mb="xs">
@@ -44,7 +50,7 @@ export function NodePage() {
       </QueryView>
       <Tabs value={current} onChange={(value) => navigate(nodePath(nodeId, `/${value}`))} keepMounted={false}>
         <Tabs.List mb="md">
-          {TABS.map((entry) => (
+          {tabs.map((entry) => (
             <Tabs.Tab key={entry.value} value={entry.value}>
               {entry.label}
             </Tabs.Tab>

@@ -3,6 +3,8 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
+import { mayAccess, mayUse } from '../../auth/access';
+import { useCurrentUser } from '../../auth/session';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
 import { notifySuccess } from '../../components/notify';
@@ -44,9 +46,14 @@ function NodeActions({ node }: { node: EngineNode }) {
   );
 }
 
-/** The engine nodes, searchable by name, with add/edit/remove for those who may manage. */
+/**
+ * The engine nodes the user may see, searchable by name; adding a node needs containerhost:manage,
+ * editing and removing one containerhost:manage on it.
+ */
 export function NodesPanel() {
+  const { scopes } = useCurrentUser();
   const mayManage = useMayManageContainers();
+  const mayManageSome = mayAccess(scopes, { anyOf: ['containerhost:manage'] });
   const [adding, add] = useDisclosure(false);
   const addButton = mayManage ? <Button onClick={add.open}>Add node</Button> : undefined;
   const columns: Column<EngineNode>[] = [
@@ -67,7 +74,15 @@ export function NodesPanel() {
       ),
     },
     { header: 'Transport', cell: (node) => node.transport },
-    ...(mayManage ? [{ header: 'Actions', cell: (node: EngineNode) => <NodeActions node={node} /> }] : []),
+    ...(mayManageSome
+      ? [
+          {
+            header: 'Actions',
+            cell: (node: EngineNode) =>
+              mayUse(scopes, 'containerhost:manage', node.id) ? <NodeActions node={node} /> : null,
+          },
+        ]
+      : []),
   ];
   return (
     <Stack>

@@ -100,7 +100,7 @@ export function ResourcePanel<Row>({
   /** Further buttons beside the create button (e.g. Prune). */
   actions?: ReactNode;
 }) {
-  const mayManage = useMayManageContainers();
+  const mayManage = useMayManageContainers(nodeId);
   const [creating, create] = useDisclosure(false);
   const createButton = mayManage ? <Button onClick={create.open}>{createLabel}</Button> : undefined;
   return (

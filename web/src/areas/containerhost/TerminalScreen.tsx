@@ -3,9 +3,12 @@ import { Box, Button, Group, Stack, Text } from '@mantine/core';
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { useEffect, useRef, useState } from 'react';
+import type { paths } from '../../api/schema';
 import { uploadUrl } from '../../api/upload';
 
-const TERMINAL_PATH = '/api/containerhost/nodes/{nodeId}/containers/{containerId}/terminal';
+/** The terminal operation of the API document (a WebSocket upgrade), checked against its typed paths. */
+const TERMINAL_PATH =
+  '/api/containerhost/nodes/{nodeId}/containers/{containerId}/terminal' satisfies keyof paths;
 
 /** The gateway's control messages (text frames); the terminal's bytes travel as binary frames. */
 type ControlMessage = { type: 'exit'; exitCode: number | null } | { type: 'error'; message: string };

@@ -16,7 +16,7 @@ export function VolumeFilesDialog({
   name: string;
   onClose: () => void;
 }) {
-  const mayManage = useMayManageContainers();
+  const mayManage = useMayManageContainers(nodeId);
   const path = { nodeId, name };
   const source: FileSource = {
     key: [...nodeKey(nodeId), 'volume', name, 'files'],

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 
 export type EngineNode = Answer<'/api/containerhost/nodes', 'get'>['data'][number];
@@ -19,9 +19,12 @@ export const containerKey = (nodeId: string, containerId: string) => [
   containerId,
 ];
 
-/** Whether the signed-in user may change container hosts (nodes, containers, images…). */
-export function useMayManageContainers(): boolean {
-  return mayAccess(useCurrentUser().scopes, { anyOf: ['containerhost:manage'] });
+/**
+ * Whether the signed-in user may change what is on one node (containers, images…), or, without a
+ * node, the whole area (adding nodes, folders and the saved order).
+ */
+export function useMayManageContainers(nodeId?: string): boolean {
+  return mayUse(useCurrentUser().scopes, 'containerhost:manage', nodeId);
 }
 
 export function useNode(nodeId: string) {

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import { notifySuccess } from '../../components/notify';
 import { EditAndRemove, RecordPage } from '../../components/RecordPage';
@@ -19,8 +19,8 @@ export function DatabaseDetail() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { scopes } = useCurrentUser();
-  const canManage = mayAccess(scopes, { anyOf: ['databases:manage'] });
-  const canRun = mayAccess(scopes, { anyOf: ['databases:read'] });
+  const canManage = mayUse(scopes, 'databases:manage', id);
+  const canRun = mayUse(scopes, 'databases:read', id);
   const database = useDatabase(id);
   const [editing, setEditing] = useState(false);
   const remove = async (name: string) => {

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
@@ -48,7 +48,7 @@ function TestConnection({ database }: { database: Database }) {
 /** The registered databases: search, add, test, edit, remove; a name opens its console. */
 export function DatabaseList() {
   const queryClient = useQueryClient();
-  const canManage = mayAccess(useCurrentUser().scopes, { anyOf: ['databases:manage'] });
+  const canManage = mayUse(useCurrentUser().scopes, 'databases:manage');
   // `null`: adding a database; a database: editing it.
   const [dialog, setDialog] = useState<Database | null | undefined>();
   const remove = async (database: Database) => {

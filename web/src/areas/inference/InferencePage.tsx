@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
 import { useState } from 'react';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeader } from '../../components/PageHeader';
 import { Section } from '../../components/Section';
@@ -11,7 +11,7 @@ import type { Provider } from './queries';
 
 /** The connections to inference providers, and the catalog of providers to connect to. */
 export default function InferencePage() {
-  const canManage = mayAccess(useCurrentUser().scopes, { anyOf: ['inference:manage'] });
+  const canManage = mayUse(useCurrentUser().scopes, 'inference:manage');
   const [connecting, setConnecting] = useState<Provider | undefined>();
   return (
     <Stack>

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useReducer } from 'react';
 import { api, call } from '../../api/client';
+import { afterPoll, nextPollDelayMs } from './device-poll';
 import type { OAuthSession } from './queries';
 
 /**
@@ -8,29 +9,23 @@ import type { OAuthSession } from './queries';
  * longer pending. A failed poll (the provider unreachable) is reported and polling goes on.
  */
 export function useDevicePoll(started: OAuthSession) {
-  const [session, setSession] = useState(started);
-  const [pollError, setPollError] = useState<unknown>();
+  const [{ session, pollError }, polled] = useReducer(afterPoll, { session: started, pollError: undefined });
   useEffect(() => {
-    if (session.status !== 'pending') return;
-    const timer = setTimeout(
-      async () => {
-        try {
-          const next = await call(
-            api.POST('/api/inference/providers/oauth/{id}/complete', {
-              params: { path: { id: session.id } },
-              body: {},
-            }),
-          );
-          setPollError(undefined);
-          setSession(next);
-        } catch (error) {
-          setPollError(error);
-          // A new object, so the effect schedules the next poll.
-          setSession((current) => ({ ...current }));
-        }
-      },
-      (session.pollIntervalSeconds ?? 5) * 1000,
-    );
+    const delay = nextPollDelayMs(session);
+    if (delay === undefined) return;
+    const timer = setTimeout(async () => {
+      try {
+        const answered = await call(
+          api.POST('/api/inference/providers/oauth/{id}/complete', {
+            params: { path: { id: session.id } },
+            body: {},
+          }),
+        );
+        polled({ answered });
+      } catch (failed) {
+        polled({ failed });
+      }
+    }, delay);
     return () => clearTimeout(timer);
   }, [session]);
   return { session, pollError };

@@ -1,94 +1,29 @@
-import { Badge, Button, Grid, Group, Stack, Switch, Text, UnstyledButton } from '@mantine/core';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Button, Grid, Group, Stack, Switch, Text } from '@mantine/core';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
-import { BarChart } from '../../components/BarChart';
 import { EmptyNotice } from '../../components/EmptyNotice';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { formatDateTime } from '../../components/format';
 import { PageLoader } from '../../components/PageLoader';
-import { Section } from '../../components/Section';
 import { useLiveTail } from './live-tail';
 import { LOGGING_KEY } from './queries';
+import { RecordFacets, RecordHistogram } from './RecordFacets';
 import { RecordList } from './RecordList';
 import { RecordSearchBar } from './RecordSearchBar';
-import { NO_FILTERS, type RecordFilters, type SearchQuery, searchQuery, tailUrl } from './record-filters';
+import { NO_FILTERS, parseFieldFilter, type RecordFilters, searchQuery, tailUrl } from './record-filters';
 
 const PAGE_SIZE = 50;
 
-/** Counts per value of one facet; choosing a value searches for it. */
-function Facet({
-  environmentId,
-  field,
-  query,
-  onChoose,
-}: {
-  environmentId: string;
-  field: 'level' | 'service';
-  query: SearchQuery;
-  onChoose: (value: string) => void;
-}) {
-  const facet = useQuery({
-    queryKey: [...LOGGING_KEY, 'facets', environmentId, field, query],
-    queryFn: () =>
-      call(
-        api.GET('/api/logging/environments/{id}/facets', {
-          params: { path: { id: environmentId }, query: { ...query, field } },
-        }),
-      ),
-  });
-  const values = facet.data?.data.values ?? [];
-  return (
-    <Section title={field === 'level' ? 'Levels' : 'Services'}>
-      {values.length === 0 ? (
-        <Text size="sm" c="dimmed">
-          None in this range
-        </Text>
-      ) : (
-        <Stack gap={2}>
-          {values.map(({ value, count }) => (
-            <Group key={String(value)} justify="space-between" wrap="nowrap">
-              <UnstyledButton onClick={() => onChoose(String(value))} style={{ minWidth: 0 }}>
-                <Text size="sm" truncate td="underline">
-                  {String(value)}
-                </Text>
-              </UnstyledButton>
-              <Badge variant="light" aria-label={`${count} records`}>
-                {count}
-              </Badge>
-            </Group>
-          ))}
-        </Stack>
-      )}
-    </Section>
-  );
-}
-
-/** Records per time bucket of the search, as bars. */
-function Histogram({ environmentId, query }: { environmentId: string; query: SearchQuery }) {
-  const histogram = useQuery({
-    queryKey: [...LOGGING_KEY, 'histogram', environmentId, query],
-    queryFn: () =>
-      call(
-        api.GET('/api/logging/environments/{id}/histogram', {
-          params: { path: { id: environmentId }, query },
-        }),
-      ),
-  });
-  if (!histogram.data) return null;
-  const { buckets, intervalSeconds } = histogram.data.data;
-  const total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
-  return (
-    <BarChart
-      bars={buckets.map((bucket) => ({ label: formatDateTime(bucket.start), value: bucket.count }))}
-      summary={`${total} record${total === 1 ? '' : 's'} in this range, in buckets of ${intervalSeconds} seconds`}
-    />
-  );
+/** The filters with `name=value` as a field filter, in place of any earlier one on the same field. */
+function withFieldFilter(filters: RecordFilters, name: string, value: string): RecordFilters {
+  const others = filters.fields.filter((text) => parseFieldFilter(text)?.[0] !== name);
+  return { ...filters, fields: [...others, `${name}=${value}`] };
 }
 
 /**
  * An environment's records: the search bar, a histogram, facet counts and the records (newest
- * first, more on request), with live tail adding new ones at the top while it is on.
+ * first, more on request), with live tail adding new ones at the top while it is on; paused, it
+ * holds what arrives and says how many.
  */
 export function RecordsView({ environmentId }: { environmentId: string }) {
   const [filters, setFilters] = useState<RecordFilters>(NO_FILTERS);
@@ -116,6 +51,11 @@ export function RecordsView({ environmentId }: { environmentId: string }) {
     setSearchedAt(Date.now());
     tail.clear();
   };
+  const resume = () => {
+    // The page held only the newest of what arrived: a new search from now shows them all.
+    if (tail.overflowed) search(filters);
+    tail.resume();
+  };
   const found = records.data?.pages.flatMap((page) => page.data) ?? [];
   const seen = new Set(found.map((record) => record.id));
   const shown = [...tail.records.filter((record) => !seen.has(record.id)), ...found];
@@ -131,38 +71,42 @@ export function RecordsView({ environmentId }: { environmentId: string }) {
     );
   else if (records.data) list = <RecordList label="Log records" records={shown} />;
 
+  let tailStatus = 'Connecting…';
+  if (tail.paused) tailStatus = `Paused; ${tail.heldCount} new record${tail.heldCount === 1 ? '' : 's'}`;
+  else if (tail.connected) tailStatus = `Listening; ${tail.records.length} new`;
+
   return (
     <Stack>
       <RecordSearchBar key={JSON.stringify(filters)} filters={filters} onSearch={search} />
       <Group justify="space-between">
-        <Switch
-          label={tailing ? 'Live tail on (switch off to pause)' : 'Live tail'}
-          checked={tailing}
-          onChange={(event) => setTailing(event.currentTarget.checked)}
-        />
+        <Group gap="sm">
+          <Switch
+            label="Live tail"
+            checked={tailing}
+            onChange={(event) => setTailing(event.currentTarget.checked)}
+          />
+          {tailing && (
+            <Button size="xs" variant="default" onClick={tail.paused ? resume : tail.pause}>
+              {tail.paused ? 'Resume' : 'Pause'}
+            </Button>
+          )}
+        </Group>
         {tailing && (
           <Text size="sm" c="dimmed" role="status">
-            {tail.connected ? `Listening; ${tail.records.length} new` : 'Connecting…'}
+            {tailStatus}
           </Text>
         )}
       </Group>
-      <Histogram environmentId={environmentId} query={query} />
+      <RecordHistogram environmentId={environmentId} query={query} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 3 }}>
-          <Stack>
-            <Facet
-              environmentId={environmentId}
-              field="level"
-              query={query}
-              onChoose={(level) => search({ ...filters, levels: [level] })}
-            />
-            <Facet
-              environmentId={environmentId}
-              field="service"
-              query={query}
-              onChoose={(service) => search({ ...filters, service })}
-            />
-          </Stack>
+          <RecordFacets
+            environmentId={environmentId}
+            query={query}
+            onLevel={(level) => search({ ...filters, levels: [level] })}
+            onService={(service) => search({ ...filters, service })}
+            onField={(name, value) => search(withFieldFilter(filters, name, value))}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
           <Stack>

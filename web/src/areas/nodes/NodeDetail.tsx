@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import { notifySuccess } from '../../components/notify';
 import { EditAndRemove, RecordPage } from '../../components/RecordPage';
@@ -41,7 +41,7 @@ function NodeActions({ node }: { node: StorageNode }) {
 /** One node (`/nodes/:id`): upload a file into it, and its uploads with their progress. */
 export function NodeDetail() {
   const { id = '' } = useParams();
-  const canManage = mayAccess(useCurrentUser().scopes, { anyOf: ['nodes:manage'] });
+  const canManage = mayUse(useCurrentUser().scopes, 'nodes:manage', id);
   const uploading = useNodeUpload(id);
   const node = useQuery({
     queryKey: [...NODES_KEY, id],

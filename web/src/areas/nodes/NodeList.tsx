@@ -2,7 +2,7 @@ import { Anchor, Button, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import type { Column } from '../../components/DataTable';
 import { formatDateTime } from '../../components/format';
@@ -33,7 +33,7 @@ const columns: Column<StorageNode>[] = [
 
 /** The storage nodes: search, add; a name opens the node with its uploads. */
 export function NodeList() {
-  const canManage = mayAccess(useCurrentUser().scopes, { anyOf: ['nodes:manage'] });
+  const canManage = mayUse(useCurrentUser().scopes, 'nodes:manage');
   const [adding, setAdding] = useState(false);
   const addButton = canManage ? <Button onClick={() => setAdding(true)}>Add node</Button> : undefined;
   return (

@@ -1,6 +1,6 @@
 import { Tabs } from '@mantine/core';
 import { Route, Routes, useLocation, useNavigate } from 'react-router';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeader } from '../../components/PageHeader';
 import { ChannelsPanel } from './ChannelsPanel';
@@ -60,7 +60,7 @@ function NotificationTabs({ canManage }: { canManage: boolean }) {
 
 /** The tabs, and one delivery with its attempts at `/notifications/deliveries/<id>`. */
 export default function NotificationsPage() {
-  const canManage = mayAccess(useCurrentUser().scopes, { anyOf: ['notifications:manage'] });
+  const canManage = mayUse(useCurrentUser().scopes, 'notifications:manage');
   return (
     <Routes>
       <Route path="deliveries/:id" element={<DeliveryPage canManage={canManage} />} />

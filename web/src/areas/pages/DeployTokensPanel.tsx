@@ -19,7 +19,7 @@ function TokenState({ token }: { token: DeployToken }) {
 /** A project's deploy tokens for CI (never their secrets): create one (shown once), revoke one. */
 export function DeployTokensPanel({ project }: { project: Project }) {
   const queryClient = useQueryClient();
-  const mayManage = useMayManagePages();
+  const mayManage = useMayManagePages(project.id);
   const [creating, create] = useDisclosure(false);
   const revoke = async (token: DeployToken) => {
     await call(

@@ -75,7 +75,7 @@ function DeploymentActions({ project, deployment }: { project: Project; deployme
 
 /** A project's deployments, newest first: which one is live, pins, previews, and the actions. */
 export function DeploymentsPanel({ project }: { project: Project }) {
-  const mayManage = useMayManagePages();
+  const mayManage = useMayManagePages(project.id);
   const [deploying, deploy] = useDisclosure(false);
   const columns: Column<Deployment>[] = [
     {

@@ -113,7 +113,7 @@ export function DomainDialog({
   domain: Domain;
   onClose: () => void;
 }) {
-  const mayManage = useMayManagePages();
+  const mayManage = useMayManagePages(project.id);
   // The dialog follows the domain as checks change it.
   const current = useQuery({
     queryKey: [...PAGES_KEY, 'domain', initial.id],

@@ -15,7 +15,7 @@ import { type Domain, PAGES_KEY, type Project, useMayManagePages } from './queri
 /** A project's custom domains: add one, prove it (instructions in its dialog), choose its certificate. */
 export function DomainsPanel({ project }: { project: Project }) {
   const queryClient = useQueryClient();
-  const mayManage = useMayManagePages();
+  const mayManage = useMayManagePages(project.id);
   const [adding, add] = useDisclosure(false);
   const [open, setOpen] = useState<Domain | undefined>();
   const remove = async (domain: Domain) => {

@@ -55,7 +55,7 @@ function ManageActions({ project }: { project: Project }) {
 
 function ProjectView({ project }: { project: Project }) {
   const navigate = useNavigate();
-  const mayManage = useMayManagePages();
+  const mayManage = useMayManagePages(project.id);
   const base = `/pages/${project.id}`;
   const domains = useMatch(`${base}/domains`);
   const tokens = useMatch(`${base}/tokens`);

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 
 export type Project = Answer<'/api/pages/{projectId}', 'get'>['data'];
@@ -15,8 +15,8 @@ export const PROJECT_LIST_KEY = ['pages', 'projects'];
 export const projectKey = (projectId: string) => ['pages', 'project', projectId];
 
 /** Whether the signed-in user may change pages projects (create, deploy, domains, tokens). */
-export function useMayManagePages(): boolean {
-  return mayAccess(useCurrentUser().scopes, { anyOf: ['pages:manage'] });
+export function useMayManagePages(projectId?: string): boolean {
+  return mayUse(useCurrentUser().scopes, 'pages:manage', projectId);
 }
 
 export function useProject(projectId: string) {

@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyNotice } from '../../components/EmptyNotice';
@@ -66,7 +66,7 @@ function ConnectorActions({ connector, onEdit }: { connector: Connector; onEdit:
 /** One connector (`/integrations/repohost/:id`): its last test, capabilities and allowlist. */
 export function ConnectorDetail() {
   const { id = '' } = useParams();
-  const canManage = mayAccess(useCurrentUser().scopes, { anyOf: ['integrations:manage'] });
+  const canManage = mayUse(useCurrentUser().scopes, 'integrations:manage', id);
   const [editing, setEditing] = useState(false);
   const { retest, testing, report } = useRetest();
   const connector = useQuery({

@@ -2,7 +2,7 @@ import { Anchor, Button, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
-import { mayAccess } from '../../auth/access';
+import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import type { Column } from '../../components/DataTable';
 import { PageHeader } from '../../components/PageHeader';
@@ -14,7 +14,7 @@ import { useRetest } from './use-retest';
 
 /** The repository-host connectors: search, add (test first), re-test; a name opens one. */
 export function ConnectorList() {
-  const canManage = mayAccess(useCurrentUser().scopes, { anyOf: ['integrations:manage'] });
+  const canManage = mayUse(useCurrentUser().scopes, 'integrations:manage');
   const [adding, setAdding] = useState(false);
   const { retest, testing } = useRetest();
   const columns: Column<Connector>[] = [

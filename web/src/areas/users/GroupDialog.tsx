@@ -4,16 +4,18 @@ import { api, call } from '../../api/client';
 import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
 import { useConsoleAreas } from '../area';
-import { ADMIN_KEY, type Group, useGroups } from './queries';
+import { ADMIN_KEY, type Group, useGroups, useResourceChoices } from './queries';
 import { scopeSuggestions } from './scope-suggestions';
 
-const SCOPES_HELP = 'e.g. logging:view, databases:*, or * for everything; manage includes view';
+const SCOPES_HELP =
+  'e.g. logging:view, databases:*, * for everything, or containerhost:view:<node id> for one resource; manage includes view';
 
 /** Creates a group, or (given one) replaces its scopes; a member's access changes at once. */
 export function GroupDialog({ group, onClose }: { group?: Group; onClose: () => void }) {
   const queryClient = useQueryClient();
   const groups = useGroups();
   const areas = useConsoleAreas();
+  const resources = useResourceChoices();
   const { form, banner, submitting, onSubmit } = useApiForm({
     initialValues: { name: group?.name ?? '', scopes: group?.scopes ?? [] },
     submit: ({ name, scopes }) =>
@@ -40,7 +42,7 @@ export function GroupDialog({ group, onClose }: { group?: Group; onClose: () => 
           <TagsInput
             label="Scopes"
             description={SCOPES_HELP}
-            data={scopeSuggestions(areas, groups.data?.data ?? [])}
+            data={scopeSuggestions(areas, groups.data?.data ?? [], resources)}
             clearable
             {...form.getInputProps('scopes')}
           />

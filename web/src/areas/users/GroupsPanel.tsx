@@ -7,15 +7,18 @@ import { type Column, DataTable } from '../../components/DataTable';
 import { notifySuccess } from '../../components/notify';
 import { QueryView } from '../../components/QueryView';
 import { GroupDialog } from './GroupDialog';
+import { GroupSettingsDialog } from './GroupSettingsDialog';
 import { ADMIN_KEY, type Group, useGroups } from './queries';
-import { RenameGroupDialog } from './RenameGroupDialog';
 
-/** The groups with their scopes and member counts; create one, edit its scopes, rename or delete it. */
+/**
+ * The groups with their scopes, member counts and whether they require two-factor sign-in; create
+ * one, edit its scopes or settings (name, two-factor), or delete it.
+ */
 export function GroupsPanel() {
   const groups = useGroups();
   // `null`: creating a group; a group: editing its scopes.
   const [dialog, setDialog] = useState<Group | null | undefined>();
-  const [renaming, setRenaming] = useState<Group | undefined>();
+  const [settings, setSettings] = useState<Group | undefined>();
   const queryClient = useQueryClient();
   const remove = async (group: Group) => {
     await call(api.DELETE('/api/admin/groups/{id}', { params: { path: { id: group.id } } }));
@@ -43,6 +46,19 @@ export function GroupsPanel() {
     },
     { header: 'Members', cell: (group) => group.userCount },
     {
+      header: 'Two-factor',
+      cell: (group) =>
+        group.requireMfa ? (
+          <Badge variant="light" color="green">
+            Required
+          </Badge>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Optional
+          </Text>
+        ),
+    },
+    {
       header: 'Actions',
       cell: (group) => (
         <Row gap={6}>
@@ -57,10 +73,10 @@ export function GroupsPanel() {
           <Button
             size="xs"
             variant="default"
-            aria-label={`Rename ${group.name}`}
-            onClick={() => setRenaming(group)}
+            aria-label={`Settings of ${group.name}`}
+            onClick={() => setSettings(group)}
           >
-            Rename
+            Settings
           </Button>
           <ConfirmButton
             size="xs"
@@ -85,7 +101,7 @@ export function GroupsPanel() {
           <DataTable label="Groups" columns={columns} rows={data} rowKey={(group) => group.id} />
         )}
       </QueryView>
-      {renaming && <RenameGroupDialog group={renaming} onClose={() => setRenaming(undefined)} />}
+      {settings && <GroupSettingsDialog group={settings} onClose={() => setSettings(undefined)} />}
       {dialog !== undefined && (
         <GroupDialog group={dialog ?? undefined} onClose={() => setDialog(undefined)} />
       )}
