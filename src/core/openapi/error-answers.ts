@@ -73,7 +73,9 @@ function errorStatuses(path: string, method: string, operation: Json): number[] 
 }
 
 /** Adds the error answers to each operation; answers the statuses any operation refers to. */
-export function addErrorAnswers(operations: { path: string; method: string; operation: Json }[]): Set<number> {
+export function addErrorAnswers(
+  operations: { path: string; method: string; operation: Json }[],
+): Set<number> {
   const answered = new Set<number>();
   for (const { path, method, operation } of operations) {
     for (const status of errorStatuses(path, method, operation)) {
