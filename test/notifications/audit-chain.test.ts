@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { desc, eq, gte, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NotifyConfig } from '../../src/config.js';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { makeEvents, rewriteFrom, sequenced } from '../audit/helpers.js';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
@@ -21,14 +22,36 @@ afterAll(async () => {
 
 const verifyChain = (target: TestGateway) => runJob(target, 'notifications.audit-chain');
 
-/** A rule for `audit.chain.broken` to a webhook; answers what it received, in order. */
+/**
+ * A rule for `audit.chain.broken` to a webhook: what it received, in order, and its only message once
+ * a gateway's worker delivered it.
+ */
 async function watchChain(target: TestGateway) {
   const channelId = await createWebhookChannel(target, receiver.webhookUrl);
   const ruleId = await createRule(target, 'audit.chain.broken', [channelId]);
+  const received = () => receiver.accepted.filter((request) => request.json?.rule?.id === ruleId);
   return {
     ruleId,
-    received: () => receiver.accepted.filter((request) => request.json?.rule?.id === ruleId),
+    received,
+    async onlyMessage(deliveredBy: TestGateway) {
+      await deliveriesSettle(deliveredBy, `ruleId=${ruleId}`, 'delivered');
+      const [message] = await eventually(
+        () => (received().length === 1 ? received() : undefined),
+        'one message',
+      );
+      return message!.json;
+    },
   };
+}
+
+/** Runs `test` on a gateway of its own (its own database), closed afterwards. */
+async function withOwnGateway(notify: Partial<NotifyConfig>, test: (target: TestGateway) => Promise<void>) {
+  const target = await startNotifyGateway(notify);
+  try {
+    await test(target);
+  } finally {
+    await target.close();
+  }
 }
 
 /** Changes one sequenced event's content behind the gateway's back; answers how to put it back. */
@@ -84,24 +107,24 @@ describe('the audit chain verification job', () => {
   });
 
   it('notifies at once a rewrite that re-hashed the chain from an older event: the head it verified last changed', async () => {
-    const { ruleId, received } = await watchChain(gateway);
+    const { onlyMessage } = await watchChain(gateway);
     await sequenced(gateway);
     await verifyChain(gateway);
     const head = await headSeq(gateway);
     await rewriteFrom(gateway, 2);
     await verifyChain(gateway);
 
-    await deliveriesSettle(gateway, `ruleId=${ruleId}`, 'delivered');
-    const [broken] = await eventually(() => (received().length === 1 ? received() : undefined), 'the break');
-    expect(broken!.json.details).toMatchObject({ brokenAtSeq: head, reason: 'CHECKPOINT_MISMATCH' });
+    expect((await onlyMessage(gateway)).details).toMatchObject({
+      brokenAtSeq: head,
+      reason: 'CHECKPOINT_MISMATCH',
+    });
   });
 });
 
 describe('the audit chain verification job between its walks of the whole chain', () => {
-  it('notifies at once events cut from the end of the chain down to before the head it verified last', async () => {
-    const separate = await startNotifyGateway();
-    try {
-      const { ruleId, received } = await watchChain(separate);
+  it('notifies at once events cut from the end of the chain down to before the head it verified last', () =>
+    withOwnGateway({}, async (separate) => {
+      const { onlyMessage } = await watchChain(separate);
       await makeEvents(separate, 2, 'cut');
       await sequenced(separate);
       await verifyChain(separate);
@@ -109,47 +132,30 @@ describe('the audit chain verification job between its walks of the whole chain'
       await separate.deps.db.delete(auditEvents).where(gte(auditEvents.seq, head - 1));
       await verifyChain(separate);
 
-      await deliveriesSettle(separate, `ruleId=${ruleId}`, 'delivered');
-      const [broken] = await eventually(
-        () => (received().length === 1 ? received() : undefined),
-        'the break',
-      );
-      expect(broken!.json.details).toMatchObject({
+      expect((await onlyMessage(separate)).details).toMatchObject({
         brokenAtSeq: head,
         reason: 'CHECKPOINT_MISSING',
         verified: `events after ${head}`,
       });
-    } finally {
-      await separate.close();
-    }
-  });
+    }));
 });
 
 describe('the audit chain verification job with INFRAGATE_NOTIFY_CHAIN_FULL_WALK_SECONDS=0', () => {
-  it('walks the whole chain every run, finding a change to an event an earlier run verified', async () => {
-    const separate = await startNotifyGateway({ chainFullWalkSeconds: 0 });
-    try {
-      const { ruleId, received } = await watchChain(separate);
+  it('walks the whole chain every run, finding a change to an event an earlier run verified', () =>
+    withOwnGateway({ chainFullWalkSeconds: 0 }, async (separate) => {
+      const { onlyMessage } = await watchChain(separate);
       await makeEvents(separate, 3, 'every-run');
       await sequenced(separate);
       await verifyChain(separate);
       await tamperWith(separate, 2);
       await verifyChain(separate);
 
-      await deliveriesSettle(separate, `ruleId=${ruleId}`, 'delivered');
-      const [broken] = await eventually(
-        () => (received().length === 1 ? received() : undefined),
-        'the break',
-      );
-      expect(broken!.json.details).toMatchObject({
+      expect((await onlyMessage(separate)).details).toMatchObject({
         brokenAtSeq: 2,
         reason: 'HASH_MISMATCH',
         verified: 'whole chain',
       });
-    } finally {
-      await separate.close();
-    }
-  });
+    }));
 });
 
 describe('the audit chain verification job of a restarted gateway', () => {
@@ -160,7 +166,7 @@ describe('the audit chain verification job of a restarted gateway', () => {
     const restartOf = { database, masterKey: crypto.randomBytes(32) };
     try {
       const before = await startNotifyGateway({}, {}, { restartOf });
-      const { ruleId, received } = await watchChain(before);
+      const { ruleId, onlyMessage } = await watchChain(before);
       // Event 2 lies well before the head the first run verifies.
       await makeEvents(before, 3, 'older');
       await sequenced(before);
@@ -181,12 +187,7 @@ describe('the audit chain verification job of a restarted gateway', () => {
       const after = await startNotifyGateway({}, {}, { restartOf });
       try {
         await verifyChain(after);
-        await deliveriesSettle(after, `ruleId=${ruleId}`, 'delivered');
-        const [broken] = await eventually(
-          () => (received().length === 1 ? received() : undefined),
-          'the break',
-        );
-        expect(broken!.json.details).toMatchObject({
+        expect((await onlyMessage(after)).details).toMatchObject({
           brokenAtSeq: 2,
           reason: 'HASH_MISMATCH',
           verified: 'whole chain',
