@@ -14,17 +14,15 @@
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.js';
 import { systemActor } from '../src/core/actor.js';
-import { chainHash, GENESIS_HASH } from '../src/core/audit-recorder.js';
+import { GENESIS_HASH } from '../src/core/audit-recorder.js';
 import { EgressGuard } from '../src/core/egress-guard.js';
 import { webhookSignature } from '../src/core/webhook-signature.js';
-import type { Database } from '../src/db/client.js';
-import { auditEvents } from '../src/db/schema/index.js';
 import { DestinationService } from '../src/modules/audit/destinations.js';
 import { listenOnLoopback } from '../test/services/peers.js';
 import { createDatabase, postgresBinaries, startPostgres } from '../test/services/postgres.js';
+import { insertChainedEvents } from './support/audit-events.js';
 import { startBenchGateway } from './support/gateway.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 100_000);
@@ -64,42 +62,6 @@ async function startCountingSink() {
       }),
     close: () => new Promise((resolve) => server.close(resolve)),
   };
-}
-
-/** Commits `count` chained events in multi-row inserts (for the backlog case; the chain stays valid). */
-async function bulkInsert(database: Database, count: number): Promise<void> {
-  let prevHash = GENESIS_HASH;
-  const [head] = await database.db
-    .execute(
-      sql`select coalesce(max(seq), 0) as seq, (select hash from audit_events order by seq desc limit 1) as hash from audit_events`,
-    )
-    .then((r) => (r as unknown as { rows: { seq: string; hash: string | null }[] }).rows);
-  let seq = Number(head?.seq ?? 0);
-  if (head?.hash) prevHash = head.hash;
-  for (let done = 0; done < count; done += BATCH) {
-    const rows = [];
-    for (let i = 0; i < Math.min(BATCH, count - done); i++) {
-      seq += 1;
-      const fields = {
-        id: crypto.randomUUID(),
-        seq,
-        occurredAt: new Date(),
-        actorId: null,
-        actorEmail: 'system',
-        action: 'bench.event.made',
-        targetType: 'bench',
-        targetId: String(seq),
-        outcome: 'success' as const,
-        requestId: crypto.randomUUID(),
-        clientIp: '127.0.0.1',
-        metadata: { index: seq, note: 'a typical small change description' },
-      };
-      const hash = chainHash(prevHash, fields);
-      rows.push({ ...fields, prevHash, hash });
-      prevHash = hash;
-    }
-    await database.db.insert(auditEvents).values(rows);
-  }
 }
 
 async function baseline(sinkUrl: string, count: number): Promise<number> {
@@ -162,7 +124,7 @@ async function measure(newDatabaseUrl: () => Promise<string | undefined>) {
     const destinations = new DestinationService(app.deps);
     sink.reset();
     if (mode === 'backlog') {
-      await bulkInsert(database, EVENTS);
+      await insertChainedEvents(database, EVENTS);
       const started = performance.now();
       await destinations.create(systemActor(), {
         name: 'bench',

@@ -167,6 +167,11 @@ export interface NotifyConfig {
   sweepSeconds: number;
   /** How often the audit hash chain is verified in the background (audit.chain.broken). */
   chainVerifySeconds: number;
+  /**
+   * How often that verification walks the whole chain; the runs between verify the events added since
+   * the head the process verified last (0: every run walks the whole chain).
+   */
+  chainFullWalkSeconds: number;
   /** How often the delivery worker looks for due notifications when nothing wakes it. */
   pollIntervalMs: number;
   /** Attempts before a delivery is `failed`. */
@@ -369,6 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     notify: {
       sweepSeconds: read.integer('INFRAGATE_NOTIFY_SWEEP_SECONDS', 300, 1, 86_400),
       chainVerifySeconds: read.integer('INFRAGATE_NOTIFY_CHAIN_VERIFY_SECONDS', 3600, 1, 7 * 86_400),
+      chainFullWalkSeconds: read.integer('INFRAGATE_NOTIFY_CHAIN_FULL_WALK_SECONDS', 86_400, 0, 30 * 86_400),
       pollIntervalMs: read.integer('INFRAGATE_NOTIFY_POLL_INTERVAL_MS', 1000, 10, 60_000),
       maxAttempts: read.integer('INFRAGATE_NOTIFY_MAX_ATTEMPTS', 10, 1, 100),
       retryBaseMs: read.integer('INFRAGATE_NOTIFY_RETRY_BASE_MS', 10_000, 1, 3_600_000),

@@ -1,11 +1,9 @@
 import crypto from 'node:crypto';
-import { asc, eq, gte, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainHash } from '../../src/core/audit-recorder.js';
-import { auditEvents } from '../../src/db/schema/index.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { makeEvents, sequenced } from './helpers.js';
+import { makeEvents, rewriteFrom, sequenced } from './helpers.js';
 
 let gateway: TestGateway;
 let viewer: string;
@@ -25,27 +23,6 @@ const verify = async (target: TestGateway, checkpoint?: { seq: number; hash: str
       query: checkpoint ? { checkpointSeq: checkpoint.seq, checkpointHash: checkpoint.hash } : {},
     })
   ).body.data;
-
-/** What someone with write access to the database could do: change an event, then re-hash the rest. */
-async function rewriteFrom(target: TestGateway, seq: number): Promise<void> {
-  const { db } = target.deps;
-  await db.update(auditEvents).set({ action: 'users.group.renamed' }).where(eq(auditEvents.seq, seq));
-  const [before] = await db
-    .select()
-    .from(auditEvents)
-    .where(eq(auditEvents.seq, seq - 1));
-  let prevHash = before!.hash!;
-  const rows = await db
-    .select()
-    .from(auditEvents)
-    .where(gte(auditEvents.seq, seq))
-    .orderBy(asc(auditEvents.seq));
-  for (const row of rows) {
-    const hash = chainHash(prevHash, { ...row, seq: row.seq! });
-    await db.update(auditEvents).set({ prevHash, hash }).where(eq(auditEvents.entry, row.entry));
-    prevHash = hash;
-  }
-}
 
 describe('GET /api/audit/checkpoint', () => {
   it("answers the chain's head seq and hash, signed so that the published public key verifies it", async () => {

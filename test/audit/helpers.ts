@@ -1,4 +1,7 @@
+import { asc, eq, gte } from 'drizzle-orm';
 import { loadConfig, type SiemConfig } from '../../src/config.js';
+import { chainHash } from '../../src/core/audit-recorder.js';
+import { auditEvents } from '../../src/db/schema/index.js';
 import { eventually } from '../support/eventually.js';
 import type { TestGateway } from '../support/gateway.js';
 
@@ -51,4 +54,25 @@ export async function sequenced(gateway: TestGateway) {
     const report = (await gateway.call('GET', '/api/audit/verify')).body.data;
     return report.unsequencedEvents === 0 ? report : undefined;
   }, 'every audit event sequenced');
+}
+
+/** What someone with write access to the database could do: change an event, then re-hash the rest. */
+export async function rewriteFrom(target: TestGateway, seq: number): Promise<void> {
+  const { db } = target.deps;
+  await db.update(auditEvents).set({ action: 'users.group.renamed' }).where(eq(auditEvents.seq, seq));
+  const [before] = await db
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.seq, seq - 1));
+  let prevHash = before!.hash!;
+  const rows = await db
+    .select()
+    .from(auditEvents)
+    .where(gte(auditEvents.seq, seq))
+    .orderBy(asc(auditEvents.seq));
+  for (const row of rows) {
+    const hash = chainHash(prevHash, { ...row, seq: row.seq! });
+    await db.update(auditEvents).set({ prevHash, hash }).where(eq(auditEvents.entry, row.entry));
+    prevHash = hash;
+  }
 }

@@ -29,7 +29,7 @@ describeInBrowser(
     beforeAll(async () => {
       registry = await startRegistry();
       ({ harness, podman, manager, nodeId } = await startContainerConsole({
-        insecureRegistries: [registry.address],
+        podman: { insecureRegistries: [registry.address] },
       }));
       image = await registry.push(podman.image, `ig-${run}/app:1`);
       // Besides the console and the engine, a registry starts and receives a push.

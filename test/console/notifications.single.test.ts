@@ -10,6 +10,7 @@ import {
 } from '../notifications/helpers.js';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
 import { freePort } from '../services/peers.js';
+import { startSmtpSink } from '../services/smtp-sink.js';
 import {
   accessibilityViolations,
   type ConsoleHarness,
@@ -96,6 +97,69 @@ describeInBrowser('the Notifications page', () => {
     await expect(row.getByRole('status').textContent()).resolves.toMatch(/Test failed.+/);
   });
 
+  it('creates an email channel, and its test send shows that the mail went out', async () => {
+    const smtp = await startSmtpSink();
+    try {
+      const { page } = await openPage('/notifications');
+      await page.getByRole('button', { name: 'Create channel' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'Create a channel' });
+      await dialog.getByLabel('Name', { exact: true }).fill('ops mail');
+      await dialog.getByText('Email', { exact: true }).click();
+      await dialog.getByLabel('SMTP host').fill('127.0.0.1');
+      await dialog.getByLabel('SMTP port').fill(String(smtp.port));
+      await dialog.getByRole('combobox', { name: 'STARTTLS' }).click();
+      await page.getByRole('option', { name: 'Never' }).click();
+      await dialog.getByLabel('From', { exact: true }).fill('infragate@example.test');
+      const to = dialog.getByLabel('To', { exact: true });
+      await to.fill('ops@example.test');
+      await to.press('Enter');
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'notifications-email-channel');
+      await dialog.getByRole('button', { name: 'Create channel' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+
+      await page.getByRole('button', { name: 'Send test to ops mail' }).click();
+      const row = page
+        .getByRole('table', { name: 'Channels' })
+        .getByRole('row')
+        .filter({ hasText: 'ops mail' });
+      await row.getByText('Test delivered').waitFor();
+      expect(smtp.mails.map((mail) => mail.subject)).toEqual([
+        '[infragate] Test notification for channel ops mail',
+      ]);
+      expect(smtp.mails[0]!.to).toMatchObject({ text: 'ops@example.test' });
+    } finally {
+      await smtp.stop();
+    }
+  });
+
+  it('creates a Slack-compatible channel, and its test send shows that the chat took it', async () => {
+    const { page } = await openPage('/notifications');
+    await page.getByRole('button', { name: 'Create channel' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create a channel' });
+    await dialog.getByLabel('Name', { exact: true }).fill('ops chat');
+    await dialog.getByText('Slack-compatible', { exact: true }).click();
+    await dialog.getByLabel('Incoming-webhook URL').fill(receiver.slackUrl);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Create channel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const [channel] = (
+      await harness.gateway.call('GET', '/api/notifications/channels', { query: { q: 'ops chat' } })
+    ).body.data;
+    expect(channel).toMatchObject({ kind: 'slack', url: null, urlOrigin: receiver.baseUrl });
+
+    await page.getByRole('button', { name: 'Send test to ops chat' }).click();
+    const row = page
+      .getByRole('table', { name: 'Channels' })
+      .getByRole('row')
+      .filter({ hasText: 'ops chat' });
+    await row.getByText('Test delivered').waitFor();
+    const posted = receiver.accepted.filter((request) => request.path.startsWith('/slack/'));
+    expect(posted.map((request) => request.json.text.split('\n')[0])).toEqual([
+      '*Test notification for channel ops chat*',
+    ]);
+  });
+
   it('creates a rule for an event, with its channels and thresholds', async () => {
     const { page } = await openPage('/notifications/rules');
     await page.getByRole('button', { name: 'Create rule' }).first().click();
@@ -151,6 +215,30 @@ describeInBrowser('the Notifications page', () => {
       await runJob(harness.gateway, 'notifications.deliver');
       return (await deliveries({ ruleId }))[0]?.status === 'delivered';
     }, 'the requeued delivery arriving');
+  });
+
+  it('shows a delivery’s attempts on its page: the failed one and the one after the requeue', async () => {
+    const { page, problems } = await openPage('/notifications/deliveries?status=delivered');
+    const row = page
+      .getByRole('table', { name: 'Deliveries' })
+      .getByRole('row')
+      .filter({ hasText: 'flaky hook' });
+    await row.getByRole('link', { name: 'Health check of web is offline' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Health check of web is offline' }).waitFor();
+    const attempts = page.getByRole('table', { name: 'Attempts' }).getByRole('row');
+    await attempts.filter({ hasText: 'succeeded' }).waitFor();
+    const failed = attempts.filter({ hasText: '#1' });
+    await failed.getByText('failed', { exact: true }).waitFor();
+    await failed.getByText('503', { exact: true }).waitFor();
+    await failed.getByText('receiver is down', { exact: false }).waitFor();
+    await attempts.filter({ hasText: '#2' }).getByText('succeeded', { exact: true }).waitFor();
+    await page
+      .getByRole('region', { name: 'Payload' })
+      .getByText('"kind": "containerhost.health_check.changed"')
+      .waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'notifications-delivery');
+    expect(problems).toEqual([]);
   });
 
   it('shows the open alerts on the overview', async () => {

@@ -46,7 +46,7 @@ describe('a webhook channel', () => {
       resource: { type: 'containerhost_health_check', name: 'web' },
       state: 'offline',
       previousState: null,
-      url: 'https://console.example.test/containerhost/nodes/0b6d8c8e-1f0e-4d9c-8b0a-2a8b5f1c9e77/containers/web',
+      url: 'https://console.example.test/containers/0b6d8c8e-1f0e-4d9c-8b0a-2a8b5f1c9e77/containers/web/health',
     });
     expect(request.headers['x-infragate-delivery']).toBe(request.json.deliveryId);
     expect(receiver.rejectedSignatures).toBe(0);
@@ -88,7 +88,7 @@ describe('a Slack-compatible channel', () => {
     expect(lines[0]).toBe('*Health check of web is degraded*');
     expect(lines).toContain('State: degraded');
     expect(lines.at(-1)).toBe(
-      '<https://console.example.test/containerhost/nodes/0b6d8c8e-1f0e-4d9c-8b0a-2a8b5f1c9e77/containers/web|Open in infragate>',
+      '<https://console.example.test/containers/0b6d8c8e-1f0e-4d9c-8b0a-2a8b5f1c9e77/containers/web/health|Open in infragate>',
     );
   });
 });
@@ -126,7 +126,9 @@ describe.skipIf(!openssl.path)('an email channel', () => {
       (Array.isArray(mail.to) ? mail.to : [mail.to]).flatMap((to) => to!.value.map((v) => v.address)),
     ).toEqual(['ops@example.test', 'oncall@example.test']);
     expect(mail.messageId).toBe(`<${delivery!.id}@console.example.test>`);
-    expect(mail.text).toContain('Open: https://console.example.test/containerhost/nodes/');
+    expect(mail.text).toContain(
+      'Open: https://console.example.test/containers/0b6d8c8e-1f0e-4d9c-8b0a-2a8b5f1c9e77/containers/web/health',
+    );
     expect(mail.html).toContain('<h2>Health check of web is offline</h2>');
   });
 

@@ -34,6 +34,7 @@ describe('notification settings', () => {
     expect(loadConfig({}).notify).toEqual({
       sweepSeconds: 300,
       chainVerifySeconds: 3600,
+      chainFullWalkSeconds: 86_400,
       pollIntervalMs: 1000,
       maxAttempts: 10,
       retryBaseMs: 10_000,

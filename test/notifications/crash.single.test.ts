@@ -1,99 +1,159 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
-import { openssl } from '../services/openssl-pki.js';
+import { makeTestPki, openssl } from '../services/openssl-pki.js';
 import { type ServeProcess, startServeProcess } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
 import { certificateValidFor, WEBHOOK_SECRET } from './helpers.js';
 
-describe.skipIf(!openssl.path)('a gateway killed with SIGKILL after a notification was committed', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-notify-crash-'));
-  const env = {
-    INFRAGATE_DATA_DIR: dataDir,
-    DATABASE_URL: '',
-    INFRAGATE_NOTIFY_SWEEP_SECONDS: '1',
-    INFRAGATE_NOTIFY_POLL_INTERVAL_MS: '50',
-    INFRAGATE_NOTIFY_RETRY_BASE_MS: '50',
-    INFRAGATE_PUBLIC_URL: 'https://console.example.test',
-  };
-  let receiver: NotificationReceiver | undefined;
-  let gateway: ServeProcess | undefined;
-  afterAll(async () => {
-    await gateway?.stop();
-    await receiver?.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+interface Delivery {
+  id: string;
+  status: string;
+  attempts: number;
+  resource: { id: string };
+}
 
-  it('delivers it exactly once after the restart', { timeout: 120_000 }, async () => {
-    receiver = await startNotificationReceiver({ secret: WEBHOOK_SECRET });
-    gateway = await startServeProcess(env);
-    const token = gateway.firstToken!;
+describe.skipIf(!openssl.path)(
+  'a gateway killed with SIGKILL while one notification was being sent and another was committed but not picked up yet',
+  () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-notify-crash-'));
+    const env = {
+      INFRAGATE_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      INFRAGATE_NOTIFY_SWEEP_SECONDS: '1',
+      INFRAGATE_NOTIFY_POLL_INTERVAL_MS: '50',
+      INFRAGATE_NOTIFY_RETRY_BASE_MS: '50',
+      // A send that hangs holds the worker (a job never overlaps itself) until the kill.
+      INFRAGATE_NOTIFY_TIMEOUT_MS: '100000',
+      INFRAGATE_NOTIFY_LEASE_SECONDS: '120',
+      INFRAGATE_PUBLIC_URL: 'https://console.example.test',
+    };
+    let receiver: NotificationReceiver;
+    let gateway: ServeProcess | undefined;
+    let token: string;
+    let ruleId: string;
+    let onItsWay: string;
+    let waiting: string;
     const call = (method: string, url: string, body?: unknown) => gateway!.call(method, url, token, body);
-
-    const channel = await call('POST', '/api/notifications/channels', {
-      name: 'crash hook',
-      kind: 'webhook',
-      url: receiver.webhookUrl,
-      secret: WEBHOOK_SECRET,
-    });
-    expect(channel.status).toBe(201);
-    const rule = await call('POST', '/api/notifications/rules', {
-      name: 'certificates soon',
-      event: 'certificates.expiring',
-      channelIds: [channel.body.data.id],
-    });
-    expect(rule.status).toBe(201);
-
-    // The receiver takes the request and never answers: the gateway dies after the delivery was
-    // committed and sent, before it learnt the outcome.
-    receiver.mode = 'hang';
-    const killed = new Promise<void>((resolve) => {
-      receiver!.onRequest = () => {
-        receiver!.onRequest = undefined;
-        void gateway!.stop('SIGKILL').then(() => resolve());
-      };
-    });
-    const first = certificateValidFor(3, 'first.example.test');
-    const upload = (name: string, material: ReturnType<typeof certificateValidFor>) =>
-      call('POST', '/api/ssl-certificates/upload', {
+    const upload = async (name: string, material: ReturnType<typeof certificateValidFor>) => {
+      const uploaded = await call('POST', '/api/ssl-certificates/upload', {
         name,
         certificatePem: material.certificatePem,
         privateKeyPem: material.privateKeyPem,
       });
-    const uploaded = await upload('first', first);
-    expect(uploaded.status).toBe(201);
-    await killed;
-    expect(gateway.child.signalCode).toBe('SIGKILL');
-    expect(receiver.accepted).toHaveLength(0);
+      expect(uploaded.status).toBe(201);
+      return uploaded.body.data.id as string;
+    };
+    const deliveryFor = async (certificateId: string): Promise<Delivery | undefined> => {
+      const list = await call('GET', `/api/notifications/deliveries?ruleId=${ruleId}&limit=100`);
+      const mine = (list.body.data as Delivery[]).filter(
+        (delivery) => delivery.resource.id === certificateId,
+      );
+      expect(mine.length).toBeLessThanOrEqual(1);
+      return mine[0];
+    };
+    const requestsFor = (certificateId: string) =>
+      receiver.requests.filter((request) => request.json?.resource?.id === certificateId);
+    const attemptOutcomes = async (delivery: Delivery) =>
+      (await call('GET', `/api/notifications/deliveries/${delivery.id}`)).body.data.attemptLog.map(
+        (attempt: { outcome: string }) => attempt.outcome,
+      );
 
-    receiver.mode = 'ok';
-    gateway = await startServeProcess(env);
-    const forFirst = () => receiver!.accepted.filter((r) => r.json?.resource?.id === uploaded.body.data.id);
-    await eventually(() => forFirst().length === 1, 'redelivery after restart', 60_000);
+    beforeAll(async () => {
+      receiver = await startNotificationReceiver({ secret: WEBHOOK_SECRET });
+      gateway = await startServeProcess(env);
+      token = gateway.firstToken!;
+      const channel = await call('POST', '/api/notifications/channels', {
+        name: 'crash hook',
+        kind: 'webhook',
+        url: receiver.webhookUrl,
+        secret: WEBHOOK_SECRET,
+      });
+      expect(channel.status).toBe(201);
+      const rule = await call('POST', '/api/notifications/rules', {
+        name: 'certificates soon',
+        event: 'certificates.expiring',
+        channelIds: [channel.body.data.id],
+      });
+      expect(rule.status).toBe(201);
+      ruleId = rule.body.data.id;
 
-    // Later sweeps run (a second certificate gets its notification) and queue nothing new for the first.
-    const second = await upload('second', certificateValidFor(3, 'second.example.test'));
-    await eventually(
-      () => receiver!.accepted.some((r) => r.json?.resource?.id === second.body.data.id),
-      'a later sweep',
-      60_000,
-    );
-    expect(forFirst()).toHaveLength(1);
-    const deliveries = await call(
-      'GET',
-      `/api/notifications/deliveries?ruleId=${rule.body.data.id}&limit=100`,
-    );
-    const mine = deliveries.body.data.filter(
-      (delivery: { resource: { id: string } }) => delivery.resource.id === uploaded.body.data.id,
-    );
-    expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({ status: 'delivered', attempts: 2 });
-    const detail = await call('GET', `/api/notifications/deliveries/${mine[0].id}`);
-    expect(detail.body.data.attemptLog.map((attempt: { outcome: string }) => attempt.outcome)).toEqual([
-      'interrupted',
-      'succeeded',
-    ]);
-  });
-});
+      // The receiver takes the first notification and never answers: the gateway dies after it sent
+      // it, before it learnt the outcome.
+      receiver.mode = 'hang';
+      onItsWay = await upload('on-its-way', certificateValidFor(3, 'on-its-way.example.test'));
+      await eventually(() => requestsFor(onItsWay).length === 1, 'the first send');
+      // The second upload commits its notification while the worker is stuck in the first send.
+      waiting = await upload('waiting', certificateValidFor(3, 'waiting.example.test'));
+      expect(await deliveryFor(waiting)).toMatchObject({ status: 'queued', attempts: 0 });
+
+      await gateway.stop('SIGKILL');
+      expect(gateway.child.signalCode).toBe('SIGKILL');
+      receiver.mode = 'ok';
+      gateway = await startServeProcess(env);
+      await eventually(
+        async () =>
+          (await deliveryFor(onItsWay))?.status === 'delivered' &&
+          (await deliveryFor(waiting))?.status === 'delivered',
+        'both delivered after the restart',
+        60_000,
+      );
+    }, 300_000);
+    afterAll(async () => {
+      await gateway?.stop();
+      await receiver?.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('sends the notification that was on its way again, with the same X-Infragate-Delivery id', async () => {
+      const delivery = (await deliveryFor(onItsWay))!;
+      const [cutShort, again] = requestsFor(onItsWay);
+      expect(requestsFor(onItsWay)).toHaveLength(2);
+      expect(cutShort!.headers['x-infragate-delivery']).toBe(delivery.id);
+      expect(again!.headers['x-infragate-delivery']).toBe(delivery.id);
+      expect(again!.json.deliveryId).toBe(delivery.id);
+      expect(delivery.attempts).toBe(2);
+      expect(await attemptOutcomes(delivery)).toEqual(['interrupted', 'succeeded']);
+    });
+
+    it('delivers the notification that was committed but not picked up exactly once', async () => {
+      const delivery = (await deliveryFor(waiting))!;
+      expect(requestsFor(waiting)).toHaveLength(1);
+      expect(receiver.accepted.filter((request) => request.json?.resource?.id === waiting)).toHaveLength(1);
+      expect(delivery.attempts).toBe(1);
+      expect(await attemptOutcomes(delivery)).toEqual(['succeeded']);
+    });
+
+    it('queues nothing new for either in the sweeps after the restart', { timeout: 120_000 }, async () => {
+      // An expired certificate's alert that only a sweep closes once the certificate is gone: when it
+      // is closed, a sweep has run (and reported every certificate again).
+      const pki = makeTestPki();
+      try {
+        const expired = await call('POST', '/api/ssl-certificates/upload', {
+          name: 'long-gone',
+          certificatePem: pki.expiredLeaf.certificatePem,
+          privateKeyPem: pki.expiredLeaf.keyPem,
+          allowExpired: true,
+        });
+        expect(expired.status).toBe(201);
+        expect((await call('DELETE', `/api/ssl-certificates/${expired.body.data.id}`)).status).toBe(200);
+        await eventually(
+          async () =>
+            !(await call('GET', '/api/notifications/alerts?limit=100')).body.data.some(
+              (alert: { resource: { id: string } }) => alert.resource.id === expired.body.data.id,
+            ),
+          'a sweep',
+          60_000,
+        );
+      } finally {
+        pki.cleanup();
+      }
+      expect(requestsFor(onItsWay)).toHaveLength(2);
+      expect(requestsFor(waiting)).toHaveLength(1);
+      expect(await deliveryFor(onItsWay)).toMatchObject({ status: 'delivered' });
+      expect(await deliveryFor(waiting)).toMatchObject({ status: 'delivered' });
+    });
+  },
+);

@@ -1,6 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, repohostConnectors } from '../../src/db/schema/index.js';
+import { type FakeGitlab, startFakeGitlab } from '../services/fake-gitlab-v4.js';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
 import { openssl } from '../services/openssl-pki.js';
 import { type SmtpSink, startSmtpSink } from '../services/smtp-sink.js';
@@ -12,6 +12,7 @@ import {
   createRule,
   createWebhookChannel,
   deliveriesSettle,
+  emit,
   runJob,
   startNotifyGateway,
 } from './helpers.js';
@@ -34,7 +35,7 @@ describe.skipIf(!openssl.path)('the sweep, for certificates', () => {
   });
   afterAll(async () => smtp?.stop());
 
-  it('mails once that a certificate expires in 3 days, and a second sweep sends nothing new', async () => {
+  it('mails as soon as a certificate that expires in 3 days is uploaded, and later sweeps send nothing new', async () => {
     const mail = await created(gateway, '/api/notifications/channels', {
       name: 'certificate mail',
       kind: 'email',
@@ -50,8 +51,8 @@ describe.skipIf(!openssl.path)('the sweep, for certificates', () => {
       privateKeyPem: material.privateKeyPem,
     });
 
-    await runJob(gateway, 'notifications.sweep');
     await deliveriesSettle(gateway, `ruleId=${ruleId}`, 'delivered');
+    await runJob(gateway, 'notifications.sweep');
     await runJob(gateway, 'notifications.sweep');
     await deliveriesSettle(gateway, `ruleId=${ruleId}`, 'delivered');
 
@@ -117,23 +118,29 @@ describe.skipIf(!openssl.path)('the sweep, for deleted resources', () => {
 });
 
 describe('the sweep, for repository-host tokens', () => {
-  it('notifies a token that expires within a threshold, naming the connector', async () => {
+  let gitlab: FakeGitlab;
+  beforeAll(async () => {
+    gitlab = await startFakeGitlab();
+  });
+  afterAll(async () => gitlab?.close());
+
+  it('notifies a token that expires within a threshold, as the connector’s probe of the host reported it', async () => {
     const channelId = await createWebhookChannel(gateway, receiver.webhookUrl);
     const ruleId = await createRule(gateway, 'repohost.token.expiring', [channelId], { withinDays: [14] });
     const expiresOn = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
-    const [connector] = await gateway.deps.db
-      .insert(repohostConnectors)
-      .values({
-        name: 'gitlab.example.test',
-        baseUrl: 'https://gitlab.example.test',
-        tokenSealed: gateway.deps.secrets.seal('glpat-not-used', 'repohost_connectors.token'),
-        allowlist: [],
-        capabilities: {},
-        tokenExpiresAt: expiresOn,
-        lastTestedAt: new Date(),
-        lastTestOk: true,
-      })
-      .returning();
+    gitlab.users.push({ id: 1, username: 'deployer', name: 'Deploy Bot' });
+    gitlab.tokens.push({
+      token: 'glpat-ExpiresSoonToken00010',
+      userId: 1,
+      scopes: ['api'],
+      expiresAt: expiresOn,
+    });
+    const connectorId = await created(gateway, '/api/integrations/repohost/connectors', {
+      name: 'gitlab.example.test',
+      baseUrl: gitlab.url,
+      token: 'glpat-ExpiresSoonToken00010',
+    });
+
     await runJob(gateway, 'notifications.sweep');
     await deliveriesSettle(gateway, `ruleId=${ruleId}`, 'delivered');
     const request = receiver.accepted.find((r) => r.json?.rule?.id === ruleId)!;
@@ -141,34 +148,48 @@ describe('the sweep, for repository-host tokens', () => {
       title: expect.stringMatching(
         /^The access token of repository host gitlab\.example\.test expires in (9|10) days$/,
       ),
-      resource: { type: 'repohost_connector', id: connector!.id, name: 'gitlab.example.test' },
+      resource: { type: 'repohost_connector', id: connectorId, name: 'gitlab.example.test' },
       threshold: 14,
-      details: { tokenExpiresAt: expiresOn },
+      details: { baseUrl: gitlab.url, tokenExpiresAt: expiresOn },
+      url: `https://console.example.test/integrations/repohost/${connectorId}`,
     });
   });
 });
 
-describe('the audit chain verification job', () => {
-  it('notifies a broken chain once, and again when it verifies after repair', async () => {
+describe('the sweep, for reminders', () => {
+  it('reminds of a health check that went offline more than the rule’s interval ago, once per interval', async () => {
+    const node = await created(gateway, '/api/containerhost/nodes', {
+      name: 'reminded-node',
+      endpoint: 'unix:///run/infragate-test/reminded-node.sock',
+    });
+    // Disabled, so the background job does not run the check and report a state of its own meanwhile.
+    const check = await gateway.call('PUT', `/api/containerhost/nodes/${node}/containers/api/health-check`, {
+      body: { hostPort: 8080, enabled: false },
+    });
+    expect(check.status).toBe(200);
     const channelId = await createWebhookChannel(gateway, receiver.webhookUrl);
-    const ruleId = await createRule(gateway, 'audit.chain.broken', [channelId]);
-    await runJob(gateway, 'notifications.audit-chain');
-    const [victim] = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.seq, 2));
-    await gateway.deps.db.update(auditEvents).set({ action: 'tampered.with' }).where(eq(auditEvents.seq, 2));
-    await runJob(gateway, 'notifications.audit-chain');
-    await runJob(gateway, 'notifications.audit-chain');
-    await gateway.deps.db.update(auditEvents).set({ action: victim!.action }).where(eq(auditEvents.seq, 2));
-    await runJob(gateway, 'notifications.audit-chain');
+    const ruleId = await createRule(gateway, 'containerhost.health_check.changed', [channelId], {
+      filters: { nodeId: node },
+      renotifyMinutes: 60,
+    });
+    await emit(gateway, {
+      kind: 'containerhost.health_check.changed',
+      resource: { type: 'containerhost_health_check', id: check.body.data.id, name: 'api' },
+      labels: { nodeId: node, containerName: 'api' },
+      state: 'offline',
+      occurredAt: new Date(Date.now() - 65 * 60_000),
+    });
 
+    await runJob(gateway, 'notifications.sweep');
+    await runJob(gateway, 'notifications.sweep');
     await deliveriesSettle(gateway, `ruleId=${ruleId}`, 'delivered', 2);
-    const received = await eventually(() => {
+    const titles = await eventually(() => {
       const mine = receiver.accepted.filter((request) => request.json?.rule?.id === ruleId);
-      return mine.length === 2 ? mine : undefined;
-    }, 'two notifications');
-    expect(received.map((request) => request.json.title)).toEqual([
-      'The audit trail’s hash chain is broken',
-      'The audit trail verifies again',
+      return mine.length === 2 ? mine.map((request) => request.json.title) : undefined;
+    }, 'the change and one reminder');
+    expect(titles.sort()).toEqual([
+      'Health check of api is offline',
+      'Reminder: Health check of api is still offline',
     ]);
-    expect(received[0]!.json.details).toMatchObject({ brokenAtSeq: 2, reason: 'HASH_MISMATCH' });
   });
 });

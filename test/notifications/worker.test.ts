@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -7,11 +8,12 @@ import {
   notificationRules,
 } from '../../src/db/schema/index.js';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
-import type { TestGateway } from '../support/gateway.js';
+import { openTestDatabase, type TestGateway } from '../support/gateway.js';
 import {
   createRule,
   createWebhookChannel,
   deliveriesSettle,
+  emit,
   healthEvent,
   runJob,
   startNotifyGateway,
@@ -100,5 +102,37 @@ describe('the delivery worker', () => {
     });
     const [delivered] = await deliveriesSettle(gateway, `channelId=${channelId}`, 'delivered');
     expect(delivered).toMatchObject({ ruleId: null, summary: 'Health check of web is offline' });
+  });
+});
+
+describe('a delivery the egress guard refuses when it is sent', () => {
+  it('fails with the rule that refused it and reaches nothing, as when a narrower INFRAGATE_EGRESS came in force after the channel was saved', {
+    timeout: 120_000,
+  }, async () => {
+    const database = await openTestDatabase();
+    const restartOf = { database, masterKey: crypto.randomBytes(32) };
+    try {
+      const before = await startNotifyGateway({ maxAttempts: 1 }, {}, { restartOf });
+      const channelId = await createWebhookChannel(before, receiver.webhookUrl);
+      const ruleId = await createRule(before, 'containerhost.health_check.changed', [channelId]);
+      await before.close();
+
+      const after = await startNotifyGateway({ maxAttempts: 1 }, { egress: 'public' }, { restartOf });
+      try {
+        await emit(after, healthEvent('offline', 'b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d03'));
+        const [failed] = await deliveriesSettle(after, `ruleId=${ruleId}`, 'failed');
+        expect(failed).toMatchObject({
+          attempts: 1,
+          lastError: expect.stringMatching(
+            /^egress to 127\.0\.0\.1 \(127\.0\.0\.1\) refused: loopback addresses are not allowed by INFRAGATE_EGRESS=public$/,
+          ),
+        });
+        expect(receiver.requests.filter((request) => request.json?.rule?.id === ruleId)).toEqual([]);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await database.close();
+    }
   });
 });

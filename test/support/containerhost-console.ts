@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import type { Config } from '../../src/config.js';
 import { type PodmanOptions, type PodmanPeer, startPodman } from '../services/podman.js';
 import { type ConsoleHarness, type ConsolePage, type ConsoleUser, signIn, startConsole } from './console.js';
 
@@ -10,8 +11,10 @@ export interface ContainerConsole {
   nodeId: string;
 }
 
-export async function startContainerConsole(podmanOptions: PodmanOptions = {}): Promise<ContainerConsole> {
-  const [harness, podman] = await Promise.all([startConsole(), startPodman(podmanOptions)]);
+export async function startContainerConsole(
+  options: { gateway?: Partial<Config>; podman?: PodmanOptions } = {},
+): Promise<ContainerConsole> {
+  const [harness, podman] = await Promise.all([startConsole(options.gateway), startPodman(options.podman)]);
   const manager = await harness.createUser(['containerhost:manage']);
   const node = await harness.gateway.call('POST', '/api/containerhost/nodes', {
     // Volume files go through a helper container of the image the engine has already.

@@ -2,11 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { App } from '../../src/core/app.js';
 import type { Deps } from '../../src/core/deps.js';
-import { openDatabase } from '../../src/db/client.js';
+import { type Database, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { groups, users } from '../../src/db/schema/index.js';
 import { issueToken } from '../../src/modules/auth/tokens.js';
@@ -83,6 +84,11 @@ export async function openTestDatabase() {
 export interface TestGatewayOptions {
   /** Receives the gateway's log lines (set `logLevel` in the overrides, e.g. `trace`). */
   logStream?: NodeJS.WritableStream;
+  /**
+   * The database (and master key) of an earlier test gateway, for a restart with other settings;
+   * closing the gateway leaves it open (the test closes it).
+   */
+  restartOf?: { database: Database; masterKey: Buffer };
 }
 
 /** A real gateway on a fresh database, driven through `inject()` (or `listen()` for real sockets). */
@@ -91,30 +97,37 @@ export async function startTestGateway(
   options: TestGatewayOptions = {},
 ): Promise<TestGateway> {
   const config = testConfig(overrides);
-  const database = await openTestDatabase();
+  const database = options.restartOf?.database ?? (await openTestDatabase());
   const answers = new AnswerLedger();
   const app = await buildServer({
     config,
     database,
-    masterKey: crypto.randomBytes(32),
+    masterKey: options.restartOf?.masterKey ?? crypto.randomBytes(32),
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
-    closeDatabase: true,
+    closeDatabase: !options.restartOf,
     onAnswer: answers.record,
   });
   await app.ready();
   const { db } = app.deps;
 
   let counter = 0;
+  const tokenFor = async (userId: string) => {
+    const issued = await issueToken(db, { userId, kind: 'api', name: 'test', expiresAt: null });
+    return { userId, token: issued.token };
+  };
   const createUserWithToken = async (email: string, groupId: string) => {
     const [user] = await db
       .insert(users)
       .values({ email, name: email.split('@')[0]!, groupId })
       .returning();
-    const issued = await issueToken(db, { userId: user!.id, kind: 'api', name: 'test', expiresAt: null });
-    return { userId: user!.id, token: issued.token };
+    return tokenFor(user!.id);
   };
   const [admins] = await db.select().from(groups);
-  const admin = await createUserWithToken('admin@test', admins!.id);
+  // A restart finds the admin of the first start.
+  const [earlierAdmin] = await db.select().from(users).where(eq(users.email, 'admin@test'));
+  const admin = earlierAdmin
+    ? await tokenFor(earlierAdmin.id)
+    : await createUserWithToken('admin@test', admins!.id);
 
   return {
     app,

@@ -1,4 +1,4 @@
-import { asc, count, desc, gt, isNotNull, isNull } from 'drizzle-orm';
+import { asc, count, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import { chainHash, GENESIS_HASH } from '../../core/audit-recorder.js';
 import type { Deps } from '../../core/deps.js';
 import { validationError } from '../../core/errors.js';
@@ -29,21 +29,41 @@ export class AuditChainService {
    * sequenced are counted, not checked: they have no place in the chain yet.
    */
   async verify(query: VerifyQuery): Promise<ChainReport> {
-    const checkpoint = readCheckpoint(query);
-    const unsequencedEvents = await this.countUnsequenced();
-    let prevHash = GENESIS_HASH;
-    let expectedSeq = 1;
+    return this.walk({ seq: 0, hash: GENESIS_HASH }, readCheckpoint(query));
+  }
+
+  /**
+   * Verifies only what was added after a head verified earlier (`from`, e.g. the last report's
+   * `headSeq` and `headHash`): the event at `from.seq` must still have that hash and still give it,
+   * and the chain must link on from it. A change to an older event is not seen: only `verify` walks
+   * those. `checkedEvents` counts the events after `from`.
+   */
+  async verifySince(from: { seq: number; hash: string }): Promise<ChainReport> {
+    if (from.seq === 0) return this.verify({});
+    const [row] = (await this.deps.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.seq, from.seq))) as SequencedRow[];
+    const broken = !row
+      ? checkpointMissing(from.seq, (await this.head())?.seq ?? 0)
+      : row.hash !== from.hash
+        ? checkpointMismatch(row, from.hash)
+        : checkLink(row, from.seq, row.prevHash);
+    if (broken) return { ...(await this.report(0, row ?? null)), valid: false, firstBrokenLink: broken };
+    return this.walk(from);
+  }
+
+  /** Walks from the event after `from` (seq 0 and the genesis hash: the whole chain). */
+  private async walk(from: { seq: number; hash: string }, checkpoint?: { seq: number; hash: string }) {
+    let prevHash = from.hash;
+    let expectedSeq = from.seq + 1;
     let checked = 0;
-    let head: SequencedRow | undefined;
+    let head: SequencedRow | null = null;
     let checkpointSeen = false;
-    const report = (broken: ChainBreak | null): ChainReport => ({
+    const report = async (broken: ChainBreak | null): Promise<ChainReport> => ({
+      ...(await this.report(checked, head ?? (from.seq > 0 ? { seq: from.seq, hash: from.hash } : null))),
       valid: broken === null,
-      checkedEvents: checked,
-      headSeq: head?.seq ?? null,
-      headHash: head?.hash ?? null,
-      unsequencedEvents,
       firstBrokenLink: broken,
-      verifiedAt: new Date(),
     });
     for (;;) {
       const rows = (await this.deps.db
@@ -70,15 +90,34 @@ export class AuditChainService {
     return report(null);
   }
 
+  /** The parts of a report every outcome has: what was checked, the head reached, the unsequenced. */
+  private async report(
+    checkedEvents: number,
+    head: { seq: number; hash: string } | null,
+  ): Promise<Omit<ChainReport, 'valid' | 'firstBrokenLink'>> {
+    return {
+      checkedEvents,
+      headSeq: head?.seq ?? null,
+      headHash: head?.hash ?? null,
+      unsequencedEvents: await this.countUnsequenced(),
+      verifiedAt: new Date(),
+    };
+  }
+
   /** The chain's head (seq 0 and the genesis hash while nothing is sequenced), signed. */
   async checkpoint(): Promise<Checkpoint> {
+    const head = await this.head();
+    return this.signer.sign(head?.seq ?? 0, head?.hash ?? GENESIS_HASH);
+  }
+
+  private async head(): Promise<{ seq: number; hash: string } | undefined> {
     const [head] = await this.deps.db
       .select({ seq: auditEvents.seq, hash: auditEvents.hash })
       .from(auditEvents)
       .where(isNotNull(auditEvents.seq))
       .orderBy(desc(auditEvents.seq))
       .limit(1);
-    return this.signer.sign(head?.seq ?? 0, head?.hash ?? GENESIS_HASH);
+    return head ? { seq: head.seq!, hash: head.hash! } : undefined;
   }
 
   private async countUnsequenced(): Promise<number> {

@@ -2,11 +2,13 @@ import { and, asc, count, eq, lte, type SQL } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { visibleResources } from '../../core/auth/visible-resources.js';
+import { reportCertificateExpiry } from '../../core/certificate-expiry.js';
 import type { CertificateRelease } from '../../core/certificate-requests.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
+import type { NotificationOutbox } from '../../core/notifications.js';
 import { fetchPage } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
 import { containsText } from '../../core/text-filters.js';
@@ -32,13 +34,15 @@ export class CertificateService {
   private readonly db: Db;
   private readonly audit: AuditRecorder;
   private readonly secrets: SecretBox;
+  private readonly notifications: NotificationOutbox;
   /** Name or id of the certificate the TLS listener serves by default (`INFRAGATE_TLS_DEFAULT_CERTIFICATE`). */
   private readonly defaultCertificate: string | undefined;
 
-  constructor(deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'config'>) {
+  constructor(deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'notifications' | 'config'>) {
     this.db = deps.db;
     this.audit = deps.audit;
     this.secrets = deps.secrets;
+    this.notifications = deps.notifications;
     this.defaultCertificate = deps.config.https.defaultCertificate;
   }
 
@@ -113,6 +117,7 @@ export class CertificateService {
         targetId: id,
         metadata: auditMetadata(name, material),
       });
+      await reportCertificateExpiry(tx, this.notifications, { id, name, ...material });
       await announceCertificateChange(tx, id);
       return this.get(id, tx);
     });
@@ -144,6 +149,7 @@ export class CertificateService {
           previousNotAfter: previous.notAfter?.toISOString() ?? null,
         },
       });
+      await reportCertificateExpiry(tx, this.notifications, { id, name: previous.name, ...material });
       await announceCertificateChange(tx, id);
       return this.get(id, tx);
     });

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { consolePages } from '../../core/console-pages.js';
 import type { Deps } from '../../core/deps.js';
 import type { ChannelSecrets, NotificationPayload, notificationChannels } from '../../db/schema/index.js';
 import { sendEmail } from './adapters/email.js';
@@ -39,7 +40,7 @@ export class ChannelSender {
   /** A test message that names the channel; nothing is queued or retried. */
   sendTest(channel: ChannelRow) {
     const deliveryId = crypto.randomUUID();
-    const link = `${this.deps.config.publicUrl}/notifications`;
+    const link = `${this.deps.config.publicUrl}${consolePages.notifications()}`;
     const message: Message = compose(
       `Test notification for channel ${channel.name}`,
       [

@@ -3,7 +3,7 @@ import type { Deps } from '../../core/deps.js';
 import { DEFAULT_WITHIN_DAYS, NOTIFICATION_EVENT_SPECS } from '../../core/notification-events.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import { NOTIFICATION_EVENTS, notificationConditions } from '../../db/schema/index.js';
-import { title } from './messages.js';
+import { consolePathOf, title } from './messages.js';
 import type { Alert, EventKind } from './schemas.js';
 
 /** What can be notified (the event catalog) and what is wrong right now (open alerts). */
@@ -44,6 +44,7 @@ export class NotificationEventService {
         state: row.state,
         since: row.since,
         summary: title(row.payload),
+        consolePath: consolePathOf(row.payload),
         details: row.payload.details,
       }),
     );

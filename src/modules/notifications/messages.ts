@@ -1,3 +1,5 @@
+import type { AuditAction } from '../../core/audit-actions.js';
+import { consolePages } from '../../core/console-pages.js';
 import { NOTIFICATION_EVENT_SPECS } from '../../core/notification-events.js';
 import type { NotificationPayload } from '../../db/schema/index.js';
 
@@ -52,30 +54,36 @@ export function title(payload: NotificationPayload): string {
   return payload.reminder > 0 ? `Reminder: ${line}` : line;
 }
 
-/** Console pages by resource type; the labels carry the parent ids a page needs. */
-function consolePath(payload: NotificationPayload): string {
-  const { type, id } = payload.resource;
+/**
+ * The console page of a notification's resource (a path below the console's address), by resource
+ * type; the labels carry the parent ids a page needs. Messages link to it and open alerts show it.
+ */
+export function consolePathOf(payload: Pick<NotificationPayload, 'resource' | 'labels' | 'details'>): string {
+  const { type, id, name } = payload.resource;
   const { nodeId, containerName, destinationId } = payload.labels;
-  const segment = encodeURIComponent;
   switch (type) {
     case 'ssl_certificate':
-      return `/certificates/${segment(id)}`;
+      return consolePages.certificate(id);
     case 'containerhost_health_check':
       return nodeId && containerName
-        ? `/containerhost/nodes/${segment(nodeId)}/containers/${segment(containerName)}`
-        : '/containerhost';
+        ? consolePages.containerHealth(nodeId, containerName)
+        : consolePages.containers();
     case 'siem_destination':
-      return `/audit/siem/destinations/${segment(id)}`;
+      return consolePages.siemDestinations();
     case 'siem_delivery':
-      return destinationId ? `/audit/siem/destinations/${segment(destinationId)}` : '/audit/siem';
+      return consolePages.siemDeliveries({ destinationId });
     case 'repohost_connector':
-      return `/integrations/repohost/${segment(id)}`;
+      return consolePages.repohostConnector(id);
     case 'audit_chain':
-      return '/audit/verify';
+      return consolePages.auditEvents();
     case 'login':
-      return '/audit?action=auth.login.failed';
+      // A locked account's failures carry its email as the actor; a locked address's are every actor's.
+      return consolePages.auditEvents({
+        action: 'auth.login.failed' satisfies AuditAction,
+        actor: payload.details.subject === 'account' ? name : undefined,
+      });
     default:
-      return '/notifications';
+      return consolePages.notifications();
   }
 }
 
@@ -133,5 +141,5 @@ export function compose(heading: string, rows: [string, string][], link: string)
 
 /** The message of a notification; `publicUrl` is where the console is reached (no trailing slash). */
 export function renderMessage(payload: NotificationPayload, publicUrl: string): Message {
-  return compose(title(payload), lines(payload), `${publicUrl}${consolePath(payload)}`);
+  return compose(title(payload), lines(payload), `${publicUrl}${consolePathOf(payload)}`);
 }

@@ -262,6 +262,9 @@ export const Alert = NamedObject('Alert', {
   state: Type.String(),
   since: Timestamp,
   summary: Type.String(),
+  consolePath: Type.String({
+    description: 'The console page of the resource, below the console’s address (what messages link to)',
+  }),
   details: Type.Record(Type.String(), Type.Unknown()),
 });
 

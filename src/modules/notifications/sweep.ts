@@ -1,6 +1,7 @@
 import { isNotNull, isNull, type SQLWrapper, sql } from 'drizzle-orm';
+import { reportCertificateExpiry } from '../../core/certificate-expiry.js';
 import type { Deps } from '../../core/deps.js';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
 import {
   containerhostHealthChecks,
   type NotificationEventKind,
@@ -46,11 +47,16 @@ export function tokenDeadline(expiresAt: string): Date | undefined {
  * certificate expiry (`certificates.expiring`, `certificates.expired`), repository-host token expiry
  * (`repohost.token.expiring`), reminders of open conditions and forgetting the conditions of deleted
  * resources; and, as a job of its own, the
- * verification of the audit hash chain (`audit.chain.broken`). Each resource is one emit in a
- * transaction; the outbox's identities make a repeated sweep queue nothing new.
+ * verification of the audit hash chain (`audit.chain.broken`). Each resource is reported in a
+ * transaction of its own; the outbox's identities make a repeated sweep queue nothing new.
  */
 export class NotificationSweep {
-  constructor(private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'notifications' | 'secrets'>) {}
+  /** The chain head this process verified last, and when its next run walks the whole chain. */
+  private verified: { seq: number; hash: string; fullWalkDue: number } | undefined;
+
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'log' | 'notifications' | 'secrets'>,
+  ) {}
 
   register(): void {
     const { notify } = this.deps.config;
@@ -91,36 +97,12 @@ export class NotificationSweep {
         notAfter: sslCertificates.notAfter,
         subject: sslCertificates.subject,
       })
-      .from(sslCertificates);
-    await db.transaction(async (tx) => {
-      for (const certificate of certificates) {
-        // An ACME certificate not issued yet has no expiry to watch.
-        const { notAfter } = certificate;
-        if (!notAfter) continue;
-        const resource = { type: 'ssl_certificate', id: certificate.id, name: certificate.name };
-        const labels = { certificateId: certificate.id };
-        const details = { subject: certificate.subject, notAfter: notAfter.toISOString() };
-        const expired = notAfter <= now;
-        if (!expired) {
-          await notifications.emit(tx, {
-            kind: 'certificates.expiring',
-            resource,
-            labels,
-            details,
-            deadline: notAfter,
-            occurredAt: now,
-          });
-        }
-        await notifications.emit(tx, {
-          kind: 'certificates.expired',
-          resource,
-          labels,
-          details,
-          state: expired ? 'expired' : 'valid',
-          occurredAt: now,
-        });
-      }
-    });
+      .from(sslCertificates)
+      // An ACME certificate not issued yet has no expiry to watch.
+      .where(isNotNull(sslCertificates.notAfter));
+    await this.eachApart('certificate', certificates, (tx, certificate) =>
+      reportCertificateExpiry(tx, notifications, { ...certificate, notAfter: certificate.notAfter! }, now),
+    );
   }
 
   private async repohostTokens(now: Date): Promise<void> {
@@ -134,26 +116,63 @@ export class NotificationSweep {
       })
       .from(repohostConnectors)
       .where(isNotNull(repohostConnectors.tokenExpiresAt));
-    await db.transaction(async (tx) => {
-      for (const connector of connectors) {
-        const deadline = tokenDeadline(connector.tokenExpiresAt!);
-        if (!deadline) continue;
-        await notifications.emit(tx, {
-          kind: 'repohost.token.expiring',
-          resource: { type: 'repohost_connector', id: connector.id, name: connector.name },
-          labels: { connectorId: connector.id },
-          details: { baseUrl: connector.baseUrl, tokenExpiresAt: connector.tokenExpiresAt },
-          deadline,
-          occurredAt: now,
-        });
-      }
+    await this.eachApart('repository host', connectors, async (tx, connector) => {
+      const deadline = tokenDeadline(connector.tokenExpiresAt!);
+      if (!deadline) return;
+      await notifications.emit(tx, {
+        kind: 'repohost.token.expiring',
+        resource: { type: 'repohost_connector', id: connector.id, name: connector.name },
+        labels: { connectorId: connector.id },
+        details: { baseUrl: connector.baseUrl, tokenExpiresAt: connector.tokenExpiresAt },
+        deadline,
+        occurredAt: now,
+      });
     });
   }
 
-  /** Walks the audit chain (the audit module's own verification) and reports its state as a condition. */
+  /**
+   * Reports each resource in a transaction of its own, so one that fails (logged) neither rolls back
+   * nor holds up the others; the next sweep tries it again.
+   */
+  private async eachApart<Resource extends { id: string }>(
+    what: string,
+    resources: Resource[],
+    report: (tx: Tx, resource: Resource) => Promise<void>,
+  ): Promise<void> {
+    for (const resource of resources) {
+      try {
+        await this.deps.db.transaction((tx) => report(tx, resource));
+      } catch (error) {
+        this.deps.log.error(
+          { err: error, resourceId: resource.id },
+          `the notification sweep could not report a ${what}`,
+        );
+      }
+    }
+  }
+
+  /**
+   * Verifies the audit chain (the audit module's own verification) and reports its state as a
+   * condition. The whole chain is walked on this process's first run, at least once every
+   * `chainFullWalkSeconds` (0: every run), and after any break; the runs between verify only the events added since the head
+   * this process verified last (cost grows with the new events, not with the trail: see
+   * docs/SECURITY.md for what a run between full walks can miss). That head is kept through a break
+   * and given to the whole walks as a checkpoint, so a rewritten chain stays broken until it is undone.
+   */
   async verifyChain(): Promise<void> {
+    const now = Date.now();
     const chain = new AuditChainService(this.deps, new CheckpointSigner(this.deps.secrets));
-    const report = await chain.verify({});
+    const last = this.verified;
+    const full = !last || now >= last.fullWalkDue;
+    const report = full
+      ? await chain.verify(last ? { checkpointSeq: last.seq, checkpointHash: last.hash } : {})
+      : await chain.verifySince(last);
+    if (!report.valid) this.verified = last && { ...last, fullWalkDue: now };
+    else if (report.headSeq === null) this.verified = undefined;
+    else {
+      const fullWalkDue = full ? now + this.deps.config.notify.chainFullWalkSeconds * 1000 : last.fullWalkDue;
+      this.verified = { seq: report.headSeq, hash: report.headHash!, fullWalkDue };
+    }
     const broken = report.firstBrokenLink;
     await this.deps.db.transaction((tx) =>
       this.deps.notifications.emit(tx, {
@@ -163,6 +182,7 @@ export class NotificationSweep {
         occurredAt: report.verifiedAt,
         details: {
           checkedEvents: report.checkedEvents,
+          verified: full ? 'whole chain' : `events after ${last.seq}`,
           ...(broken
             ? { brokenAtSeq: broken.seq, reason: broken.reason, explanation: broken.explanation }
             : {}),

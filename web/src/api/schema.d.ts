@@ -3653,6 +3653,8 @@ export interface components {
             /** Format: date-time */
             since: string;
             summary: string;
+            /** @description The console page of the resource, below the console’s address (what messages link to) */
+            consolePath: string;
             details: {
                 [key: string]: unknown;
             };

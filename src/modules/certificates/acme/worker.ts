@@ -3,7 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AcmeConfig } from '../../../config.js';
 import { systemActor } from '../../../core/actor.js';
 import type { AuditRecorder } from '../../../core/audit-recorder.js';
+import { reportCertificateExpiry } from '../../../core/certificate-expiry.js';
 import type { Deps } from '../../../core/deps.js';
+import type { NotificationOutbox } from '../../../core/notifications.js';
 import type { SecretBox } from '../../../core/secret-box.js';
 import type { Db } from '../../../db/client.js';
 import { acmeOrders, sslCertificates } from '../../../db/schema/index.js';
@@ -60,9 +62,10 @@ export class AcmeWorker {
   private readonly secrets: SecretBox;
   private readonly config: AcmeConfig;
   private readonly log: FastifyBaseLogger;
+  private readonly notifications: NotificationOutbox;
 
   constructor(
-    deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'config' | 'log'>,
+    deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'config' | 'log' | 'notifications'>,
     private readonly orderer: AcmeOrderer,
     private readonly challenges: ChallengeStore,
     private readonly providers: DnsProviderService,
@@ -72,6 +75,7 @@ export class AcmeWorker {
     this.secrets = deps.secrets;
     this.config = deps.config.acme;
     this.log = deps.log;
+    this.notifications = deps.notifications;
   }
 
   async run(): Promise<void> {
@@ -176,6 +180,11 @@ export class AcmeWorker {
           ...auditMetadata(previous.name, stored),
           ...(renewed ? { previousFingerprintSha256: previous.fingerprintSha256 } : {}),
         },
+      });
+      await reportCertificateExpiry(tx, this.notifications, {
+        id: order.certificateId,
+        name: previous.name,
+        ...stored,
       });
       await announceCertificateChange(tx, order.certificateId);
     });

@@ -1,19 +1,14 @@
-import { Badge, Button, Select, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { SIEM_DELIVERY_FILTERS, type SiemDeliveryFilter } from '../../../../src/core/console-pages';
 import { api, call } from '../../api/client';
+import type { Query } from '../../api/types';
 import type { Column } from '../../components/DataTable';
 import { formatDateTime } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ServerList } from '../../components/ServerList';
-import {
-  AUDIT_KEY,
-  DELIVERIES_KEY,
-  DELIVERY_STATUSES,
-  DESTINATIONS_KEY,
-  type Delivery,
-  type DeliveryStatus,
-} from './queries';
+import { useAddressFilters } from '../../components/use-address-filters';
+import { AUDIT_KEY, DELIVERIES_KEY, DELIVERY_STATUSES, DESTINATIONS_KEY, type Delivery } from './queries';
 
 const STATUS_COLOURS: Record<string, string> = {
   queued: 'blue',
@@ -25,27 +20,20 @@ const STATUS_COLOURS: Record<string, string> = {
   discarded: 'gray',
 };
 
-const isStatus = (value: string | null): value is DeliveryStatus =>
-  DELIVERY_STATUSES.includes(value as DeliveryStatus);
+type Filters = Pick<Query<'/api/audit/siem/deliveries', 'get'>, SiemDeliveryFilter>;
 
-/** The export's deliveries, newest first, filtered by status; a failed one can be requeued. */
+/**
+ * The export's deliveries, newest first, filtered by status and destination (in the address, where
+ * a failed-delivery notification links to); a failed one can be requeued.
+ */
 export function DeliveriesPanel() {
   const queryClient = useQueryClient();
-  const [params, setParams] = useSearchParams();
-  const status = params.get('status');
+  const { filters, setFilter } = useAddressFilters<Filters>(SIEM_DELIVERY_FILTERS);
   const destinations = useQuery({
     queryKey: [...DESTINATIONS_KEY, 'names'],
     queryFn: () => call(api.GET('/api/audit/siem/destinations', { params: { query: { limit: 100 } } })),
   });
   const destinationName = (id: string) => destinations.data?.data.find((item) => item.id === id)?.name ?? id;
-  const chooseStatus = (value: string | null) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (value) next.set('status', value);
-      else next.delete('status');
-      next.delete('page');
-      return next;
-    });
   const requeue = async (delivery: Delivery) => {
     try {
       await call(
@@ -106,24 +94,32 @@ export function DeliveriesPanel() {
   ];
   return (
     <Stack>
-      <Select
-        label="Status"
-        placeholder="Any status"
-        data={DELIVERY_STATUSES}
-        value={isStatus(status) ? status : null}
-        onChange={chooseStatus}
-        clearable
-        maw={240}
-      />
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <Select
+          label="Status"
+          placeholder="Any status"
+          data={DELIVERY_STATUSES}
+          value={filters.status ?? null}
+          onChange={(value) => setFilter('status', value)}
+          clearable
+          w={200}
+        />
+        <Select
+          label="Destination"
+          placeholder="Any destination"
+          data={(destinations.data?.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
+          value={filters.destinationId ?? null}
+          onChange={(value) => setFilter('destinationId', value)}
+          clearable
+          searchable
+          w={240}
+        />
+      </Group>
       <ServerList
         label="Deliveries"
-        queryKey={[...DELIVERIES_KEY, status]}
+        queryKey={[...DELIVERIES_KEY, filters]}
         fetchPage={(query) =>
-          call(
-            api.GET('/api/audit/siem/deliveries', {
-              params: { query: { ...query, ...(isStatus(status) ? { status } : {}) } },
-            }),
-          )
+          call(api.GET('/api/audit/siem/deliveries', { params: { query: { ...query, ...filters } } }))
         }
         columns={columns}
         rowKey={(delivery) => delivery.id}

@@ -1,12 +1,11 @@
 import { Badge, Code, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Column } from '../../components/DataTable';
 import { formatDateTime } from '../../components/format';
 import { ServerList } from '../../components/ServerList';
 import { EventFilterBar } from './EventFilterBar';
-import { type EventFilters, eventQuery, NO_EVENT_FILTERS } from './event-filters';
+import { type EventFilters, eventFiltersFrom, eventQuery, withEventFilters } from './event-filters';
 import { type AuditEvent, EVENTS_KEY } from './queries';
 import { VerifyChain } from './VerifyChain';
 
@@ -63,27 +62,17 @@ const COLUMNS: Column<AuditEvent>[] = [
   },
 ];
 
-/** The audit events, newest first, filtered; and the chain's verification. */
+/** The audit events, newest first, filtered (the filters live in the address); and the chain's verification. */
 export function EventsPanel() {
-  const [filters, setFilters] = useState<EventFilters>(NO_EVENT_FILTERS);
-  const [, setParams] = useSearchParams();
-  const filter = (next: EventFilters) => {
-    setFilters(next);
-    // A new filter starts on its first page.
-    setParams(
-      (current) => {
-        const params = new URLSearchParams(current);
-        params.delete('page');
-        return params;
-      },
-      { replace: true },
-    );
-  };
+  const [params, setParams] = useSearchParams();
+  const filters = eventFiltersFrom(params);
+  const filter = (next: EventFilters) => setParams((current) => withEventFilters(current, next));
   const query = eventQuery(filters);
   return (
     <Stack>
       <VerifyChain />
-      <EventFilterBar filters={filters} onFilter={filter} />
+      {/* A new address (a link followed while here) starts the form over from its filters. */}
+      <EventFilterBar key={JSON.stringify(filters)} filters={filters} onFilter={filter} />
       <ServerList
         label="Audit events"
         queryKey={[...EVENTS_KEY, query]}

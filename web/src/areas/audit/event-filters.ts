@@ -1,3 +1,4 @@
+import { AUDIT_EVENT_FILTERS } from '../../../../src/core/console-pages';
 import type { Query } from '../../api/types';
 
 export type EventQuery = Omit<Query<'/api/audit/events', 'get'>, 'page' | 'limit'>;
@@ -45,4 +46,31 @@ export function eventQuery(filters: EventFilters): EventQuery {
   if (filters.from) query.from = new Date(filters.from).toISOString();
   if (filters.to) query.to = new Date(filters.to).toISOString();
   return query;
+}
+
+const OUTCOMES = ['success', 'failure'] as const;
+
+/**
+ * The filters the address holds (`/audit?action=auth.login.failed`, as notifications link to it), so
+ * a link, a reload or a shared address shows the same events; an unknown outcome is no filter.
+ */
+export function eventFiltersFrom(params: URLSearchParams): EventFilters {
+  const filters = { ...NO_EVENT_FILTERS };
+  for (const name of AUDIT_EVENT_FILTERS) {
+    const value = params.get(name) ?? '';
+    if (name === 'outcome') filters.outcome = OUTCOMES.find((outcome) => outcome === value) ?? '';
+    else filters[name] = value;
+  }
+  return filters;
+}
+
+/** The address's parameters with these filters in place of the old ones, back on the first page. */
+export function withEventFilters(params: URLSearchParams, filters: EventFilters): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const name of AUDIT_EVENT_FILTERS) {
+    if (filters[name]) next.set(name, filters[name]);
+    else next.delete(name);
+  }
+  next.delete('page');
+  return next;
 }

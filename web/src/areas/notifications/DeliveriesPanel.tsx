@@ -1,77 +1,44 @@
-import { Badge, Button, Group, Select, Stack, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { Anchor, Group, Select, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Query } from '../../api/types';
 import type { Column } from '../../components/DataTable';
 import { formatDateTime } from '../../components/format';
-import { notifyError, notifySuccess } from '../../components/notify';
 import { ServerList } from '../../components/ServerList';
+import { useAddressFilters } from '../../components/use-address-filters';
+import { DELIVERY_STATUSES, DeliveryStatusBadge } from './DeliveryStatus';
 import {
   DELIVERIES_KEY,
   type Delivery,
-  NOTIFICATIONS_KEY,
+  deliveryPath,
   namesById,
   useChannelChoices,
   useRuleChoices,
 } from './queries';
+import { RequeueButton } from './RequeueButton';
 
 type Filters = Pick<Query<'/api/notifications/deliveries', 'get'>, 'status' | 'channelId' | 'ruleId'>;
-type Status = NonNullable<Filters['status']>;
 
-const STATUSES: { value: Status; color: string }[] = [
-  { value: 'queued', color: 'blue' },
-  { value: 'delivering', color: 'blue' },
-  { value: 'retrying', color: 'orange' },
-  { value: 'delivered', color: 'green' },
-  { value: 'failed', color: 'red' },
-];
 const FILTERS = ['status', 'channelId', 'ruleId'] as const;
 
-/** The deliveries filters live in the address, like the list's page. */
-function useDeliveryFilters() {
-  const [params, setParams] = useSearchParams();
-  const filters = Object.fromEntries(
-    FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name)]] : [])),
-  ) as Filters;
-  const setFilter = (name: (typeof FILTERS)[number], value: string | null) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      next.delete('page');
-      return next;
-    });
-  return { filters, setFilter };
-}
-
-/** Every notification sent or to be sent, newest first, filtered; a failed one can be sent again. */
+/**
+ * Every notification sent or to be sent, newest first, filtered; each links to its page with the
+ * attempts; a failed one can be sent again.
+ */
 export function DeliveriesPanel({ canManage }: { canManage: boolean }) {
-  const queryClient = useQueryClient();
   const channels = useChannelChoices().data?.data ?? [];
   const rules = useRuleChoices().data?.data ?? [];
   const channelNames = namesById(channels);
-  const { filters, setFilter } = useDeliveryFilters();
-  const requeue = async (delivery: Delivery) => {
-    try {
-      await call(
-        api.POST('/api/notifications/deliveries/{id}/requeue', { params: { path: { id: delivery.id } } }),
-      );
-      notifySuccess(`Queued “${delivery.summary}” again.`);
-    } catch (error) {
-      notifyError(error);
-    }
-    await queryClient.invalidateQueries({ queryKey: NOTIFICATIONS_KEY });
-  };
+  const { filters, setFilter } = useAddressFilters<Filters>(FILTERS);
   const columns: Column<Delivery>[] = [
     { header: 'Created', cell: (delivery) => formatDateTime(delivery.createdAt) },
     {
       header: 'Notification',
       cell: (delivery) => (
         <div>
-          <Text size="sm" fw={500}>
+          <Anchor component={Link} to={deliveryPath(delivery.id)} size="sm" fw={500}>
             {delivery.summary}
-          </Text>
+          </Anchor>
           <Text size="sm" c="dimmed" ff="monospace">
             {delivery.event}
           </Text>
@@ -83,12 +50,7 @@ export function DeliveriesPanel({ canManage }: { canManage: boolean }) {
       header: 'Status',
       cell: (delivery) => (
         <Stack gap={2}>
-          <Badge
-            color={STATUSES.find((status) => status.value === delivery.status)?.color ?? 'gray'}
-            variant="light"
-          >
-            {delivery.status}
-          </Badge>
+          <DeliveryStatusBadge status={delivery.status} />
           <Text size="sm" c="dimmed">
             {delivery.attempts} of {delivery.maxAttempts} attempts
             {delivery.nextAttemptAt && delivery.status === 'retrying'
@@ -105,27 +67,14 @@ export function DeliveriesPanel({ canManage }: { canManage: boolean }) {
     },
   ];
   if (canManage)
-    columns.push({
-      header: 'Actions',
-      cell: (delivery) =>
-        delivery.status === 'failed' && (
-          <Button
-            size="xs"
-            variant="default"
-            aria-label={`Requeue ${delivery.summary}`}
-            onClick={() => void requeue(delivery)}
-          >
-            Requeue
-          </Button>
-        ),
-    });
+    columns.push({ header: 'Actions', cell: (delivery) => <RequeueButton delivery={delivery} /> });
   return (
     <Stack>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <Select
           label="Status"
           placeholder="Any status"
-          data={STATUSES.map((status) => status.value)}
+          data={DELIVERY_STATUSES.map((status) => status.value)}
           value={filters.status ?? null}
           onChange={(value) => setFilter('status', value)}
           clearable

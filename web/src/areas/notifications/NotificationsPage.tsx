@@ -1,10 +1,11 @@
 import { Tabs } from '@mantine/core';
-import { useLocation, useNavigate } from 'react-router';
+import { Route, Routes, useLocation, useNavigate } from 'react-router';
 import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeader } from '../../components/PageHeader';
 import { ChannelsPanel } from './ChannelsPanel';
 import { DeliveriesPanel } from './DeliveriesPanel';
+import { DeliveryPage } from './DeliveryPage';
 import { RulesPanel } from './RulesPanel';
 
 const TABS = [
@@ -14,13 +15,12 @@ const TABS = [
 ] as const;
 
 /**
- * Channels (`/notifications`, where messages link to), rules (`/notifications/rules`) and
+ * Channels (`/notifications`, where test messages link to), rules (`/notifications/rules`) and
  * deliveries (`/notifications/deliveries`), each a tab with its own address.
  */
-export default function NotificationsPage() {
+function NotificationTabs({ canManage }: { canManage: boolean }) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
-  const canManage = mayUse(useCurrentUser().scopes, 'notifications:manage');
   const tab =
     TABS.find((candidate) => candidate.path !== '/notifications' && pathname.startsWith(candidate.path))
       ?.value ?? 'channels';
@@ -55,5 +55,16 @@ export default function NotificationsPage() {
         </Tabs.Panel>
       </Tabs>
     </>
+  );
+}
+
+/** The tabs, and one delivery with its attempts at `/notifications/deliveries/<id>`. */
+export default function NotificationsPage() {
+  const canManage = mayUse(useCurrentUser().scopes, 'notifications:manage');
+  return (
+    <Routes>
+      <Route path="deliveries/:id" element={<DeliveryPage canManage={canManage} />} />
+      <Route path="*" element={<NotificationTabs canManage={canManage} />} />
+    </Routes>
   );
 }

@@ -14,6 +14,9 @@ export const CHANNELS_KEY = ['notifications', 'channels'];
 export const RULES_KEY = ['notifications', 'rules'];
 export const DELIVERIES_KEY = ['notifications', 'deliveries'];
 
+/** The page of one delivery, with its attempts. */
+export const deliveryPath = (id: string) => `/notifications/deliveries/${encodeURIComponent(id)}`;
+
 // Pickers (a rule's channels, the deliveries' filters) offer this many; an installation has a handful.
 const PICKER_LIMIT = 100;
 

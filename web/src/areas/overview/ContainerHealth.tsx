@@ -1,6 +1,7 @@
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { consolePages } from '../../../../src/core/console-pages';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { formatDateTime } from '../../components/format';
@@ -13,7 +14,7 @@ const SHOWN = 20;
 const TROUBLE = ['offline', 'degraded'] as const;
 
 function FailingCheck({ check }: { check: Check }) {
-  const page = `/containers/${check.nodeId}/containers/${encodeURIComponent(check.containerName)}/health`;
+  const page = consolePages.containerHealth(check.nodeId, check.containerName);
   return (
     <Stack gap={2} role="listitem">
       <Group gap="xs" wrap="wrap">
@@ -58,7 +59,7 @@ export default function ContainerHealth() {
           data.length === 0 ? (
             <Text c="dimmed">
               Every saved health check is online. Checks are set per container under{' '}
-              <Anchor component={Link} to="/containers">
+              <Anchor component={Link} to={consolePages.containers()}>
                 Containers
               </Anchor>
               .

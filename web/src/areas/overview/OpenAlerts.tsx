@@ -18,7 +18,9 @@ function OpenAlert({ alert }: { alert: Alert }) {
         <Badge color="red" variant="light" tt="none">
           {alert.state}
         </Badge>
-        <Text fw={500}>{alert.summary}</Text>
+        <Anchor component={Link} to={alert.consolePath} fw={500}>
+          {alert.summary}
+        </Anchor>
       </Group>
       <Text size="sm" c="dimmed">
         Since {formatDateTime(alert.since)} · {alert.event}
@@ -27,7 +29,10 @@ function OpenAlert({ alert }: { alert: Alert }) {
   );
 }
 
-/** Watched conditions in a bad state now (an expired certificate, an open circuit …), oldest first. */
+/**
+ * Watched conditions in a bad state now (an expired certificate, an open circuit …), oldest first,
+ * each linking to its resource's page (the page notifications link to).
+ */
 export default function OpenAlerts() {
   const alerts = useQuery({
     queryKey: ['overview', 'alerts'],
