@@ -6,16 +6,9 @@ import { type Engine, egressFor, translateEngineError } from './docker.js';
 import { type ImageReference, parseImageReference } from './image-references.js';
 import type { RegistryAuth, RegistryCredentialService } from './registry-credentials.js';
 import { serverAddress } from './registry-credentials.js';
+import type { PullProgress } from './schemas/images.js';
 import type { RegistryLogin } from './schemas/registry-credentials.js';
 import { JsonLines } from './stream-frames.js';
-
-/** One progress message of a pull: the layer it is about (if any), the engine's words and byte counts. */
-export interface PullProgress {
-  layer: string | null;
-  status: string;
-  current: number | null;
-  total: number | null;
-}
 
 /** Where the credentials of a pull came from (never what they are). */
 export type CredentialSource = 'request' | 'stored' | 'none';

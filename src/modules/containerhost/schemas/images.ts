@@ -8,6 +8,7 @@ export const ImagePull = Type.Object({
   credentials: Type.Optional(RegistryLogin),
 });
 
+/** One progress message of a pull: the layer it is about (if any), the engine's words and byte counts. */
 export const PullProgress = Type.Object({
   layer: Type.Union([Type.String(), Type.Null()]),
   status: Type.String(),
@@ -35,5 +36,6 @@ export const ImagePrune = Type.Object({
 });
 
 export type ImagePull = Static<typeof ImagePull>;
+export type PullProgress = Static<typeof PullProgress>;
 export type ImageRemoval = Static<typeof ImageRemoval>;
 export type ImagePrune = Static<typeof ImagePrune>;
