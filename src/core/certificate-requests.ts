@@ -1,4 +1,5 @@
 import type { AuditActor } from './actor.js';
+import { ServedPort } from './served-port.js';
 
 /** A certificate another module needs for names it serves, obtained by the gateway itself. */
 export interface CertificateRequest {
@@ -11,24 +12,20 @@ export interface CertificateRequest {
 
 /**
  * Ordering a certificate across modules: pages asks, the certificates module serves (an http-01 ACME
- * order that its worker carries out). Modules are encapsulated plugins, so the request goes through
- * this port in `Deps` rather than to the certificates module's services.
+ * order that its worker carries out).
  */
 export interface CertificateRequests {
   /** Stores the certificate as pending, audited, and answers its id; issuing follows in the background. */
   request(actor: AuditActor, request: CertificateRequest): Promise<{ id: string }>;
 }
 
-/** The port in `Deps`: built before the modules, served by the one that registers itself. */
-export class CertificateRequestPort implements CertificateRequests {
-  private server: CertificateRequests | undefined;
-
-  serve(server: CertificateRequests): void {
-    this.server = server;
+/** The port in `Deps` (`deps.certificateRequests`), served by the certificates module. */
+export class CertificateRequestPort extends ServedPort<CertificateRequests> implements CertificateRequests {
+  constructor() {
+    super('certificates');
   }
 
-  request(actor: AuditActor, request: CertificateRequest): Promise<{ id: string }> {
-    if (!this.server) return Promise.reject(new Error('the certificates module is not loaded'));
-    return this.server.request(actor, request);
+  async request(actor: AuditActor, request: CertificateRequest): Promise<{ id: string }> {
+    return (await this.served()).request(actor, request);
   }
 }

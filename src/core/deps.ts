@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../db/client.js';
+import type { AuditChainPort } from './audit-chain-check.js';
 import type { AuditRecorder } from './audit-recorder.js';
 import type { AuditSequencer } from './audit-sequencer.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
@@ -9,8 +10,9 @@ import type { CertificateRequestPort } from './certificate-requests.js';
 import type { EgressGuard } from './egress-guard.js';
 import type { NotificationOutbox } from './notifications.js';
 import type { SecretBox } from './secret-box.js';
+import type { SignInThrottlePort } from './sign-in-throttle.js';
 
-/** What services are built from. Routes pass `app.deps` to a module's service factory once. */
+/** What services are built from: each module's `module.ts` builds its services from `app.deps`, once. */
 export interface Deps {
   config: Config;
   db: Db;
@@ -26,6 +28,10 @@ export interface Deps {
   principals: PrincipalResolver;
   /** Certificates ordered for names other modules serve (served by the certificates module). */
   certificateRequests: CertificateRequestPort;
+  /** The failed-login throttle of every way in (served by the auth module). */
+  signInThrottle: SignInThrottlePort;
+  /** Verifying the audit hash chain (served by the audit module). */
+  auditChain: AuditChainPort;
   log: FastifyBaseLogger;
   /**
    * LISTEN on a channel (PostgreSQL NOTIFY from any gateway process on the same database, or the

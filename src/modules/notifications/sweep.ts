@@ -8,8 +8,6 @@ import {
   siemDestinations,
   sslCertificates,
 } from '../../db/schema/index.js';
-import { AuditChainService } from '../audit/chain.js';
-import { CheckpointSigner } from '../audit/checkpoint-signer.js';
 
 export const SWEEP_JOB = 'notifications.sweep';
 export const CHAIN_JOB = 'notifications.audit-chain';
@@ -50,7 +48,7 @@ export function tokenDeadline(expiresAt: string): Date | undefined {
  * transaction; the outbox's identities make a repeated sweep queue nothing new.
  */
 export class NotificationSweep {
-  constructor(private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'notifications' | 'secrets'>) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'notifications' | 'auditChain'>) {}
 
   register(): void {
     const { notify } = this.deps.config;
@@ -152,8 +150,7 @@ export class NotificationSweep {
 
   /** Walks the audit chain (the audit module's own verification) and reports its state as a condition. */
   async verifyChain(): Promise<void> {
-    const chain = new AuditChainService(this.deps, new CheckpointSigner(this.deps.secrets));
-    const report = await chain.verify({});
+    const report = await this.deps.auditChain.verify();
     const broken = report.firstBrokenLink;
     await this.deps.db.transaction((tx) =>
       this.deps.notifications.emit(tx, {
