@@ -3,7 +3,7 @@ import type { Deps } from '../../core/deps.js';
 import type { EgressGuard } from '../../core/egress-guard.js';
 import { unprocessable } from '../../core/errors.js';
 import { oauthFetchThrough } from '../../core/oauth-fetch.js';
-import type { CatalogEntry, OAuthSettings } from './schemas.js';
+import type { CatalogEntry, OAuthSettings } from '../../inference-catalog.js';
 
 /** Tokens from a token endpoint, as the gateway keeps them. */
 export interface TokenSet {
