@@ -44,7 +44,7 @@ async function timed<T>(work: () => Promise<T>): Promise<{ run: Run; result: T }
 
 async function measure(databaseUrl: string | undefined): Promise<{ full: Run; since: Run }> {
   const { app, database, close } = await startBenchGateway({ databaseUrl });
-  const chain = new AuditChainService(app.deps, new CheckpointSigner(app.deps.secrets));
+  const chain = new AuditChainService({ ...app.deps, signer: new CheckpointSigner(app.deps) });
   try {
     await insertChainedEvents(database, EVENTS);
     const first = await chain.verify({});

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ConfigError } from './config-error.js';
 import { ACME_EMAIL_PATTERN } from './core/email-address.js';
 import { isHostname } from './core/hostnames.js';
-import { catalogFileProblems } from './modules/inference/catalog.js';
+import { catalogFileProblems } from './inference-catalog.js';
 
 // loadConfig() throws it; callers catch it from here.
 export { ConfigError };

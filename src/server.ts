@@ -9,6 +9,7 @@ import pino from 'pino';
 import type { Config } from './config.js';
 import { registerAccessAudit } from './core/access-audit.js';
 import type { App, RouteAccess, RouteRecord } from './core/app.js';
+import { AuditChainPort } from './core/audit-chain-check.js';
 import { AuditRecorder } from './core/audit-recorder.js';
 import { AuditSequencer } from './core/audit-sequencer.js';
 import { registerAuthentication } from './core/auth/authenticate.js';
@@ -28,6 +29,7 @@ import { SECURITY_SCHEMES } from './core/openapi/security.js';
 import { OneLinePerRequest } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
 import { registerSecurityHeaders } from './core/security-headers.js';
+import { SignInThrottlePort } from './core/sign-in-throttle.js';
 import { registerValidation } from './core/validation.js';
 import { registerWebSockets } from './core/websockets.js';
 import type { Database } from './db/client.js';
@@ -124,7 +126,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const closers: (() => Promise<void> | void)[] = [];
   const principals = new PrincipalResolver(database.db);
   const instanceId = crypto.randomUUID();
-  const jobs = new BackgroundJobs(app.log, database.db, instanceId);
+  const jobs = new BackgroundJobs({ log: app.log, db: database.db, instanceId });
   const egress = new EgressGuard(config.egress);
   const audit = new AuditRecorder();
   closers.push(database.onCommit((tx) => audit.transactionCommitted(tx)));
@@ -143,6 +145,8 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     principals,
     certificateRequests: new CertificateRequestPort(),
     certificateChoices: new CertificateChoicePort(),
+    signInThrottle: new SignInThrottlePort(),
+    auditChain: new AuditChainPort(),
     log: app.log,
     subscribe: database.subscribe,
     onClose: (hook) => closers.push(hook),

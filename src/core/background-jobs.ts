@@ -39,13 +39,18 @@ export class BackgroundJobs {
   private readonly running = new Map<string, Promise<void>>();
   private readonly leases = new Map<string, KnownLease>();
   private started = false;
-  private stopped = false;
+  private stopRequested = false;
 
-  constructor(
-    private readonly log: FastifyBaseLogger,
-    private readonly db: Db,
-    readonly instanceId: string,
-  ) {}
+  private readonly log: FastifyBaseLogger;
+  private readonly db: Db;
+  /** This process, as the holder of job leases. */
+  readonly instanceId: string;
+
+  constructor(deps: { log: FastifyBaseLogger; db: Db; instanceId: string }) {
+    this.log = deps.log;
+    this.db = deps.db;
+    this.instanceId = deps.instanceId;
+  }
 
   register(job: JobSpec): void {
     this.jobs.push(job);
@@ -65,13 +70,18 @@ export class BackgroundJobs {
   runNow(name: string): Promise<void> {
     const job = this.jobs.find((candidate) => candidate.name === name);
     if (!job) return Promise.reject(new Error(`no background job named ${name}`));
-    if (this.stopped) return Promise.resolve();
+    if (this.stopRequested) return Promise.resolve();
     return this.runOnce(job);
+  }
+
+  /** The server is closing: no run starts any more, and work that goes round (DrainJob) stops going round. */
+  get stopped(): boolean {
+    return this.stopRequested;
   }
 
   async stop(): Promise<void> {
     this.started = false;
-    this.stopped = true;
+    this.stopRequested = true;
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     await Promise.allSettled(this.running.values());

@@ -1,5 +1,6 @@
 import type { Tx } from '../db/client.js';
 import type { AuditActor } from './actor.js';
+import { ServedPort } from './served-port.js';
 
 /** A certificate another module needs for names it serves, obtained by the gateway itself. */
 export interface CertificateRequest {
@@ -19,8 +20,7 @@ export interface CertificateRelease {
 
 /**
  * Ordering a certificate across modules: pages asks, the certificates module serves (an http-01 ACME
- * order that its worker carries out). Modules are encapsulated plugins, so the request goes through
- * this port in `Deps` rather than to the certificates module's services.
+ * order that its worker carries out).
  */
 export interface CertificateRequests {
   /** Stores the certificate as pending, audited, and answers its id; issuing follows in the background. */
@@ -33,21 +33,17 @@ export interface CertificateRequests {
   release(tx: Tx, actor: AuditActor, release: CertificateRelease): Promise<void>;
 }
 
-/** The port in `Deps`: built before the modules, served by the one that registers itself. */
-export class CertificateRequestPort implements CertificateRequests {
-  private server: CertificateRequests | undefined;
-
-  serve(server: CertificateRequests): void {
-    this.server = server;
+/** The port in `Deps` (`deps.certificateRequests`), served by the certificates module. */
+export class CertificateRequestPort extends ServedPort<CertificateRequests> implements CertificateRequests {
+  constructor() {
+    super('certificates');
   }
 
-  request(actor: AuditActor, request: CertificateRequest): Promise<{ id: string }> {
-    if (!this.server) return Promise.reject(new Error('the certificates module is not loaded'));
-    return this.server.request(actor, request);
+  async request(actor: AuditActor, request: CertificateRequest): Promise<{ id: string }> {
+    return (await this.served()).request(actor, request);
   }
 
-  release(tx: Tx, actor: AuditActor, release: CertificateRelease): Promise<void> {
-    if (!this.server) return Promise.reject(new Error('the certificates module is not loaded'));
-    return this.server.release(tx, actor, release);
+  async release(tx: Tx, actor: AuditActor, release: CertificateRelease): Promise<void> {
+    return (await this.served()).release(tx, actor, release);
   }
 }

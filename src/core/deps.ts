@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database, Db } from '../db/client.js';
+import type { AuditChainPort } from './audit-chain-check.js';
 import type { AuditRecorder } from './audit-recorder.js';
 import type { AuditSequencer } from './audit-sequencer.js';
 import type { PrincipalResolver } from './auth/principal-resolver.js';
@@ -10,8 +11,9 @@ import type { CertificateRequestPort } from './certificate-requests.js';
 import type { EgressGuard } from './egress-guard.js';
 import type { NotificationOutbox } from './notifications.js';
 import type { SecretBox } from './secret-box.js';
+import type { SignInThrottlePort } from './sign-in-throttle.js';
 
-/** What services are built from. Routes pass `app.deps` to a module's service factory once. */
+/** What services are built from: each module's `module.ts` builds its services from `app.deps`, once. */
 export interface Deps {
   config: Config;
   db: Db;
@@ -29,6 +31,10 @@ export interface Deps {
   certificateRequests: CertificateRequestPort;
   /** Certificates chosen for names other modules serve, which the TLS listener serves (served by pages). */
   certificateChoices: CertificateChoicePort;
+  /** The failed-login throttle of every way in (served by the auth module). */
+  signInThrottle: SignInThrottlePort;
+  /** Verifying the audit hash chain (served by the audit module). */
+  auditChain: AuditChainPort;
   log: FastifyBaseLogger;
   /**
    * LISTEN on a channel (PostgreSQL NOTIFY from any gateway process on the same database, or the

@@ -3,6 +3,8 @@ import type { Db } from '../db/client.js';
 import type { BackgroundJobs } from './background-jobs.js';
 
 export interface DrainJobSpec {
+  /** Where it runs; it stops with the jobs (the server closing), so no module stops it itself. */
+  jobs: BackgroundJobs;
   name: string;
   /** How often the job looks for work when nothing wakes it. */
   intervalMs: number;
@@ -23,19 +25,15 @@ const MAX_ROUNDS = 1000;
  * The delivery workers of the outbox-style queues (notification deliveries, the SIEM export) use it.
  */
 export class DrainJob {
-  private stopped = false;
   private prepared = false;
   private dirty = false;
   private wakeTimer: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly jobs: BackgroundJobs,
-    private readonly spec: DrainJobSpec,
-  ) {}
+  constructor(private readonly spec: DrainJobSpec) {}
 
   register(): void {
-    const { name, intervalMs, everyInstance } = this.spec;
-    this.jobs.register({
+    const { jobs, name, intervalMs, everyInstance } = this.spec;
+    jobs.register({
       name,
       intervalMs,
       everyInstance: everyInstance ?? false,
@@ -46,17 +44,14 @@ export class DrainJob {
   /** Work arrived (its transaction commits about now): run soon. */
   wake(delayMs = 20): void {
     this.dirty = true;
-    if (this.stopped || this.wakeTimer) return;
+    const { jobs, name } = this.spec;
+    if (jobs.stopped || this.wakeTimer) return;
     this.wakeTimer = setTimeout(() => {
       this.wakeTimer = undefined;
-      if (!this.stopped) this.jobs.runNow(this.spec.name).catch(() => {});
+      // Once the jobs stopped this does nothing (the server closes).
+      jobs.runNow(name).catch(() => {});
     }, delayMs);
     this.wakeTimer.unref();
-  }
-
-  stop(): void {
-    this.stopped = true;
-    clearTimeout(this.wakeTimer);
   }
 
   async runUntilIdle(): Promise<void> {
@@ -64,7 +59,7 @@ export class DrainJob {
       this.prepared = true;
       await this.spec.prepare?.();
     }
-    for (let round = 0; round < MAX_ROUNDS && !this.stopped; round++) {
+    for (let round = 0; round < MAX_ROUNDS && !this.spec.jobs.stopped; round++) {
       this.dirty = false;
       if ((await this.spec.round()) === 0 && !this.dirty) return;
     }

@@ -1,4 +1,4 @@
-import { type TObjectOptions, type TProperties, type TSchema, Type } from 'typebox';
+import { type TObjectOptions, type TProperties, type TSchema, type TStringOptions, Type } from 'typebox';
 import { PaginationSchema } from './pagination.js';
 
 /** Schemas shared by route files. */
@@ -48,6 +48,13 @@ export const StringEnum = <T extends string>(
   description?: string,
   options: { default?: unknown } = {},
 ) => Type.Unsafe<T>(Type.String({ enum: [...values], ...(description ? { description } : {}), ...options }));
+
+/**
+ * A string documented as a plain string (no `enum`: the route has always been declared that way) whose
+ * values the code knows: services see the narrow type `T`.
+ */
+export const StringOf = <T extends string>(options: TStringOptions = {}) =>
+  Type.Unsafe<T>(Type.String(options));
 
 /**
  * One of a closed list of strings, documented as a union of constants (`anyOf`; a list of one is that

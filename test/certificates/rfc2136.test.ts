@@ -18,8 +18,9 @@ describe.skipIf(!knot.path)('RFC 2136 DNS updates signed with TSIG (against Knot
   });
 
   const provider = (overrides: { tsigSecret?: string; zone?: string } = {}, guard = egress) =>
-    new Rfc2136Provider(
-      {
+    new Rfc2136Provider({
+      egress: guard,
+      settings: {
         server: '127.0.0.1',
         port: server.port,
         zone: server.zone,
@@ -29,8 +30,7 @@ describe.skipIf(!knot.path)('RFC 2136 DNS updates signed with TSIG (against Knot
         ttl: 60,
         ...overrides,
       },
-      guard,
-    );
+    });
 
   it('adds a TXT record the server then answers', async () => {
     await provider().addTxt('_acme-challenge.add.example.test', 'first-value');

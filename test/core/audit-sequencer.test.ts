@@ -17,7 +17,7 @@ beforeAll(async () => {
   database = await openTestDatabase();
   recorder = new AuditRecorder();
   const log = { error: () => {} } as never;
-  jobs = new BackgroundJobs(log, database.db, crypto.randomUUID());
+  jobs = new BackgroundJobs({ log, db: database.db, instanceId: crypto.randomUUID() });
   sequencer = new AuditSequencer({ db: database.db, audit: recorder, jobs, log });
 });
 beforeEach(async () => {

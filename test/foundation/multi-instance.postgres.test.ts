@@ -70,7 +70,7 @@ describe('background job leases', () => {
     let runs = 0;
     const job = { name: 'sweep', intervalMs: 60_000, run: async () => void runs++ };
     const instances = databases.map(
-      (database) => new BackgroundJobs(silent, database.db, crypto.randomUUID()),
+      (database) => new BackgroundJobs({ log: silent, db: database.db, instanceId: crypto.randomUUID() }),
     );
     for (const instance of instances) instance.register(job);
     await Promise.all(instances.map((instance) => instance.runNow('sweep')));

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { BUILT_IN_CATALOG, catalogProblems, loadCatalog } from '../../src/modules/inference/catalog.js';
+import { BUILT_IN_CATALOG, catalogProblems, loadCatalog } from '../../src/inference-catalog.js';
 import { expectError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { writeTestCatalog } from './helpers.js';

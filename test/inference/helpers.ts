@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CatalogEntry } from '../../src/modules/inference/schemas.js';
+import type { CatalogEntry } from '../../src/inference-catalog.js';
 import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
 import { type OidcPeer, startOidcProvider } from '../services/oidc-provider.js';
 import { freePort } from '../services/peers.js';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
-import { loadCatalog } from '../../src/modules/inference/catalog.js';
+import { loadCatalog } from '../../src/inference-catalog.js';
 import { SESSION_EXPIRY_JOB } from '../../src/modules/inference/module.js';
 import { OAuthSessionService } from '../../src/modules/inference/oauth-sessions.js';
 import { ProviderCatalog } from '../../src/modules/inference/provider-catalog.js';

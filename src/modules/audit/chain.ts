@@ -17,10 +17,7 @@ interface SequencedRow extends EventRow {
 
 /** Verifying the hash chain and publishing signed checkpoints of its head. */
 export class AuditChainService {
-  constructor(
-    private readonly deps: Pick<Deps, 'db'>,
-    private readonly signer: CheckpointSigner,
-  ) {}
+  constructor(private readonly deps: Pick<Deps, 'db'> & { signer: CheckpointSigner }) {}
 
   /**
    * Walks the sequenced events in seq order and reports the first link that does not hold; with a
@@ -107,7 +104,7 @@ export class AuditChainService {
   /** The chain's head (seq 0 and the genesis hash while nothing is sequenced), signed. */
   async checkpoint(): Promise<Checkpoint> {
     const head = await this.head();
-    return this.signer.sign(head?.seq ?? 0, head?.hash ?? GENESIS_HASH);
+    return this.deps.signer.sign(head?.seq ?? 0, head?.hash ?? GENESIS_HASH);
   }
 
   private async head(): Promise<{ seq: number; hash: string } | undefined> {

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { SecretBox } from '../../core/secret-box.js';
+import type { Deps } from '../../core/deps.js';
 import type { Checkpoint } from './schemas.js';
 
 /** DER header of a PKCS#8 Ed25519 private key; the 32-byte seed follows it. */
@@ -20,7 +20,7 @@ export class CheckpointSigner {
   private readonly publicKeyPem: string;
   private readonly keyId: string;
 
-  constructor(secrets: SecretBox) {
+  constructor({ secrets }: Pick<Deps, 'secrets'>) {
     this.privateKey = crypto.createPrivateKey({
       key: Buffer.concat([ED25519_PKCS8_PREFIX, secrets.deriveKey('audit-checkpoint-ed25519')]),
       format: 'der',

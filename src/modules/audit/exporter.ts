@@ -54,7 +54,6 @@ async function settle(
  */
 export class SiemExporter {
   private readonly job: DrainJob;
-  private stopped = false;
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -63,7 +62,8 @@ export class SiemExporter {
       'db' | 'dbKind' | 'secrets' | 'egress' | 'config' | 'log' | 'jobs' | 'notifications'
     >,
   ) {
-    this.job = new DrainJob(deps.jobs, {
+    this.job = new DrainJob({
+      jobs: deps.jobs,
       name: EXPORT_JOB,
       intervalMs: deps.config.siem.pollIntervalMs,
       round: async () => (await this.batchNewEvents()) + (await this.deliverDue()),
@@ -73,13 +73,6 @@ export class SiemExporter {
 
   register(): void {
     this.job.register();
-  }
-
-  /** No more wakes or flush timers (shutdown). */
-  stop(): void {
-    this.stopped = true;
-    this.job.stop();
-    clearTimeout(this.flushTimer);
   }
 
   /** Something happened (an event was recorded, a delivery requeued): run soon. */
@@ -166,7 +159,7 @@ export class SiemExporter {
   }
 
   private scheduleFlush(waitMs: number): void {
-    if (this.stopped || this.flushTimer) return;
+    if (this.deps.jobs.stopped || this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
       this.wake(0);

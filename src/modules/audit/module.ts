@@ -19,15 +19,16 @@ const auditModule: GatewayModule = async (app) => {
   const exporter = new SiemExporter(deps);
   exporter.register();
   deps.audit.onSequenced(() => exporter.wake());
-  // preClose, not deps.onClose: onClose hooks run once the jobs have stopped, and a wake arriving
-  // before then would start a new run while the server closes.
-  app.addHook('preClose', async () => exporter.stop());
 
-  await app.register(eventRoutes, {
-    prefix: '/api/audit',
-    events: new AuditEventService(deps),
-    chain: new AuditChainService(deps, new CheckpointSigner(deps.secrets)),
+  const chain = new AuditChainService({ ...deps, signer: new CheckpointSigner(deps) });
+  // The notification sweep reports a broken chain.
+  deps.auditChain.serve({
+    verify: (checkpoint) =>
+      chain.verify(checkpoint ? { checkpointSeq: checkpoint.seq, checkpointHash: checkpoint.hash } : {}),
+    verifySince: (from) => chain.verifySince(from),
   });
+
+  await app.register(eventRoutes, { prefix: '/api/audit', events: new AuditEventService(deps), chain });
   await app.register(destinationRoutes, {
     prefix: '/api/audit/siem/destinations',
     destinations: new DestinationService(deps),

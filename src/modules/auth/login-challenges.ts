@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { hashTokenSecret } from '../../core/auth/token-secrets.js';
+import type { Deps } from '../../core/deps.js';
 import { AppError } from '../../core/errors.js';
-import type { Db, DbOrTx } from '../../db/client.js';
+import type { DbOrTx } from '../../db/client.js';
 import { type LoginChallengeKind, loginChallenges } from '../../db/schema/index.js';
 
 /** How long the second step of a login may take after the password was accepted. */
@@ -31,7 +32,7 @@ const challengeInvalid = () =>
  * for "the password was right" for a few minutes, until the step is completed once.
  */
 export class LoginChallenges {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
   async issue(tx: DbOrTx, userId: string, kind: LoginChallengeKind): Promise<IssuedChallenge> {
     // Old challenges of anyone are of no use to anyone: drop them here rather than in a job.
@@ -46,7 +47,7 @@ export class LoginChallenges {
 
   /** The open challenge the token stands for; 401 CHALLENGE_INVALID otherwise. */
   async find(challengeToken: string): Promise<OpenChallenge> {
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select({ id: loginChallenges.id, userId: loginChallenges.userId, kind: loginChallenges.kind })
       .from(loginChallenges)
       .where(

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
-import type { ClientInfo } from '../../core/auth/client-info.js';
 import type { Deps } from '../../core/deps.js';
 import { AppError } from '../../core/errors.js';
+import type { SignInAttempt, SignInThrottle } from '../../core/sign-in-throttle.js';
 import type { DbOrTx } from '../../db/client.js';
 import { queryRows } from '../../db/raw.js';
 
@@ -24,13 +24,6 @@ export interface ThrottleVerdict {
   locks: LoginLock[];
 }
 
-/** Who a sign-in step is about: the email tried (null when not known yet) and the user, if any. */
-export interface SignInAttempt {
-  email: string | null;
-  userId: string | null;
-  client: ClientInfo;
-}
-
 /**
  * Locks an email, or a client address, after too many failed logins within a sliding window. It
  * counts the `auth.login.failed` events of the audit trail (wrong passwords, wrong second-factor
@@ -38,7 +31,7 @@ export interface SignInAttempt {
  * same count and a restart forgets nothing. Without an email (a callback whose user is not known
  * yet) only the address counts.
  */
-export class LoginThrottle {
+export class LoginThrottle implements SignInThrottle {
   constructor(private readonly deps: Pick<Deps, 'db' | 'config' | 'audit' | 'notifications'>) {}
 
   async check(email: string | null, clientIp: string, db: DbOrTx = this.deps.db): Promise<ThrottleVerdict> {

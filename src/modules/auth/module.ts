@@ -17,8 +17,10 @@ import { totpRoutes } from './totp-routes.js';
 const authModule: GatewayModule<{ users: UserService }> = async (app, { users }) => {
   const { deps } = app;
   const throttle = new LoginThrottle(deps);
-  const totp = new TotpService(deps, throttle);
-  const challenges = new LoginChallenges(deps.db);
+  // Single sign-on (identity-providers) counts its refusals in the same throttle.
+  deps.signInThrottle.serve(throttle);
+  const totp = new TotpService({ ...deps, throttle });
+  const challenges = new LoginChallenges(deps);
   await app.register(loginRoutes, {
     login: new LoginService({ ...deps, users, throttle, challenges, totp }),
   });

@@ -23,10 +23,7 @@ const notEnabled = () => conflict('TOTP_NOT_ENABLED', { explanation: 'two-factor
  * recovery code (used up), and turning it off.
  */
 export class TotpService {
-  constructor(
-    private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets'>,
-    private readonly throttle: LoginThrottle,
-  ) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets'> & { throttle: LoginThrottle }) {}
 
   async status(userId: string): Promise<TotpStatus> {
     const [row] = await this.deps.db
@@ -190,7 +187,7 @@ export class TotpService {
     if ((proof.code === undefined) === (proof.password === undefined))
       throw invalidField(['code'], 'send either the current code or your password');
     const attempt = { email: actor.email, userId: actor.userId, client };
-    await this.throttle.assertOpen(attempt, { step: 'totp_removal' });
+    await this.deps.throttle.assertOpen(attempt, { step: 'totp_removal' });
     let proven: boolean;
     if (proof.code !== undefined) {
       proven =
@@ -204,7 +201,7 @@ export class TotpService {
       proven = await verifyPassword(proof.password!, user?.passwordHash);
     }
     if (proven) return;
-    await this.throttle.recordFailure(attempt, { step: 'totp_removal' });
+    await this.deps.throttle.recordFailure(attempt, { step: 'totp_removal' });
     const field = proof.code !== undefined ? 'code' : 'password';
     throw invalidField(
       [field],

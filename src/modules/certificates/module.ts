@@ -15,20 +15,20 @@ import { CertificateService } from './service.js';
 const certificatesModule: GatewayModule = async (app) => {
   const { deps } = app;
   const { trustedCaFile } = deps.config.acme;
-  const transport = new AcmeTransport(
-    deps.egress,
-    trustedCaFile ? fs.readFileSync(trustedCaFile, 'utf8') : undefined,
-  );
+  const transport = new AcmeTransport({
+    ...deps,
+    trustedCaPem: trustedCaFile ? fs.readFileSync(trustedCaFile, 'utf8') : undefined,
+  });
   deps.onClose(() => transport.close());
   const certificates = new CertificateService(deps);
-  const accounts = new AcmeAccounts(deps.db, deps.secrets, transport);
-  const challenges = new ChallengeStore(deps.db);
+  const accounts = new AcmeAccounts({ ...deps, transport });
+  const challenges = new ChallengeStore(deps);
   const providers = new DnsProviderService(deps);
-  const orderer = new AcmeOrderer(deps.db, deps.secrets, accounts, challenges);
-  const worker = new AcmeWorker(deps, orderer, challenges, providers);
+  const orderer = new AcmeOrderer({ ...deps, accounts, challenges });
+  const worker = new AcmeWorker({ ...deps, orderer, challenges, providers });
   deps.jobs.register({ name: ACME_JOB, intervalMs: deps.config.acme.intervalMs, run: () => worker.run() });
 
-  const orders = new AcmeOrderService(deps, certificates, accounts);
+  const orders = new AcmeOrderService({ ...deps, certificates, accounts });
   // Names other modules serve (pages custom domains) are proven over HTTP, which the gateway answers itself.
   deps.certificateRequests.serve({
     request: (actor, { name, hostnames, accountEmail }) =>

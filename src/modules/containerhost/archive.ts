@@ -2,6 +2,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { extract, type Header, pack } from 'tar-stream';
 import { notFound, unprocessable } from '../../core/errors.js';
 import type { Engine } from './docker.js';
+import type { DirectoryEntry, DirectoryListing, EntryType } from './schemas/files.js';
 
 // Files in a container through the engine's archive API, which needs nothing inside the container (no
 // shell, no tools): stat a path (HEAD), read a directory or a file out of a tar (GET), write a tar (PUT).
@@ -15,26 +16,6 @@ export interface PathInfo {
   directory: boolean;
   symlink: boolean;
   linkTarget: string | null;
-}
-
-export type EntryType = 'file' | 'directory' | 'symlink' | 'hardlink' | 'other';
-
-/** One entry of a directory listing. */
-export interface DirectoryEntry {
-  name: string;
-  type: EntryType;
-  size: number;
-  /** Octal permission bits, e.g. `0644`. */
-  mode: string;
-  mtime: Date | null;
-  linkTarget: string | null;
-}
-
-export interface DirectoryListing {
-  path: string;
-  entries: DirectoryEntry[];
-  /** The listing stopped early: more than MAX_ENTRIES entries, or a directory tree too large to scan. */
-  truncated: boolean;
 }
 
 /** Where the operation happens: a container, and the directory inside it that paths are relative to. */

@@ -9,7 +9,6 @@ import {
 } from '../../core/errors.js';
 import {
   type ArchiveTarget,
-  type DirectoryListing,
   type FileRead,
   listDirectory,
   missingParents,
@@ -23,7 +22,7 @@ import { recordEngineChange } from './engine-audit.js';
 import { runTool } from './engine-exec.js';
 import type { EngineNodeService } from './engine-nodes.js';
 import { belowRoot, containerPath, namingFile } from './file-paths.js';
-import type { FileMove } from './schemas/files.js';
+import type { DirectoryListing, FileMove } from './schemas/files.js';
 
 /**
  * A container's files through the archive API: list, download, upload, create directories — in running

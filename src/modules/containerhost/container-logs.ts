@@ -3,8 +3,8 @@ import { invalidField, type ValidationIssue, validationError } from '../../core/
 import type { ServerSentEvent } from '../../core/sse.js';
 import { dial, type Engine } from './docker.js';
 import type { EngineNodeService } from './engine-nodes.js';
-import type { LogLines, LogsQuery } from './schemas/container-streams.js';
-import { FrameDecoder, LineSplitter, type LogLine, logLine } from './stream-frames.js';
+import type { LogLine, LogLines, LogsQuery } from './schemas/container-streams.js';
+import { FrameDecoder, LineSplitter, logLine } from './stream-frames.js';
 
 /** A JSON answer carries at most this much log text; `truncated` says when it stopped there. */
 const LOG_ANSWER_LIMIT_BYTES = 8 * 1024 * 1024;

@@ -1,6 +1,7 @@
 import { unprocessable } from '../../core/errors.js';
 import { type Engine, translateEngineError } from './docker.js';
-import { FrameDecoder, type OutputStream } from './stream-frames.js';
+import type { OutputStream } from './schemas/container-streams.js';
+import { FrameDecoder } from './stream-frames.js';
 
 /** A command to run in a container: an argument array (no shell), with optional environment and place. */
 export interface ExecSpec {

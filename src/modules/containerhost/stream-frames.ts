@@ -1,9 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
+import type { LogLine, OutputStream } from './schemas/container-streams.js';
 
 // What the engine's byte streams carry, decoded: the multiplexed stdout/stderr frames of logs and exec,
 // lines of text, and newline-delimited JSON (stats, pull progress). Pure code, no engine in sight.
-
-export type OutputStream = 'stdout' | 'stderr';
 
 /** One piece of a container's output and the stream it came on. */
 export interface OutputChunk {
@@ -82,13 +81,6 @@ export class LineSplitter {
       return rest ? [{ stream, text: rest.replace(/\r$/, '') }] : [];
     });
   }
-}
-
-/** A log line as answered: the stream, the engine's timestamp (RFC 3339, when asked), the text. */
-export interface LogLine {
-  stream: OutputStream;
-  timestamp: string | null;
-  line: string;
 }
 
 const TIMESTAMP_PREFIX = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})) ?/;

@@ -1,16 +1,10 @@
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
-import {
-  type DirectoryListing,
-  type FileRead,
-  listDirectory,
-  prepareFileWrite,
-  readFile,
-  writeArchive,
-} from './archive.js';
+import { type FileRead, listDirectory, prepareFileWrite, readFile, writeArchive } from './archive.js';
 import type { EngineNodeService } from './engine-nodes.js';
 import { namingFile, volumePath } from './file-paths.js';
 import type { HelperContainers } from './helper-containers.js';
+import type { DirectoryListing } from './schemas/files.js';
 
 /** A file to write: where in the volume, and its bytes. */
 export interface VolumeFile {

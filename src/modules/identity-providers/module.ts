@@ -1,5 +1,4 @@
 import type { GatewayModule } from '../../core/app.js';
-import { LoginThrottle } from '../auth/login-throttle.js';
 import { identityProviderRoutes } from './admin-routes.js';
 import { OidcClient } from './oidc-client.js';
 import { IdentityProviderService } from './providers.js';
@@ -12,13 +11,13 @@ import { signInRoutes } from './sign-in-routes.js';
  */
 const identityProvidersModule: GatewayModule = async (app) => {
   const { deps } = app;
-  const oidc = new OidcClient(deps.egress);
+  const oidc = new OidcClient(deps);
   await app.register(identityProviderRoutes, {
     prefix: '/api/admin/identity-providers',
     providers: new IdentityProviderService({ ...deps, oidc }),
   });
   await app.register(signInRoutes, {
-    signIn: new OidcSignInService({ ...deps, oidc, throttle: new LoginThrottle(deps) }),
+    signIn: new OidcSignInService({ ...deps, oidc }),
   });
 };
 

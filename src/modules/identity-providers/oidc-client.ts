@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import * as oauth from 'oauth4webapi';
-import type { EgressGuard } from '../../core/egress-guard.js';
+import type { Deps } from '../../core/deps.js';
 import { oauthFetchThrough } from '../../core/oauth-fetch.js';
 
 const REQUEST_TIMEOUT_MS = 15_000;
@@ -76,7 +76,7 @@ export class OidcClient {
   /** oauth4webapi keeps each provider's key set in its entry and refreshes it on an unknown key id. */
   private readonly keySets = new LRUCache<string, oauth.JWKSCacheInput>({ max: CACHED_PROVIDERS });
 
-  constructor(private readonly egress: EgressGuard) {}
+  constructor(private readonly deps: Pick<Deps, 'egress'>) {}
 
   /** The provider's metadata from `<issuer>/.well-known/openid-configuration` (its issuer must match). */
   async discover(issuer: string, options: { fresh?: boolean } = {}): Promise<oauth.AuthorizationServer> {
@@ -169,7 +169,7 @@ export class OidcClient {
   /** http is only reachable for loopback issuers with INFRAGATE_EGRESS=any (checked when saved). */
   private options(issuer: string) {
     return {
-      [oauth.customFetch]: oauthFetchThrough(this.egress, REQUEST_TIMEOUT_MS),
+      [oauth.customFetch]: oauthFetchThrough(this.deps.egress, REQUEST_TIMEOUT_MS),
       [oauth.allowInsecureRequests]: new URL(issuer).protocol === 'http:',
     };
   }

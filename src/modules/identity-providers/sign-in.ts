@@ -6,8 +6,8 @@ import type { ClientInfo } from '../../core/auth/client-info.js';
 import { hashTokenSecret, safeEqual } from '../../core/auth/token-secrets.js';
 import type { Deps } from '../../core/deps.js';
 import { AppError, notFound } from '../../core/errors.js';
+import type { SignInAttempt } from '../../core/sign-in-throttle.js';
 import { identityProviders, oidcSignIns } from '../../db/schema/index.js';
-import type { LoginThrottle } from '../auth/login-throttle.js';
 import { startBrowserSession } from '../auth/tokens.js';
 import { accountFor, SsoRefusal, vouchedEmail } from './account-mapping.js';
 import { type OidcClient, OidcProviderError, type SignInSecrets } from './oidc-client.js';
@@ -18,10 +18,10 @@ import type { CallbackQuery, SignInProvider } from './schemas.js';
 export const SIGN_IN_TTL_SECONDS = 600;
 const SEALED = { nonce: 'oidc_sign_ins.nonce', codeVerifier: 'oidc_sign_ins.code_verifier' };
 
-export type SignInDeps = Pick<Deps, 'db' | 'audit' | 'secrets' | 'config' | 'principals' | 'log'> & {
-  oidc: OidcClient;
-  throttle: LoginThrottle;
-};
+export type SignInDeps = Pick<
+  Deps,
+  'db' | 'audit' | 'secrets' | 'config' | 'principals' | 'log' | 'signInThrottle'
+> & { oidc: OidcClient };
 
 /** Where a started sign-in goes: the provider, with the browser's binding secret to set as a cookie. */
 export interface StartedSignIn {
@@ -142,7 +142,7 @@ export class OidcSignInService {
     } catch (error) {
       if (!(error instanceof SsoRefusal)) throw error;
       if (error.reason !== 'TOO_MANY_FAILED_LOGINS')
-        await this.deps.throttle.recordFailure(
+        await this.deps.signInThrottle.recordFailure(
           { email: error.email ?? email, userId, client },
           {
             method: 'oidc',
@@ -170,9 +170,9 @@ export class OidcSignInService {
     return started;
   }
 
-  private async throttled(attempt: Parameters<LoginThrottle['assertOpen']>[0]): Promise<void> {
+  private async throttled(attempt: SignInAttempt): Promise<void> {
     try {
-      await this.deps.throttle.assertOpen(attempt, { method: 'oidc' });
+      await this.deps.signInThrottle.assertOpen(attempt, { method: 'oidc' });
     } catch (error) {
       if (error instanceof AppError) throw new SsoRefusal('TOO_MANY_FAILED_LOGINS', attempt.email);
       throw error;

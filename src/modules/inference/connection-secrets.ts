@@ -1,8 +1,8 @@
 import { unprocessable } from '../../core/errors.js';
 import type { SecretBox } from '../../core/secret-box.js';
 import type { inferenceConnections } from '../../db/schema/index.js';
+import type { CatalogEntry } from '../../inference-catalog.js';
 import type { TokenSet } from './oauth-client.js';
-import type { CatalogEntry } from './schemas.js';
 
 type ConnectionRow = typeof inferenceConnections.$inferSelect;
 

@@ -8,17 +8,11 @@ import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import { inferenceConnections } from '../../db/schema/index.js';
-import { isHttpUrl } from './catalog.js';
+import { type CatalogEntry, isHttpUrl } from '../../inference-catalog.js';
 import { type ConnectionRow, connectionView, findConnection, insertConnection } from './connection-rows.js';
 import { SEALED_IN } from './connection-secrets.js';
 import type { ProviderCatalog } from './provider-catalog.js';
-import type {
-  CatalogEntry,
-  Connection,
-  ConnectionChange,
-  ConnectionListQuery,
-  NewConnection,
-} from './schemas.js';
+import type { Connection, ConnectionChange, ConnectionListQuery, NewConnection } from './schemas.js';
 
 /**
  * Connections to catalog providers that authenticate with an API key or nothing (local servers); OAuth

@@ -1,6 +1,6 @@
 import { systemActor } from '../../core/actor.js';
 import type { GatewayModule } from '../../core/app.js';
-import { loadCatalog } from './catalog.js';
+import { loadCatalog } from '../../inference-catalog.js';
 import { ConnectionTester } from './connection-test.js';
 import { ConnectionService } from './connections.js';
 import { OAuthSessionService } from './oauth-sessions.js';

@@ -1,8 +1,9 @@
 import * as oauth from 'oauth4webapi';
+import type { Deps } from '../../core/deps.js';
 import type { EgressGuard } from '../../core/egress-guard.js';
 import { unprocessable } from '../../core/errors.js';
 import { oauthFetchThrough } from '../../core/oauth-fetch.js';
-import type { CatalogEntry, OAuthSettings } from './schemas.js';
+import type { CatalogEntry, OAuthSettings } from '../../inference-catalog.js';
 
 /** Tokens from a token endpoint, as the gateway keeps them. */
 export interface TokenSet {
@@ -65,10 +66,10 @@ export class ProviderOAuthClient {
   private readonly auth = oauth.None();
   private readonly options: oauth.TokenEndpointRequestOptions;
 
-  constructor(
-    readonly settings: OAuthSettings,
-    egress: EgressGuard,
-  ) {
+  readonly settings: OAuthSettings;
+
+  constructor({ settings, egress }: Pick<Deps, 'egress'> & { settings: OAuthSettings }) {
+    this.settings = settings;
     this.as = {
       issuer: settings.issuer ?? new URL(settings.tokenEndpoint).origin,
       ...(settings.authorizationEndpoint ? { authorization_endpoint: settings.authorizationEndpoint } : {}),
@@ -175,7 +176,7 @@ export class ProviderOAuthClient {
 export function oauthClientFor(entry: CatalogEntry, egress: EgressGuard): ProviderOAuthClient {
   if (!entry.oauth)
     throw unprocessable('OAUTH_NOT_SUPPORTED', `provider ${entry.id} does not sign in with OAuth`);
-  return new ProviderOAuthClient(entry.oauth, egress);
+  return new ProviderOAuthClient({ egress, settings: entry.oauth });
 }
 
 export const randomState = () => oauth.generateRandomState();

@@ -2,6 +2,7 @@ import type { Deps } from '../../core/deps.js';
 import { invalidField, unprocessable } from '../../core/errors.js';
 import { isProtocolViolation, outboundFailure } from '../../core/outbound-errors.js';
 import type { inferenceOauthSessions } from '../../db/schema/index.js';
+import type { CatalogEntry } from '../../inference-catalog.js';
 import { SEALED_IN } from './connection-secrets.js';
 import { parseCallback } from './oauth-callback.js';
 import {
@@ -12,7 +13,6 @@ import {
   randomState,
   type TokenSet,
 } from './oauth-client.js';
-import type { CatalogEntry } from './schemas.js';
 
 type SessionRow = typeof inferenceOauthSessions.$inferSelect;
 

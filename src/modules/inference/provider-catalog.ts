@@ -1,5 +1,6 @@
 import { invalidField } from '../../core/errors.js';
-import type { CatalogEntry, PublicCatalogEntry } from './schemas.js';
+import type { CatalogEntry } from '../../inference-catalog.js';
+import type { PublicCatalogEntry } from './schemas.js';
 
 /** The providers the gateway knows (the catalog file, loaded once), by id. */
 export class ProviderCatalog {

@@ -4,11 +4,12 @@ import type { Deps } from '../../core/deps.js';
 import { unprocessable } from '../../core/errors.js';
 import { isProtocolViolation, outboundFailure } from '../../core/outbound-errors.js';
 import { inferenceConnections } from '../../db/schema/index.js';
+import type { CatalogEntry } from '../../inference-catalog.js';
 import { type ConnectionRow, connectionView, findConnection } from './connection-rows.js';
 import { SEALED_IN, tokenColumns } from './connection-secrets.js';
 import { OAuthServerError, oauthClientFor, type TokenSet } from './oauth-client.js';
 import type { ProviderCatalog } from './provider-catalog.js';
-import type { CatalogEntry, Connection } from './schemas.js';
+import type { Connection } from './schemas.js';
 
 /** Access tokens are renewed when they have less than this left. */
 const REFRESH_MARGIN_MS = 5 * 60_000;

@@ -51,10 +51,11 @@ export class FolderTree {
   readonly folderType: `${TreeSpec['kind']}_folder`;
   readonly itemType: TreeSpec['kind'];
 
-  constructor(
-    private readonly deps: Pick<Deps, 'db' | 'audit'>,
-    private readonly spec: TreeSpec,
-  ) {
+  private readonly spec: TreeSpec;
+
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit'> & { spec: TreeSpec }) {
+    const { spec } = deps;
+    this.spec = spec;
     this.folders = spec.folders;
     this.items = spec.items;
     this.folderTable = sql.identifier(getTableName(spec.folders));

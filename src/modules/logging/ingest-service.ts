@@ -45,10 +45,7 @@ function judge(
 export class IngestService {
   private readonly limiter = new KeyedRateLimiter();
 
-  constructor(
-    private readonly store: RecordStore,
-    private readonly tail: RecordTail,
-  ) {}
+  constructor(private readonly deps: { store: RecordStore; tail: RecordTail }) {}
 
   async accept(
     target: IngestTarget,
@@ -71,7 +68,8 @@ export class IngestService {
       if (outcome.record.violations) flagged += 1;
       stored.push(outcome.record);
     }
-    if (stored.length > 0) this.tail.announce(await this.store.insert(target.environmentId, stored));
+    if (stored.length > 0)
+      this.deps.tail.announce(await this.deps.store.insert(target.environmentId, stored));
     return { accepted: stored.length, rejected, flagged, errors };
   }
 

@@ -49,8 +49,9 @@ export class IngestTokens {
   private readonly recentlyTouched = new LRUCache<string, true>({ max: 10_000, ttl: TOUCH_INTERVAL_MS });
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'audit'>,
-    private readonly environments: Pick<LoggingService, 'getEnvironment'>,
+    private readonly deps: Pick<Deps, 'db' | 'audit'> & {
+      environments: Pick<LoggingService, 'getEnvironment'>;
+    },
   ) {}
 
   async create(actor: AuditActor, environmentId: string, input: NewIngestToken): Promise<IssuedIngestToken> {
@@ -61,7 +62,7 @@ export class IngestTokens {
       throw invalidField(['expiresAt'], 'must be in the future');
     const token = PREFIX + crypto.randomBytes(32).toString('base64url');
     return this.deps.db.transaction(async (tx) => {
-      await this.environments.getEnvironment(environmentId, tx);
+      await this.deps.environments.getEnvironment(environmentId, tx);
       const [row] = await tx
         .insert(loggingIngestTokens)
         .values({ environmentId, name, tokenHash: hashTokenSecret(token), expiresAt })
@@ -77,7 +78,7 @@ export class IngestTokens {
   }
 
   async list(environmentId: string, query: TokenListQuery) {
-    await this.environments.getEnvironment(environmentId);
+    await this.deps.environments.getEnvironment(environmentId);
     const where = eq(loggingIngestTokens.environmentId, environmentId);
     return fetchPage<IngestToken>(
       query,
@@ -96,7 +97,7 @@ export class IngestTokens {
   /** Revokes a token at once (every gateway reads tokens from the database on each request). */
   async revoke(actor: AuditActor, environmentId: string, tokenId: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      await this.environments.getEnvironment(environmentId, tx);
+      await this.deps.environments.getEnvironment(environmentId, tx);
       const [row] = isUuid(tokenId)
         ? await tx
             .update(loggingIngestTokens)

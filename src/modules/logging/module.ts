@@ -28,10 +28,10 @@ const loggingModule: GatewayModule = async (app) => {
   deps.onClose(await tail.listen());
   // Open tails would keep the server from closing: they end first.
   app.addHook('preClose', async () => tail.endAll());
-  new LogRetention(deps, partitions).register();
-  const tokens = new IngestTokens(deps, logging);
-  const ingest = new IngestService(new RecordStore(deps, partitions), tail);
-  const search = new RecordSearch(deps, logging);
+  new LogRetention({ ...deps, partitions }).register();
+  const tokens = new IngestTokens({ ...deps, environments: logging });
+  const ingest = new IngestService({ store: new RecordStore({ ...deps, partitions }), tail });
+  const search = new RecordSearch({ ...deps, environments: logging });
 
   await app.register(folderTreeRoutes, {
     prefix: '/api/logging/schema-folders',

@@ -48,8 +48,7 @@ function facetExpression(field: string): SQL {
  */
 export class RecordSearch {
   constructor(
-    private readonly deps: Pick<Deps, 'db'>,
-    private readonly environments: Pick<LoggingService, 'getEnvironment'>,
+    private readonly deps: Pick<Deps, 'db'> & { environments: Pick<LoggingService, 'getEnvironment'> },
   ) {}
 
   /**
@@ -59,7 +58,7 @@ export class RecordSearch {
   async search(environmentId: string, query: RecordSearchQuery) {
     const filter = readFilter(query);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-    await this.environments.getEnvironment(environmentId);
+    await this.deps.environments.getEnvironment(environmentId);
     const limit = query.limit ?? DEFAULT_PAGE;
     const rows = await this.deps.db
       .select(recordColumns)
@@ -82,7 +81,7 @@ export class RecordSearch {
   /** Records per value of `level`, `service` or a field, most frequent first; absent values are not counted. */
   async facets(environmentId: string, query: FacetQuery) {
     const filter = readFilter(query);
-    await this.environments.getEnvironment(environmentId);
+    await this.deps.environments.getEnvironment(environmentId);
     const value = facetExpression(query.field);
     const values = await queryRows<{ value: unknown; count: number }>(
       this.deps.db,
@@ -103,7 +102,7 @@ export class RecordSearch {
     const from = filter.from ?? new Date(to.getTime() - DEFAULT_HISTOGRAM_SPAN_MS);
     if (from >= to) throw invalidField(['from'], 'must be before `to`');
     const intervalSeconds = this.interval(query.interval, to.getTime() - from.getTime());
-    await this.environments.getEnvironment(environmentId);
+    await this.deps.environments.getEnvironment(environmentId);
     const width = intervalSeconds * 1000;
     // Grouped by the bucket's timestamp; only the few groups are turned into epoch milliseconds.
     const counted = await queryRows<{ bucket: string; count: number }>(
@@ -124,7 +123,7 @@ export class RecordSearch {
   /** The filter of a live tail, once the query and the environment are checked. */
   async tailFilter(environmentId: string, query: TailQuery): Promise<RecordFilter> {
     const filter = readFilter(query);
-    await this.environments.getEnvironment(environmentId);
+    await this.deps.environments.getEnvironment(environmentId);
     return filter;
   }
 

@@ -52,10 +52,7 @@ const NO_PARTITION = '23514';
  * parameters. A record is one row, so it is stored whole or not at all.
  */
 export class RecordStore {
-  constructor(
-    private readonly deps: Pick<Deps, 'db'>,
-    private readonly partitions: LogPartitions,
-  ) {}
+  constructor(private readonly deps: Pick<Deps, 'db'> & { partitions: LogPartitions }) {}
 
   async insert(environmentId: string, records: StoredRecord[]): Promise<StoredBatch> {
     const times = records.map((record) => record.occurredAt.getTime());
@@ -65,14 +62,14 @@ export class RecordStore {
       to: new Date(times.reduce((a, b) => Math.max(a, b))),
     };
     const days = new Set(records.map((record) => dayOf(record.occurredAt)));
-    await this.partitions.ensure(environmentId, days);
+    await this.deps.partitions.ensure(environmentId, days);
     try {
       return { ...batch, ...(await this.write(environmentId, records)) };
     } catch (error) {
       if (!hasSqlState(error, NO_PARTITION)) throw error;
       // A partition this process believed in was dropped meanwhile (retention, a deleted environment).
-      this.partitions.forget(environmentId);
-      await this.partitions.ensure(environmentId, days);
+      this.deps.partitions.forget(environmentId);
+      await this.deps.partitions.ensure(environmentId, days);
       return { ...batch, ...(await this.write(environmentId, records)) };
     }
   }

@@ -14,10 +14,7 @@ const RUN_EVERY_MS = 10 * 60_000;
  * path. A drop that cannot get its lock within seconds waits for the next run.
  */
 export class LogRetention {
-  constructor(
-    private readonly deps: Pick<Deps, 'db' | 'log' | 'jobs'>,
-    private readonly partitions: LogPartitions,
-  ) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'log' | 'jobs'> & { partitions: LogPartitions }) {}
 
   register(): void {
     this.deps.jobs.register({ name: RETENTION_JOB, intervalMs: RUN_EVERY_MS, run: () => this.run() });
@@ -31,7 +28,7 @@ export class LogRetention {
     const today = dayOf(now);
     const recent = new Set([today, dayOf(new Date(now.getTime() - DAY_MS))]);
     const active = new Set<string>();
-    for (const partition of await this.partitions.list()) {
+    for (const partition of await this.deps.partitions.list()) {
       const days = retention.get(partition.environmentId);
       // A deleted environment: its partition goes whole, its days with it.
       if (days === undefined) {
@@ -44,11 +41,12 @@ export class LogRetention {
         await this.dropLogged(partition.table);
       else if (recent.has(partition.day)) active.add(partition.environmentId);
     }
-    for (const environmentId of active) await this.partitions.ensure(environmentId, [today, nextDay(today)]);
+    for (const environmentId of active)
+      await this.deps.partitions.ensure(environmentId, [today, nextDay(today)]);
   }
 
   private async dropLogged(table: string): Promise<void> {
-    if (!(await this.partitions.drop(table)))
+    if (!(await this.deps.partitions.drop(table)))
       this.deps.log.warn({ table }, 'log partition still in use; it is dropped on the next run');
   }
 }

@@ -73,19 +73,25 @@ export class LoggingService {
   readonly environmentFolders: FolderTree;
 
   constructor(private readonly deps: Pick<Deps, 'db' | 'audit'>) {
-    this.schemaFolders = new FolderTree(deps, {
-      kind: 'schema',
-      folders: loggingSchemaFolders,
-      items: loggingSchemas,
-      lock: 'schemaFolderTree',
-      beforeItemsDeleted: (tx, ids) => this.refuseSchemasInUse(tx, ids),
+    this.schemaFolders = new FolderTree({
+      ...deps,
+      spec: {
+        kind: 'schema',
+        folders: loggingSchemaFolders,
+        items: loggingSchemas,
+        lock: 'schemaFolderTree',
+        beforeItemsDeleted: (tx, ids) => this.refuseSchemasInUse(tx, ids),
+      },
     });
-    this.environmentFolders = new FolderTree(deps, {
-      kind: 'environment',
-      folders: loggingEnvironmentFolders,
-      // Only the columns both item tables share (id, name, folderId, updatedAt) are used through it.
-      items: loggingEnvironments as unknown as ItemTable,
-      lock: 'environmentFolderTree',
+    this.environmentFolders = new FolderTree({
+      ...deps,
+      spec: {
+        kind: 'environment',
+        folders: loggingEnvironmentFolders,
+        // Only the columns both item tables share (id, name, folderId, updatedAt) are used through it.
+        items: loggingEnvironments as unknown as ItemTable,
+        lock: 'environmentFolderTree',
+      },
     });
   }
 

@@ -31,10 +31,7 @@ type ChannelRow = typeof notificationChannels.$inferSelect;
 
 /** Notification channels (webhook, Slack-compatible, email); their secrets are sealed and never answered. */
 export class ChannelService {
-  constructor(
-    private readonly deps: Pick<Deps, 'db' | 'audit' | 'egress'>,
-    private readonly sender: ChannelSender,
-  ) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'egress'> & { sender: ChannelSender }) {}
 
   async list(query: ChannelListQuery) {
     const conditions: SQL[] = [];
@@ -74,7 +71,7 @@ export class ChannelService {
             kind: input.kind,
             enabled: input.enabled ?? true,
             settings: stored.settings,
-            secretsSealed: this.sender.sealSecrets(stored.secrets),
+            secretsSealed: this.deps.sender.sealSecrets(stored.secrets),
           })
           .returning(),
         'CHANNEL_NAME_TAKEN',
@@ -93,7 +90,11 @@ export class ChannelService {
   async update(actor: AuditActor, id: string, input: ChannelUpdate): Promise<Channel> {
     const name = input.name === undefined ? undefined : trimmedName(input.name);
     const apply = (row: ChannelRow) =>
-      applyChannelInput(row.kind, { settings: row.settings, secrets: this.sender.openSecrets(row) }, input);
+      applyChannelInput(
+        row.kind,
+        { settings: row.settings, secrets: this.deps.sender.openSecrets(row) },
+        input,
+      );
     // Checked before the transaction: a DNS lookup must not hold the row (or PGlite) locked.
     const before = await this.findRow(this.deps.db, id);
     checkChannelInput(before.kind, input, false);
@@ -108,7 +109,7 @@ export class ChannelService {
             ...(name !== undefined ? { name } : {}),
             ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
             settings: stored.settings,
-            secretsSealed: this.sender.sealSecrets(stored.secrets),
+            secretsSealed: this.deps.sender.sealSecrets(stored.secrets),
             updatedAt: new Date(),
           })
           .where(eq(notificationChannels.id, id))
@@ -164,7 +165,7 @@ export class ChannelService {
     const row = await this.findRow(this.deps.db, id);
     let result: ChannelTestResult & { httpStatus?: number | null };
     try {
-      const sent = await this.sender.sendTest(row);
+      const sent = await this.deps.sender.sendTest(row);
       result = { ok: true, httpStatus: sent.httpStatus };
     } catch (error) {
       if (!(error instanceof DeliveryError)) throw error;
@@ -181,7 +182,7 @@ export class ChannelService {
   }
 
   private view(row: ChannelRow): Channel {
-    return toChannelView(row, this.sender.openSecrets(row));
+    return toChannelView(row, this.deps.sender.openSecrets(row));
   }
 
   private async findRow(db: DbOrTx, id: string, forUpdate = false): Promise<ChannelRow> {

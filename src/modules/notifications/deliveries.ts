@@ -41,9 +41,10 @@ function toDeliveryView(row: DeliveryRow): Delivery {
 /** The outbox as operators see it: deliveries with their attempts, and requeue of failed ones. */
 export class DeliveryService {
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'audit' | 'config'>,
-    /** Tells the delivery worker there is work now. */
-    private readonly wake: () => void,
+    private readonly deps: Pick<Deps, 'db' | 'audit' | 'config'> & {
+      /** Tells the delivery worker there is work now. */
+      wakeWorker: () => void;
+    },
   ) {}
 
   async list(query: DeliveryListQuery) {
@@ -124,7 +125,7 @@ export class DeliveryService {
       });
       return this.get(id, tx);
     });
-    this.wake();
+    this.deps.wakeWorker();
     return detail;
   }
 }

@@ -14,14 +14,13 @@ import { DeliveryWorker } from './worker.js';
 const notificationsModule: GatewayModule = async (app) => {
   const { deps } = app;
   const sender = new ChannelSender(deps);
-  const worker = new DeliveryWorker(deps, sender);
+  const worker = new DeliveryWorker({ ...deps, sender });
   worker.register();
   new NotificationSweep(deps).register();
-  app.addHook('preClose', async () => worker.stop());
-  await app.register(channelRoutes, { channels: new ChannelService(deps, sender) });
+  await app.register(channelRoutes, { channels: new ChannelService({ ...deps, sender }) });
   await app.register(ruleRoutes, { rules: new RuleService(deps) });
   await app.register(deliveryRoutes, {
-    deliveries: new DeliveryService(deps, () => worker.wake()),
+    deliveries: new DeliveryService({ ...deps, wakeWorker: () => worker.wake() }),
     events: new NotificationEventService(deps),
   });
 };

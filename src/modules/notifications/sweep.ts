@@ -9,8 +9,6 @@ import {
   siemDestinations,
   sslCertificates,
 } from '../../db/schema/index.js';
-import { AuditChainService } from '../audit/chain.js';
-import { CheckpointSigner } from '../audit/checkpoint-signer.js';
 
 export const SWEEP_JOB = 'notifications.sweep';
 export const CHAIN_JOB = 'notifications.audit-chain';
@@ -55,7 +53,7 @@ export class NotificationSweep {
   private verified: { seq: number; hash: string; fullWalkDue: number } | undefined;
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'log' | 'notifications' | 'secrets'>,
+    private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'log' | 'notifications' | 'auditChain'>,
   ) {}
 
   register(): void {
@@ -161,12 +159,11 @@ export class NotificationSweep {
    */
   async verifyChain(): Promise<void> {
     const now = Date.now();
-    const chain = new AuditChainService(this.deps, new CheckpointSigner(this.deps.secrets));
     const last = this.verified;
     const full = !last || now >= last.fullWalkDue;
     const report = full
-      ? await chain.verify(last ? { checkpointSeq: last.seq, checkpointHash: last.hash } : {})
-      : await chain.verifySince(last);
+      ? await this.deps.auditChain.verify(last)
+      : await this.deps.auditChain.verifySince(last);
     if (!report.valid) this.verified = last && { ...last, fullWalkDue: now };
     else if (report.headSeq === null) this.verified = undefined;
     else {

@@ -27,10 +27,12 @@ export class DeliveryWorker {
   private readonly job: DrainJob;
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'config' | 'log' | 'jobs' | 'notifications'>,
-    private readonly sender: ChannelSender,
+    private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'config' | 'log' | 'jobs' | 'notifications'> & {
+      sender: ChannelSender;
+    },
   ) {
-    this.job = new DrainJob(deps.jobs, {
+    this.job = new DrainJob({
+      jobs: deps.jobs,
       name: DELIVERY_JOB,
       intervalMs: deps.config.notify.pollIntervalMs,
       everyInstance: true,
@@ -42,10 +44,6 @@ export class DeliveryWorker {
   register(): void {
     this.job.register();
     this.deps.notifications.onQueued(() => this.job.wake());
-  }
-
-  stop(): void {
-    this.job.stop();
   }
 
   /** Deliveries were requeued: run soon. */
@@ -111,7 +109,7 @@ export class DeliveryWorker {
     let outcome: Outcome;
     try {
       if (!channel) throw new DeliveryError('the channel was deleted');
-      const sent = await this.sender.deliver(channel, delivery.id, delivery.payload);
+      const sent = await this.deps.sender.deliver(channel, delivery.id, delivery.payload);
       outcome = { ok: true, httpStatus: sent.httpStatus };
     } catch (error) {
       const failure = error instanceof DeliveryError ? error : new DeliveryError(String(error));

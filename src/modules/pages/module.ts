@@ -35,7 +35,10 @@ const pagesModule: GatewayModule = async (app) => {
   const blobs = new BlobStore(path.join(deps.config.dataDir, 'pages'));
   await blobs.ensureDirs();
   const urls = new SiteUrls(deps.config.pages);
-  const directory = new SiteDirectory(deps, (sha256) => fs.promises.readFile(blobs.blobPath(sha256)));
+  const directory = new SiteDirectory({
+    ...deps,
+    readBlob: (sha256) => fs.promises.readFile(blobs.blobPath(sha256)),
+  });
   const hosts = new SiteHosts(deps);
   // A project renamed, deleted or promoted: what its slug, its id and its domains serve changes.
   const invalidation: SiteInvalidation = {
@@ -45,7 +48,7 @@ const pagesModule: GatewayModule = async (app) => {
     },
     forgetDeployment: (deploymentId) => directory.forgetDeployment(deploymentId),
   };
-  const sites = new SiteServer(directory, blobs);
+  const sites = new SiteServer({ directory, blobs });
   const gc = new BlobCollector({ db: deps.db, blobs });
   const retention = new RetentionService({ ...deps, blobs, gc });
   const certificates = new DomainCertificates(deps);

@@ -56,11 +56,11 @@ export class SiteDirectory implements SiteInvalidation {
   private readonly contents = new LRUCache<string, DeploymentContent>({ max: CONTENT_CACHE_ENTRIES });
   private readonly db: Db;
 
-  constructor(
-    deps: Pick<Deps, 'db'>,
-    private readonly readBlob: (sha256: string) => Promise<Buffer>,
-  ) {
+  private readonly readBlob: (sha256: string) => Promise<Buffer>;
+
+  constructor(deps: Pick<Deps, 'db'> & { readBlob: (sha256: string) => Promise<Buffer> }) {
     this.db = deps.db;
+    this.readBlob = deps.readBlob;
   }
 
   forgetSite(projectId: string, slug: string): void {

@@ -67,25 +67,22 @@ export class SiteServer {
     sizeCalculation: (body) => body.length,
   });
 
-  constructor(
-    private readonly directory: SiteDirectory,
-    private readonly blobs: BlobStore,
-  ) {}
+  constructor(private readonly deps: { directory: SiteDirectory; blobs: BlobStore }) {}
 
   async serve(request: SiteRequest): Promise<SiteAnswer> {
-    const site = await this.directory.site(request.site);
+    const site = await this.deps.directory.site(request.site);
     if (!site) return { kind: 'missing', reason: 'SITE_NOT_FOUND' };
     let deploymentId = site.productionDeploymentId;
     if (request.deploymentId !== undefined) {
       const owner = UUID.test(request.deploymentId)
-        ? await this.directory.ownerOf(request.deploymentId)
+        ? await this.deps.directory.ownerOf(request.deploymentId)
         : null;
       if (owner !== site.projectId) return { kind: 'missing', reason: 'DEPLOYMENT_NOT_FOUND' };
       deploymentId = request.deploymentId;
     }
     if (!deploymentId) return { kind: 'missing', reason: 'NO_PRODUCTION_DEPLOYMENT' };
     try {
-      return await this.answer(await this.directory.content(deploymentId), site.spaFallback, request);
+      return await this.answer(await this.deps.directory.content(deploymentId), site.spaFallback, request);
     } catch (error) {
       // A deployment deleted while it was being served: its blobs are gone with it.
       if (isMissingBlob(error)) return { kind: 'missing', reason: 'DEPLOYMENT_NOT_FOUND' };
@@ -153,7 +150,7 @@ export class SiteServer {
   }
 
   private async body(file: SiteFileEntry): Promise<Buffer | Readable> {
-    const blobPath = this.blobs.blobPath(file.sha256);
+    const blobPath = this.deps.blobs.blobPath(file.sha256);
     if (file.sizeBytes > BODY_CACHE_MAX_FILE) {
       // Opened here, so a missing blob is an answer rather than an error in the middle of a stream.
       const handle = await fs.promises.open(blobPath, 'r');

@@ -1,7 +1,7 @@
 import type * as acme from 'acme-client';
 import { and, eq } from 'drizzle-orm';
-import type { SecretBox } from '../../../core/secret-box.js';
-import type { Db, DbOrTx } from '../../../db/client.js';
+import type { Deps } from '../../../core/deps.js';
+import type { DbOrTx } from '../../../db/client.js';
 import { acmeAccounts } from '../../../db/schema/index.js';
 import { acmeClient, newPrivateKeyPem } from './client.js';
 import type { AcmeTransport } from './transport.js';
@@ -14,11 +14,7 @@ const ACCOUNT_KEY_CONTEXT = 'acme_accounts.account_key';
  * pair. The key is made here and sealed at rest; the CA learns of the account on its first order.
  */
 export class AcmeAccounts {
-  constructor(
-    private readonly db: Db,
-    private readonly secrets: SecretBox,
-    private readonly transport: AcmeTransport,
-  ) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'secrets'> & { transport: AcmeTransport }) {}
 
   /** The account for this directory and email, created (unregistered) when there is none yet. */
   async idFor(tx: DbOrTx, directoryUrl: string, email: string): Promise<string> {
@@ -28,7 +24,7 @@ export class AcmeAccounts {
       .values({
         directoryUrl,
         email,
-        accountKeySealed: this.secrets.seal(newPrivateKeyPem(), ACCOUNT_KEY_CONTEXT),
+        accountKeySealed: this.deps.secrets.seal(newPrivateKeyPem(), ACCOUNT_KEY_CONTEXT),
       })
       .onConflictDoNothing();
     const [row] = await tx.select({ id: acmeAccounts.id }).from(acmeAccounts).where(where);
@@ -37,16 +33,16 @@ export class AcmeAccounts {
 
   /** A client signed with the account's key, registered with the CA first if it never was. */
   async client(accountId: string): Promise<acme.Client> {
-    const [account] = await this.db.select().from(acmeAccounts).where(eq(acmeAccounts.id, accountId));
+    const [account] = await this.deps.db.select().from(acmeAccounts).where(eq(acmeAccounts.id, accountId));
     if (!account) throw new Error(`ACME account ${accountId} is gone`);
-    const client = await acmeClient(this.transport, {
+    const client = await acmeClient(this.deps.transport, {
       directoryUrl: account.directoryUrl,
-      accountKeyPem: this.secrets.open(account.accountKeySealed, ACCOUNT_KEY_CONTEXT),
+      accountKeyPem: this.deps.secrets.open(account.accountKeySealed, ACCOUNT_KEY_CONTEXT),
       accountUrl: account.accountUrl,
     });
     if (!account.accountUrl) {
       await client.createAccount({ termsOfServiceAgreed: true, contact: [`mailto:${account.email}`] });
-      await this.db
+      await this.deps.db
         .update(acmeAccounts)
         .set({ accountUrl: client.getAccountUrl() })
         .where(eq(acmeAccounts.id, accountId));

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
+import type { Deps } from '../../../core/deps.js';
 import { acmeChallenges } from '../../../db/schema/index.js';
 import type { DnsProviderClient } from './dns-provider.js';
 
@@ -21,10 +21,10 @@ export interface PendingChallenge {
  * display (manual mode) and removal.
  */
 export class ChallengeStore {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
   async save(challenge: PendingChallenge): Promise<void> {
-    await this.db
+    await this.deps.db
       .insert(acmeChallenges)
       .values({
         ...challenge,
@@ -35,7 +35,7 @@ export class ChallengeStore {
 
   /** The key authorization to answer at `/.well-known/acme-challenge/{token}`, if the token is ours. */
   async httpAnswer(token: string): Promise<string | undefined> {
-    const [row] = await this.db
+    const [row] = await this.deps.db
       .select({ keyAuthorization: acmeChallenges.keyAuthorization })
       .from(acmeChallenges)
       .where(and(eq(acmeChallenges.token, token), eq(acmeChallenges.type, 'http-01')));
@@ -47,7 +47,7 @@ export class ChallengeStore {
    * published; a record that cannot be withdrawn is harmless (the CA never reads it again).
    */
   async clear(certificateId: string, provider?: DnsProviderClient): Promise<void> {
-    const rows = await this.db
+    const rows = await this.deps.db
       .delete(acmeChallenges)
       .where(eq(acmeChallenges.certificateId, certificateId))
       .returning({ recordName: acmeChallenges.recordName, value: acmeChallenges.keyAuthorization });

@@ -125,9 +125,9 @@ export class DnsProviderService {
   async client(id: string): Promise<DnsProviderClient> {
     const [row] = await this.db.select().from(acmeDnsProviders).where(eq(acmeDnsProviders.id, id));
     if (!row) throw new Error(`DNS provider ${id} is gone`);
-    return new Rfc2136Provider(
-      { ...row, tsigSecret: this.secrets.open(row.tsigSecretSealed, SECRET_CONTEXT) },
-      this.egress,
-    );
+    return new Rfc2136Provider({
+      egress: this.egress,
+      settings: { ...row, tsigSecret: this.secrets.open(row.tsigSecretSealed, SECRET_CONTEXT) },
+    });
   }
 }

@@ -23,11 +23,17 @@ export class AcmeOrderService {
   private readonly jobs: BackgroundJobs;
   private readonly defaultDirectoryUrl: string;
 
+  private readonly certificates: CertificateService;
+  private readonly accounts: AcmeAccounts;
+
   constructor(
-    deps: Pick<Deps, 'db' | 'audit' | 'jobs' | 'config'>,
-    private readonly certificates: CertificateService,
-    private readonly accounts: AcmeAccounts,
+    deps: Pick<Deps, 'db' | 'audit' | 'jobs' | 'config'> & {
+      certificates: CertificateService;
+      accounts: AcmeAccounts;
+    },
   ) {
+    this.certificates = deps.certificates;
+    this.accounts = deps.accounts;
     this.db = deps.db;
     this.audit = deps.audit;
     this.jobs = deps.jobs;

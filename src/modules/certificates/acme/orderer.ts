@@ -1,8 +1,7 @@
 import type * as acme from 'acme-client';
 import { eq } from 'drizzle-orm';
+import type { Deps } from '../../../core/deps.js';
 import { AppError } from '../../../core/errors.js';
-import type { SecretBox } from '../../../core/secret-box.js';
-import type { Db } from '../../../db/client.js';
 import { acmeOrders } from '../../../db/schema/index.js';
 import { type ParsedMaterial, parseMaterial } from '../material.js';
 import { readChain } from '../pem.js';
@@ -46,29 +45,29 @@ export function errorText(error: unknown): string {
  */
 export class AcmeOrderer {
   constructor(
-    private readonly db: Db,
-    private readonly secrets: SecretBox,
-    private readonly accounts: AcmeAccounts,
-    private readonly challenges: ChallengeStore,
+    private readonly deps: Pick<Deps, 'db' | 'secrets'> & {
+      accounts: AcmeAccounts;
+      challenges: ChallengeStore;
+    },
   ) {}
 
   async advance(order: AcmeOrderRow, provider: DnsProviderClient | undefined): Promise<StepOutcome> {
-    const client = await this.accounts.client(order.accountId);
+    const client = await this.deps.accounts.client(order.accountId);
     let current: acme.Order;
     let keyPem: string;
     if (order.orderUrl && order.privateKeySealed) {
       current = await client.getOrder({ url: order.orderUrl } as acme.Order);
-      keyPem = this.secrets.open(order.privateKeySealed, ORDER_KEY_CONTEXT);
+      keyPem = this.deps.secrets.open(order.privateKeySealed, ORDER_KEY_CONTEXT);
     } else {
       keyPem = newPrivateKeyPem();
       current = await client.createOrder({
         identifiers: order.domains.map((value) => ({ type: 'dns', value })),
       });
-      await this.db
+      await this.deps.db
         .update(acmeOrders)
         .set({
           orderUrl: current.url,
-          privateKeySealed: this.secrets.seal(keyPem, ORDER_KEY_CONTEXT),
+          privateKeySealed: this.deps.secrets.seal(keyPem, ORDER_KEY_CONTEXT),
           confirmedAt: null,
           updatedAt: new Date(),
         })
@@ -110,7 +109,7 @@ export class AcmeOrderer {
       if (!challenge) return failed(`the CA offers no ${order.challenge} challenge for ${domain}`);
       if (challenge.status !== 'pending') continue;
       const keyAuthorization = await client.getChallengeKeyAuthorization(challenge);
-      await this.challenges.save({
+      await this.deps.challenges.save({
         certificateId: order.certificateId,
         type: order.challenge,
         domain,

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
+import type { Deps } from '../../../core/deps.js';
 import type { EgressGuard } from '../../../core/egress-guard.js';
 import type { DnsProviderClient } from './dns-provider.js';
 
@@ -180,10 +181,13 @@ async function exchange(egress: EgressGuard, settings: Rfc2136Settings, message:
  * one TXT record in the configured zone and fails with the server's RCODE (or TSIG error) otherwise.
  */
 export class Rfc2136Provider implements DnsProviderClient {
-  constructor(
-    private readonly settings: Rfc2136Settings,
-    private readonly egress: EgressGuard,
-  ) {}
+  private readonly settings: Rfc2136Settings;
+  private readonly egress: EgressGuard;
+
+  constructor(deps: Pick<Deps, 'egress'> & { settings: Rfc2136Settings }) {
+    this.settings = deps.settings;
+    this.egress = deps.egress;
+  }
 
   addTxt(name: string, value: string): Promise<void> {
     return this.update(record(name, TYPE_TXT, CLASS_IN, this.settings.ttl, txtData(value)));

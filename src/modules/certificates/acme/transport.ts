@@ -2,6 +2,7 @@ import type dns from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
 import { Agent, fetch } from 'undici';
+import type { Deps } from '../../../core/deps.js';
 import { EgressDeniedError, type EgressGuard } from '../../../core/egress-guard.js';
 
 /** The response shape acme-client reads (that of axios, which it uses by default). */
@@ -23,10 +24,10 @@ const USER_AGENT = 'infragate-acme';
 export class AcmeTransport {
   private readonly agent: Agent;
 
-  constructor(
-    private readonly egress: EgressGuard,
-    trustedCaPem?: string,
-  ) {
+  private readonly egress: EgressGuard;
+
+  constructor({ egress, trustedCaPem }: Pick<Deps, 'egress'> & { trustedCaPem?: string }) {
+    this.egress = egress;
     this.agent = new Agent({
       connect: {
         ...(trustedCaPem ? { ca: [...tls.rootCertificates, trustedCaPem] } : {}),

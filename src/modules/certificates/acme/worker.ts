@@ -64,12 +64,20 @@ export class AcmeWorker {
   private readonly log: FastifyBaseLogger;
   private readonly notifications: NotificationOutbox;
 
+  private readonly orderer: AcmeOrderer;
+  private readonly challenges: ChallengeStore;
+  private readonly providers: DnsProviderService;
+
   constructor(
-    deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'config' | 'log' | 'notifications'>,
-    private readonly orderer: AcmeOrderer,
-    private readonly challenges: ChallengeStore,
-    private readonly providers: DnsProviderService,
+    deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'config' | 'log' | 'notifications'> & {
+      orderer: AcmeOrderer;
+      challenges: ChallengeStore;
+      providers: DnsProviderService;
+    },
   ) {
+    this.orderer = deps.orderer;
+    this.challenges = deps.challenges;
+    this.providers = deps.providers;
     this.db = deps.db;
     this.audit = deps.audit;
     this.secrets = deps.secrets;

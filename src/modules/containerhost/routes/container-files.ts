@@ -10,18 +10,11 @@ import {
   ContainerFileQuery,
   DirectoryCreation,
   DirectoryListing,
+  FileBytes,
   FileMove,
 } from '../schemas/files.js';
 import { ContainerParams } from '../schemas/params.js';
-import {
-  acceptOnlyJsonAndBytes,
-  FileBytes,
-  FileDownload,
-  manage,
-  sendFile,
-  tags,
-  view,
-} from './declarations.js';
+import { acceptOnlyJsonAndBytes, FileDownload, manage, sendFile, tags, view } from './declarations.js';
 
 const RAW_BODY = 'send the file as the raw body, Content-Type: application/octet-stream';
 

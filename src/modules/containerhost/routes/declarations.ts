@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import type { TSchema } from 'typebox';
 import { validationError } from '../../../core/errors.js';
 import type { FileRead } from '../archive.js';
+import { FileBytes } from '../schemas/files.js';
 
 /** What the container-host routes declare: the scope each needs and their OpenAPI tag. */
 export const view = { scope: 'containerhost:view' } as const;
@@ -12,9 +13,6 @@ export const tags = ['containerhost'];
 export const emptyBodyAsObject = async (request: { body: unknown }) => {
   if (request.body === undefined || request.body === null) request.body = {};
 };
-
-/** The bytes of a file, as a request body or an answer (no `type`: a parsed raw body is a Buffer). */
-export const FileBytes = Type.Unsafe<Buffer>({ format: 'binary', description: 'the bytes of the file' });
 
 /** A download: the file's bytes (`application/octet-stream`). */
 export const FileDownload = {

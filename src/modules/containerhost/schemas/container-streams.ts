@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { NamedObject, Nullable } from '../../../core/http-schemas.js';
+import { NamedObject, Nullable, StringOf } from '../../../core/http-schemas.js';
 
 /** A container's logs and resource statistics, as JSON or as Server-Sent Events. */
 
@@ -32,8 +32,12 @@ export const LogsQuery = Type.Object({
   ),
 });
 
+/** The engine's two output streams of a container. */
+export type OutputStream = 'stdout' | 'stderr';
+
+/** A log line as answered: the stream, the engine's timestamp (RFC 3339, when asked), the text. */
 export const LogLine = NamedObject('ContainerLogLine', {
-  stream: Type.String({ description: 'stdout or stderr' }),
+  stream: StringOf<OutputStream>({ description: 'stdout or stderr' }),
   timestamp: Nullable(Type.String({ description: "the engine's RFC 3339 time of the line" })),
   line: Type.String(),
 });
@@ -61,6 +65,7 @@ export const StatsSample = NamedObject('StatsSample', {
   readAt: Nullable(Type.String()),
 });
 
+export type LogLine = Static<typeof LogLine>;
 export type LogsQuery = Static<typeof LogsQuery>;
 export type LogLines = Static<typeof LogLines>;
 export type StatsSample = Static<typeof StatsSample>;

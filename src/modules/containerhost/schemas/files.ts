@@ -1,13 +1,18 @@
 import { type Static, Type } from 'typebox';
-import { NamedObject, Nullable, NullableTimestamp } from '../../../core/http-schemas.js';
+import { NamedObject, Nullable, NullableTimestamp, StringOf } from '../../../core/http-schemas.js';
 
 /** Files in a container (through the archive API) and the directory listings volumes share. */
 
 const ContainerPath = (description: string) => Type.String({ minLength: 1, maxLength: 4096, description });
 
+/** The bytes of a file, as a request body or an answer (no `type`: a parsed raw body is a Buffer). */
+export const FileBytes = Type.Unsafe<Buffer>({ format: 'binary', description: 'the bytes of the file' });
+
+export type EntryType = 'file' | 'directory' | 'symlink' | 'hardlink' | 'other';
+
 export const DirectoryEntry = NamedObject('DirectoryEntry', {
   name: Type.String(),
-  type: Type.String({ description: 'file, directory, symlink, hardlink or other' }),
+  type: StringOf<EntryType>({ description: 'file, directory, symlink, hardlink or other' }),
   size: Type.Number({ description: 'bytes (0 for anything but a file)' }),
   mode: Type.String({ description: 'permission bits in octal, e.g. 0644' }),
   mtime: NullableTimestamp,
@@ -42,4 +47,6 @@ export const FileMove = Type.Object({
   toPath: Type.String({ minLength: 1, maxLength: 4096, description: 'absolute path' }),
 });
 
+export type DirectoryEntry = Static<typeof DirectoryEntry>;
+export type DirectoryListing = Static<typeof DirectoryListing>;
 export type FileMove = Static<typeof FileMove>;

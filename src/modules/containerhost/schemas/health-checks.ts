@@ -102,7 +102,7 @@ export type SavedHealthResult = Static<typeof SavedHealthResult>;
 export type SavedHealthCheck = Static<typeof SavedHealthCheck>;
 
 /** The statuses of the overview: a result's status, `disabled` for a check switched off, `unknown` before its first run. */
-export const OVERVIEW_STATUSES = ['online', 'degraded', 'offline', 'disabled', 'unknown'] as const;
+export const OVERVIEW_STATUSES = [...HEALTH_STATUSES, 'unknown'] as const;
 
 export const HealthOverviewQuery = Type.Object({
   ...PaginationQueryFields,

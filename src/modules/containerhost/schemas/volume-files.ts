@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { StringEnum } from '../../../core/http-schemas.js';
+import { FileBytes } from './files.js';
 
 /** A volume's files: written (`PUT …/volumes/:name/files/write`, two body forms), browsed and read. */
 
@@ -16,14 +17,14 @@ export const VolumeFileJson = Type.Object({
   encoding: Type.Optional(StringEnum(['utf8', 'base64'] as const, undefined, { default: 'utf8' })),
 });
 
-/** The raw form: the body is the file itself, its path in `?path=`. */
-const VolumeFileBytes = Type.Unsafe<Buffer>({ format: 'binary', description: 'the bytes of the file' });
-
-/** One schema per content type; any other content type is answered 415. */
+/**
+ * One schema per content type (the raw form: the body is the file itself, its path in `?path=`); any
+ * other content type is answered 415.
+ */
 export const VolumeFileBody = {
   content: {
     'application/json': { schema: VolumeFileJson },
-    'application/octet-stream': { schema: VolumeFileBytes },
+    'application/octet-stream': { schema: FileBytes },
   },
 };
 

@@ -1,6 +1,5 @@
 import { AREA_PERMISSIONS, RESOURCE_AREAS, type ResourceArea } from '../../../../src/core/auth/scopes';
 import type { AccessRule } from '../../auth/access';
-import type { Group } from './queries';
 
 /** A resource a group could be given alone: its area, id and name. */
 export interface ResourceChoice {
@@ -21,7 +20,7 @@ export interface SuggestionGroup {
  */
 export function scopeSuggestions(
   areas: readonly AccessRule[],
-  groups: readonly Group[],
+  groups: readonly { scopes: readonly string[] }[],
   resources: readonly ResourceChoice[] = [],
 ): SuggestionGroup[] {
   const known = ['*', ...areas.flatMap((area) => area.anyOf), ...groups.flatMap((group) => group.scopes)];

@@ -1,12 +1,95 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
-import { ConfigError } from '../../config-error.js';
-import { type CatalogEntry, CatalogFile } from './schemas.js';
+import { type Static, Type } from 'typebox';
+import { ConfigError } from './config-error.js';
+import { StringEnum } from './core/http-schemas.js';
+import { COMPLETION_MODES, INFERENCE_AUTH_TYPES, OAUTH_FLOWS } from './db/schema/index.js';
+
+/**
+ * The inference provider catalog the operator writes (catalog/inference-providers.json, or the file
+ * INFRAGATE_INFERENCE_CATALOG names): its format, and its reading and checking. It is configuration:
+ * `loadConfig()` reports its problems with every other bad value at start-up, and the inference module
+ * takes the entries read then.
+ */
+
+export const FAMILIES = ['vendor1', 'vendor2', 'vendor3', 'vendor4', 'custom'] as const;
+export const WIRE_PROTOCOLS = [
+  'vendor1-responses',
+  'vendor1-chat',
+  'vendor2-messages',
+  'vendor4-content',
+] as const;
+export const OPERATIONS = ['inference', 'images', 'search', 'realtime'] as const;
+export const QUOTA_KINDS = ['vendor1-quota', 'vendor2-oauth', 'vendor3-usage'] as const;
+
+const HttpUrl = Type.String({ minLength: 1, maxLength: 2048 });
+
+/** How an API key travels: `authorization: Bearer <key>` unless the entry says otherwise. */
+const ApiKeyHeader = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9-]+$' }),
+    prefix: Type.Optional(Type.String({ maxLength: 50 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Where an OAuth entry's authorization server lives; operators (and tests) point it anywhere. */
+export const OAuthSettings = Type.Object(
+  {
+    issuer: Type.Optional(HttpUrl),
+    authorizationEndpoint: Type.Optional(HttpUrl),
+    tokenEndpoint: HttpUrl,
+    deviceAuthorizationEndpoint: Type.Optional(HttpUrl),
+    clientId: Type.String({ minLength: 1, maxLength: 255 }),
+    scopes: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 50 }),
+    redirectUri: Type.Optional(HttpUrl),
+    authorizationParams: Type.Optional(Type.Record(Type.String(), Type.String())),
+    /** Lifetime of a redirect session before it expires unanswered; default 600. */
+    sessionTtlSeconds: Type.Optional(Type.Integer({ minimum: 60, maximum: 86400 })),
+  },
+  { additionalProperties: false },
+);
+
+/** A provider as the catalog file describes it, with the settings the gateway keeps to itself. */
+export const CatalogEntry = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9][a-z0-9._-]*$' }),
+    label: Type.String({ minLength: 1, maxLength: 255 }),
+    family: StringEnum(FAMILIES),
+    wireProtocol: StringEnum(WIRE_PROTOCOLS),
+    baseUrl: HttpUrl,
+    authTypes: Type.Array(StringEnum(INFERENCE_AUTH_TYPES), { minItems: 1, uniqueItems: true }),
+    subscription: Type.Boolean(),
+    featured: Type.Boolean(),
+    allowBaseUrlOverride: Type.Optional(Type.Boolean()),
+    privateNetworkByDefault: Type.Optional(Type.Boolean()),
+    supportedOperations: Type.Optional(Type.Array(StringEnum(OPERATIONS), { uniqueItems: true })),
+    modelsPath: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: '^/' })),
+    quotaKind: Type.Optional(StringEnum(QUOTA_KINDS)),
+    termsVersion: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    oauthFlow: Type.Union([StringEnum(OAUTH_FLOWS), Type.Null()]),
+    completionMode: Type.Union([StringEnum(COMPLETION_MODES), Type.Null()]),
+    apiKeyHeader: Type.Optional(ApiKeyHeader),
+    /** Headers sent with every call to the provider (e.g. an API version). */
+    extraHeaders: Type.Optional(Type.Record(Type.String(), Type.String())),
+    oauth: Type.Optional(OAuthSettings),
+  },
+  { additionalProperties: false },
+);
+
+export const CatalogFile = Type.Object(
+  { version: Type.Literal(1), providers: Type.Array(CatalogEntry, { minItems: 1, maxItems: 1000 }) },
+  { additionalProperties: false },
+);
+
+export type OAuthSettings = Static<typeof OAuthSettings>;
+export type CatalogEntry = Static<typeof CatalogEntry>;
+export type CatalogFile = Static<typeof CatalogFile>;
 
 /** The catalog shipped with the gateway (package.json "files" includes catalog/). */
 export const BUILT_IN_CATALOG = fileURLToPath(
-  new URL('../../../catalog/inference-providers.json', import.meta.url),
+  new URL('../catalog/inference-providers.json', import.meta.url),
 );
 
 const validateFile = new Ajv({ allErrors: true, strict: false }).compile(CatalogFile);

@@ -1,0 +1,69 @@
+import madge from 'madge';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The import graph of the gateway and of the console, type-only imports included (a circle through
+// types still ties the files together).
+const graphOf = (dir: string, tsConfig: string, fileExtensions: string[]) =>
+  madge(dir, {
+    fileExtensions,
+    tsConfig,
+    detectiveOptions: { ts: { skipTypeImports: false }, tsx: { skipTypeImports: false } },
+  });
+
+/**
+ * The layers of src/, lowest first: a file may import its own layer and those below, never one above.
+ * config.ts (with the errors and the catalog file it checks) sits with core, which reads the config.
+ */
+const LAYERS: [string, (file: string) => boolean][] = [
+  ['db', (file) => file.startsWith('db/')],
+  [
+    'core',
+    (file) =>
+      file.startsWith('core/') || ['config.ts', 'config-error.ts', 'inference-catalog.ts'].includes(file),
+  ],
+  ['modules', (file) => file.startsWith('modules/')],
+  ['server', (file) => ['server.ts', 'storage.ts', 'bootstrap.ts'].includes(file)],
+  ['cli', (file) => file === 'cli.ts' || file.startsWith('cli/')],
+];
+
+const layerOf = (file: string): number => LAYERS.findIndex(([, holds]) => holds(file));
+
+describe('the import graph', { timeout: 300_000 }, () => {
+  let gateway: Record<string, string[]>;
+  let gatewayCircles: string[][];
+  let consoleCircles: string[][];
+
+  beforeAll(async () => {
+    const [src, web] = await Promise.all([
+      graphOf('src', 'tsconfig.json', ['ts']),
+      graphOf('web/src', 'web/tsconfig.json', ['ts', 'tsx']),
+    ]);
+    gateway = src.obj();
+    gatewayCircles = src.circular();
+    consoleCircles = web.circular();
+  }, 300_000);
+
+  it('is read whole (every import resolved, e.g. the server registers the modules)', () => {
+    expect(gateway['server.ts']).toContain('modules/index.ts');
+    expect(gateway['core/deps.ts']).toContain('config.ts');
+  });
+
+  it('has no circle in the gateway', () => {
+    expect(gatewayCircles).toEqual([]);
+  });
+
+  it('has no circle in the console', () => {
+    expect(consoleCircles).toEqual([]);
+  });
+
+  it('runs one way in the gateway: db → core → modules → server → cli', () => {
+    const unplaced = Object.keys(gateway).filter((file) => layerOf(file) === -1);
+    expect(unplaced).toEqual([]);
+    const upward = Object.entries(gateway).flatMap(([file, imports]) =>
+      imports
+        .filter((imported) => layerOf(imported) > layerOf(file))
+        .map((imported) => `${file} → ${imported}`),
+    );
+    expect(upward).toEqual([]);
+  });
+});
