@@ -35,6 +35,11 @@ export interface DatabaseTarget {
   url?: string | undefined;
   /** PGlite directory; without it PGlite runs in memory (tests). */
   pgliteDir?: string | undefined;
+  /**
+   * A PGlite data directory to start from (a `dumpDataDir()` tarball): the tests start each
+   * in-memory database from one migrated copy instead of running initdb and the migrations again.
+   */
+  pgliteData?: Blob | undefined;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
 }
@@ -64,7 +69,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     };
   }
   if (target.pgliteDir) fs.mkdirSync(path.dirname(target.pgliteDir), { recursive: true });
-  const client = await PGlite.create(target.pgliteDir, { startParams: PGLITE_START_PARAMS });
+  const client = await PGlite.create(target.pgliteDir, {
+    startParams: PGLITE_START_PARAMS,
+    ...(target.pgliteData ? { loadDataDir: target.pgliteData } : {}),
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

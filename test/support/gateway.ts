@@ -2,13 +2,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
 import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { App } from '../../src/core/app.js';
 import type { Deps } from '../../src/core/deps.js';
-import { type Database, openDatabase } from '../../src/db/client.js';
+import { type Database, type Db, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import * as schema from '../../src/db/schema/index.js';
 import { groups, users } from '../../src/db/schema/index.js';
 import { issueToken } from '../../src/modules/auth/tokens.js';
 import { buildServer } from '../../src/server.js';
@@ -76,9 +80,46 @@ export async function openEmptyTestDatabase() {
 
 /** Opens a fresh database of this project's kind with every migration applied. */
 export async function openTestDatabase() {
+  if (testDbKind === 'pglite') return openDatabase({ pgliteData: await migratedPgliteData() });
   const database = await openEmptyTestDatabase();
   await migrate(database.db);
   return database;
+}
+
+/**
+ * A PGlite data directory with every migration applied, as a tarball. PGlite runs initdb for each
+ * new in-memory database, which costs seconds; so the migrated directory is made once for a given
+ * set of migrations and PGlite version, kept in the temp dir for the suite's other processes, and
+ * every test database starts from a copy of it.
+ */
+function migratedPgliteData(): Promise<Blob> {
+  migratedData ??= (async () => {
+    const file = path.join(os.tmpdir(), `infragate-test-pglite-${migrationsDigest()}.tar`);
+    if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
+    const client = await PGlite.create();
+    await migrate(drizzle(client, { schema }) as unknown as Db);
+    const data = await client.dumpDataDir('none');
+    await client.close();
+    // Written aside and renamed, so a process reading it never sees half a file.
+    const partial = `${file}.${process.pid}`;
+    fs.writeFileSync(partial, Buffer.from(await data.arrayBuffer()));
+    fs.renameSync(partial, file);
+    return data;
+  })();
+  return migratedData;
+}
+let migratedData: Promise<Blob> | undefined;
+
+/** What the migrated data depends on: each migration's name and text, and PGlite's version. */
+function migrationsDigest(): string {
+  const hash = crypto.createHash('sha256');
+  const dir = fileURLToPath(new URL('../../migrations/', import.meta.url));
+  for (const name of fs.readdirSync(dir).sort())
+    hash.update(name).update(fs.readFileSync(path.join(dir, name)));
+  hash.update(
+    fs.readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url)),
+  );
+  return hash.digest('hex').slice(0, 16);
 }
 
 export interface TestGatewayOptions {
