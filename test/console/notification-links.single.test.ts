@@ -49,7 +49,8 @@ describeInBrowser(
       ({ harness, podman, nodeId } = await startContainerConsole({
         gateway: {
           publicUrl: 'https://console.example.test',
-          notify: { ...loadConfig({}).notify, pollIntervalMs: 50 },
+          // Every chain check walks the whole chain, so an older event's change is found at once.
+          notify: { ...loadConfig({}).notify, pollIntervalMs: 50, chainFullWalkSeconds: 0 },
           loginMaxFailuresPerEmail: 3,
           // One failed attempt fails a SIEM delivery and opens the destination's circuit.
           ...fastSiem({ circuitThreshold: 1, maxAttempts: 1, retryBaseMs: 600_000, retryMaxMs: 600_000 }),

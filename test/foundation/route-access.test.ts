@@ -25,6 +25,7 @@ const PUBLIC_ROUTES = [
 
 /** The only routes that accept a pages deploy token (`config.credential`), besides API tokens. */
 const DEPLOY_TOKEN_ROUTES = new Set([
+  'GET /api/pages/deploy-token',
   'POST /api/pages/:projectId/deployments',
   'GET /api/pages/:projectId/deployments/:deploymentId',
 ]);

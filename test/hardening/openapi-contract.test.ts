@@ -214,6 +214,7 @@ describe('the OpenAPI document', () => {
       .filter(([, , documented]) => documented.security.some((one: Json) => 'deployToken' in one))
       .map(([method, path]) => `${method.toUpperCase()} ${path}`);
     expect(withDeployToken.sort()).toEqual([
+      'GET /api/pages/deploy-token',
       'GET /api/pages/{projectId}/deployments/{deploymentId}',
       'POST /api/pages/{projectId}/deployments',
     ]);

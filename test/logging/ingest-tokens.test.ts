@@ -19,7 +19,12 @@ afterAll(() => gateway.close());
 const tokensUrl = (environmentId: string) => `/api/logging/environments/${environmentId}/tokens`;
 
 async function actions(targetId: string) {
-  const events = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, targetId));
+  // In the order they were written (a plain select has no order on PostgreSQL).
+  const events = await gateway.deps.db
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.targetId, targetId))
+    .orderBy(auditEvents.entry);
   return events.map((event) => event.action);
 }
 
