@@ -1,9 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/raw.js';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { CertificateService } from '../../src/modules/certificates/service.js';
 import { KEY_PASSPHRASE, makeTestPki, openssl, type TestPki } from '../services/openssl-pki.js';
+import { auditEventsAbout } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
@@ -166,7 +167,7 @@ describe.skipIf(!openssl.path)('SSL certificate storage', () => {
 
     it('records an audit event with the fingerprint', async () => {
       const { id, fingerprintSha256 } = await create();
-      const [event] = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, id));
+      const [event] = await auditEventsAbout(gateway, id);
       expect(event).toMatchObject({
         action: 'certificates.certificate.uploaded',
         targetType: 'ssl_certificate',
@@ -330,9 +331,7 @@ describe.skipIf(!openssl.path)('SSL certificate storage', () => {
       expect(result.status).toBe(200);
       expect(result.body).toEqual({ success: true });
       expectError(await gateway.call('GET', `${BASE}/${id}`), 404, 'NOT_FOUND');
-      const actions = (
-        await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, id))
-      ).map((event) => event.action);
+      const actions = (await auditEventsAbout(gateway, id)).map((event) => event.action);
       expect(actions).toContain('certificates.certificate.deleted');
       await create({ ...rsaBody(), name });
     });

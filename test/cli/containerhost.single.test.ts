@@ -115,7 +115,7 @@ describe.skipIf(Boolean(binaries.skipReason))(
       const networks = await cli.json(['networks', 'ls', ...host]);
       expect(networks.length).toBeGreaterThan(0);
       expect((await cli.json(['networks', 'get', networks[0].name, ...host])).name).toBe(networks[0].name);
-      const images = await cli.json(['images', 'ls', ...host]);
+      const images = await cli.json(['images', 'ls', ...host, '--all-pages']);
       expect(images.map((row: { id: string }) => row.id)).toContain(
         (await podman.docker.getImage(podman.image).inspect()).Id,
       );

@@ -43,8 +43,8 @@ describeInBrowser('signing in to the console', () => {
   it('asks for Email and Password, and passes the accessibility checks', async () => {
     const { page, problems } = await harness.open('/');
     await page.waitForURL('**/signin');
-    await expect(page.getByLabel('Email').isVisible()).resolves.toBe(true);
-    await expect(page.getByLabel('Password', { exact: true }).isVisible()).resolves.toBe(true);
+    await page.getByLabel('Email').waitFor();
+    await page.getByLabel('Password', { exact: true }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'sign-in');
     expect(problems).toEqual([]);
@@ -69,8 +69,8 @@ describeInBrowser('signing in to the console', () => {
     await signIn(page, admin);
     await page.waitForURL('**/overview');
     const nav = page.getByRole('navigation', { name: 'Main' });
-    await expect(nav.getByRole('link', { name: 'Users' }).isVisible()).resolves.toBe(true);
-    await expect(nav.getByRole('link', { name: 'Account' }).isVisible()).resolves.toBe(true);
+    await nav.getByRole('link', { name: 'Users' }).waitFor();
+    await nav.getByRole('link', { name: 'Account' }).waitFor();
     expect(problems).toEqual([]);
   });
 
@@ -131,7 +131,7 @@ describeInBrowser('signing in to the console', () => {
     await page.getByRole('heading', { name: `Welcome, ${nobody.name}` }).waitFor();
     const links = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
     expect(links).toEqual(['Account']);
-    await expect(page.getByText('No area is open to you yet').isVisible()).resolves.toBe(true);
+    await page.getByText('No area is open to you yet').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'no-area');
     expect(problems).toEqual([]);

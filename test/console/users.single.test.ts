@@ -47,7 +47,7 @@ describeInBrowser('the Users page', () => {
   it('lists the users with a search box, and passes the accessibility checks', async () => {
     const { page, problems } = await openUsers();
     await page.getByRole('table', { name: 'Users' }).getByText(admin.email).waitFor();
-    await expect(page.getByRole('searchbox', { name: 'Search users' }).isVisible()).resolves.toBe(true);
+    await page.getByRole('searchbox', { name: 'Search users' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'users');
     expect(problems).toEqual([]);

@@ -1,8 +1,8 @@
 import net from 'node:net';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, containerhostNodes } from '../../src/db/schema/index.js';
+import { containerhostNodes } from '../../src/db/schema/index.js';
 import { freePort, listenOnLoopback } from '../services/peers.js';
+import { auditEventsAbout } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { describeResourceScopes } from '../support/resource-scopes.js';
@@ -81,7 +81,7 @@ describe('POST /api/containerhost/nodes', () => {
 
   it('records the creation in the audit trail without any secret', async () => {
     const node = await createNode({ endpoint: 'ssh://ops@10.0.0.8:2222', sshPrivateKey: SSH_KEY });
-    const [event] = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, node.id));
+    const [event] = await auditEventsAbout(gateway, node.id);
     expect(event).toMatchObject({ action: 'containerhost.node.created', targetType: 'containerhost_node' });
     expect(event!.metadata).toMatchObject({
       endpoint: 'ssh://ops@10.0.0.8:2222',
@@ -347,7 +347,7 @@ describe('DELETE /api/containerhost/nodes/{nodeId}', () => {
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ success: true });
     expectError(await gateway.call('DELETE', `${NODES}/${node.id}`), 404, 'NOT_FOUND');
-    const actions = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, node.id));
+    const actions = await auditEventsAbout(gateway, node.id);
     expect(actions.map((event) => event.action)).toContain('containerhost.node.deleted');
   });
 

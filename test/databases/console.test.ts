@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { openssl } from '../services/openssl-pki.js';
 import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
+import { auditEventsAbout } from '../support/audit-events.js';
 import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -405,7 +406,7 @@ describe.skipIf(!redis.path)(`key-value console${redis.skipReason ? ` (${redis.s
       expect(results.every((result) => result.status === 200)).toBe(true);
       // ECHO is a read: its events are written behind the answer, then sequenced into the chain.
       const report = await eventually(async () => {
-        const events = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, id));
+        const events = await auditEventsAbout(gateway, id);
         if (events.length !== 31 || events.some((event) => event.seq === null)) return undefined;
         return (await gateway.call('GET', '/api/audit/verify')).body.data;
       }, 'every command audited and sequenced');

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, databases } from '../../src/db/schema/index.js';
+import { databases } from '../../src/db/schema/index.js';
 import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
+import { auditEventsAbout } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { describeResourceScopes } from '../support/resource-scopes.js';
@@ -58,7 +59,7 @@ describe.skipIf(!redis.path)(`database registry${redis.skipReason ? ` (${redis.s
 
     it('audits the registration without the password', async () => {
       const id = await registerDatabase(gateway, { url: server.url, password: 'audit-secret-9' });
-      const events = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, id));
+      const events = await auditEventsAbout(gateway, id);
       expect(events.map((event) => event.action)).toEqual(['databases.database.created']);
       expect(JSON.stringify(events)).not.toContain('audit-secret-9');
       expect(events[0]!.metadata).toMatchObject({ withPassword: true });
@@ -223,7 +224,7 @@ describe.skipIf(!redis.path)(`database registry${redis.skipReason ? ` (${redis.s
       const result = await gateway.call('PATCH', `/api/databases/${id}`, { body: { name: 'renamed-db' } });
       expect(result.status).toBe(200);
       expect(result.body.data.name).toBe('renamed-db');
-      const events = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, id));
+      const events = await auditEventsAbout(gateway, id);
       expect(events.map((event) => event.action)).toContain('databases.database.updated');
     });
 

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../../src/db/schema/index.js';
+import { auditEventsAbout } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { describeResourceScopes } from '../support/resource-scopes.js';
@@ -161,7 +160,7 @@ describe('logging schemas', () => {
     const data = await schema();
     expect((await gateway.call('DELETE', `/api/logging/schemas/${data.id}`)).body).toEqual({ success: true });
     expectError(await gateway.call('GET', `/api/logging/schemas/${data.id}`), 404, 'NOT_FOUND');
-    const events = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, data.id));
+    const events = await auditEventsAbout(gateway, data.id);
     expect(events.map((event) => event.action)).toEqual(['logging.schema.created', 'logging.schema.deleted']);
   });
 
@@ -419,7 +418,7 @@ describe.each(itemMoves)('$label', ({ url, key, folder, item, itemUrl }) => {
     const target = await folder();
     const a = await item();
     await gateway.call('POST', url, { body: { ids: [a.id], folderId: target.id } });
-    const events = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, a.id));
+    const events = await auditEventsAbout(gateway, a.id);
     expect(events.at(-1)?.metadata).toMatchObject({ fromFolderId: null, toFolderId: target.id });
   });
 });

@@ -1,8 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/raw.js';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { type FakeGitlab, startFakeGitlab } from '../services/fake-gitlab-v4.js';
+import { auditEventsAbout } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
@@ -265,9 +266,7 @@ describe('DELETE /api/integrations/repohost/connectors/:id', () => {
     const { id } = await create();
     expect((await gateway.call('DELETE', `${BASE}/${id}`)).body).toEqual({ success: true });
     expectError(await gateway.call('GET', `${BASE}/${id}`), 404, 'NOT_FOUND');
-    const actions = (
-      await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, id))
-    ).map((event) => event.action);
+    const actions = (await auditEventsAbout(gateway, id)).map((event) => event.action);
     expect(actions).toEqual(['repohost.connector.created', 'repohost.connector.deleted']);
     expectError(await gateway.call('DELETE', `${BASE}/${id}`), 404, 'NOT_FOUND');
   });
