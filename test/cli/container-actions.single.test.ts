@@ -104,7 +104,7 @@ describe.skipIf(Boolean(podmanSkipReason))('infragate containers and images: act
   it('follows the logs: prints a line written after it started and ends when the container stops', async () => {
     const name = `ig-${run}-follow`;
     await shell(name, 'echo early; exec sleep 3600');
-    const follow = cli.start(['containers', 'logs', name, ...host, '--follow']);
+    const follow = await cli.start(['containers', 'logs', name, ...host, '--follow']);
     await eventually(() => follow.stdout().includes('early\n'), 'the early line');
     // Written to the output of the container's main process, as if it had printed it.
     await execIn(node.podman.docker, name, ['sh', '-c', 'echo late > /proc/1/fd/1']);
@@ -256,7 +256,7 @@ describe.skipIf(Boolean(podmanSkipReason))('infragate containers and images: act
   it('streams a JSON line per sample with --stream and ends when the container stops', async () => {
     const name = `ig-${run}-stats`;
     await shell(name, 'exec sleep 3600');
-    const stream = cli.start(['containers', 'stats', name, ...host, '--stream']);
+    const stream = await cli.start(['containers', 'stats', name, ...host, '--stream']);
     await eventually(() => stream.stdout().split('\n').length > 2, 'two samples');
     await node.podman.docker.getContainer(name).stop({ t: 0 });
     expect(await stream.exited).toBe(0);

@@ -195,7 +195,17 @@ describe('infragate logging records and ingest tokens', () => {
   it('follows the records as they are ingested (-f), one JSON line each when piped', async () => {
     const { send } = await environmentWithToken('follow-env');
     await send([{ level: 'error', message: 'before the tail' }]);
-    const tail = cli.start(['logging', 'records', 'tail', 'follow-env', '-n', '1', '-f', '--level', 'error']);
+    const tail = await cli.start([
+      'logging',
+      'records',
+      'tail',
+      'follow-env',
+      '-n',
+      '1',
+      '-f',
+      '--level',
+      'error',
+    ]);
     try {
       // The last records are read once the stream is open: from then on, nothing is missed.
       await eventually(() => tail.stdout().includes('before the tail'), 'the last record', 60_000);

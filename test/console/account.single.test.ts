@@ -12,7 +12,6 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
   startConsole,
 } from '../support/console.js';
 
@@ -24,8 +23,7 @@ describeInBrowser('the Account page', () => {
   afterAll(() => harness?.close());
 
   async function openAccount(user: ConsoleUser, viewport?: { width: number; height: number }) {
-    const opened = await harness.open('/account', viewport);
-    await signIn(opened.page, user);
+    const opened = await harness.openSignedIn(user, '/account', viewport);
     await opened.page.getByRole('heading', { name: 'My account' }).waitFor();
     return opened;
   }

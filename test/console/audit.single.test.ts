@@ -28,8 +28,7 @@ describeInBrowser('the Audit area', () => {
   });
 
   async function openAudit(path = '/audit', viewport?: { width: number; height: number }) {
-    const opened = await harness.open(path, viewport);
-    await signIn(opened.page, auditor);
+    const opened = await harness.openSignedIn(auditor, path, viewport);
     await opened.page.getByRole('heading', { name: 'Audit' }).waitFor();
     return opened;
   }

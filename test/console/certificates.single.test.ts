@@ -13,7 +13,6 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
   startConsole,
 } from '../support/console.js';
 import { eventually } from '../support/eventually.js';
@@ -62,8 +61,7 @@ describeInBrowser(
       path = '/certificates',
       viewport?: { width: number; height: number },
     ) {
-      const opened = await harness.open(path, viewport);
-      await signIn(opened.page, user);
+      const opened = await harness.openSignedIn(user, path, viewport);
       await opened.page.getByRole('heading', { level: 1 }).waitFor();
       return opened;
     }

@@ -8,7 +8,6 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
   startConsole,
 } from '../support/console.js';
 import { testConfig } from '../support/gateway.js';
@@ -41,8 +40,7 @@ describeInBrowser(
     });
 
     async function openPage(path: string, viewport?: { width: number; height: number }) {
-      const opened = await harness.open(path, viewport);
-      await signIn(opened.page, operator);
+      const opened = await harness.openSignedIn(operator, path, viewport);
       return opened;
     }
 

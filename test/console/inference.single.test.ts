@@ -10,7 +10,6 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
   startConsole,
 } from '../support/console.js';
 
@@ -38,8 +37,7 @@ describeInBrowser('the Inference page', () => {
   });
 
   async function openInference(viewport?: { width: number; height: number }) {
-    const opened = await harness.open('/inference', viewport);
-    await signIn(opened.page, manager);
+    const opened = await harness.openSignedIn(manager, '/inference', viewport);
     await opened.page.getByRole('heading', { name: 'Inference', exact: true }).waitFor();
     return opened;
   }

@@ -9,7 +9,6 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
   startConsole,
 } from '../support/console.js';
 
@@ -30,8 +29,7 @@ describeInBrowser('the Integrations page', () => {
   });
 
   async function openPage(path: string, viewport?: { width: number; height: number }) {
-    const opened = await harness.open(path, viewport);
-    await signIn(opened.page, manager);
+    const opened = await harness.openSignedIn(manager, path, viewport);
     return opened;
   }
 

@@ -22,8 +22,7 @@ describeInBrowser('the Logging area', () => {
   afterAll(() => harness?.close());
 
   async function openLogging(path = '/logging', viewport?: { width: number; height: number }) {
-    const opened = await harness.open(path, viewport);
-    await signIn(opened.page, operator);
+    const opened = await harness.openSignedIn(operator, path, viewport);
     return opened;
   }
 

@@ -12,7 +12,6 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
   startConsole,
 } from '../support/console.js';
 
@@ -42,8 +41,7 @@ describeInBrowser('the Nodes page', () => {
   });
 
   async function openPage(target: string, viewport?: { width: number; height: number }) {
-    const opened = await harness.open(target, viewport);
-    await signIn(opened.page, manager);
+    const opened = await harness.openSignedIn(manager, target, viewport);
     return opened;
   }
 

@@ -42,8 +42,7 @@ describeInBrowser('the Notifications page', () => {
   });
 
   async function openPage(target: string, viewport?: { width: number; height: number }) {
-    const opened = await harness.open(target, viewport);
-    await signIn(opened.page, manager);
+    const opened = await harness.openSignedIn(manager, target, viewport);
     await opened.page.getByRole('heading', { name: 'Notifications' }).waitFor();
     return opened;
   }

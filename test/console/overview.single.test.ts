@@ -11,7 +11,6 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
   startConsole,
 } from '../support/console.js';
 import { eventually } from '../support/eventually.js';
@@ -91,8 +90,7 @@ describeInBrowser(
     });
 
     async function openOverview(viewport?: { width: number; height: number }) {
-      const opened = await harness.open('/', viewport);
-      await signIn(opened.page, operator);
+      const opened = await harness.openSignedIn(operator, '/', viewport);
       await opened.page.waitForURL('**/overview');
       await opened.page.getByRole('heading', { name: 'Overview' }).waitFor();
       return opened;

@@ -14,7 +14,6 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
   startConsole,
 } from '../support/console.js';
 
@@ -57,8 +56,7 @@ describeInBrowser(
     });
 
     async function openAs(user: ConsoleUser, path = '/pages', viewport?: { width: number; height: number }) {
-      const opened = await harness.open(path, viewport);
-      await signIn(opened.page, user);
+      const opened = await harness.openSignedIn(user, path, viewport);
       await opened.page.getByRole('heading', { level: 1 }).waitFor();
       return opened;
     }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleSetupCodes } from '../../src/db/schema/index.js';
 import { createSetupCode } from '../../src/modules/console/setup-codes.js';
 import { launchChromium } from '../services/chromium.js';
+import { ensureConsoleBuilt } from '../support/build.js';
 import { startServeProcess } from '../support/cli.js';
 import {
   accessibilityViolations,
@@ -17,7 +18,6 @@ import {
   scrollsSideways,
   startConsole,
 } from '../support/console.js';
-import { ensureConsoleBuilt } from '../support/console-build.js';
 
 const PASSWORD = 'chosen in the browser';
 

@@ -7,7 +7,6 @@ import {
   PHONE,
   screenshot,
   scrollsSideways,
-  signIn,
   startConsole,
 } from '../support/console.js';
 
@@ -21,8 +20,7 @@ describeInBrowser('the Users page', () => {
   afterAll(() => harness?.close());
 
   async function openUsers(path = '/users', viewport?: { width: number; height: number }) {
-    const opened = await harness.open(path, viewport);
-    await signIn(opened.page, admin);
+    const opened = await harness.openSignedIn(admin, path, viewport);
     await opened.page.getByRole('heading', { name: 'Users and groups' }).waitFor();
     return opened;
   }

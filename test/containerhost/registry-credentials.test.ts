@@ -66,7 +66,7 @@ describe('registry credentials (/nodes/:nodeId/registry-credentials)', () => {
       .select()
       .from(auditEvents)
       .where(eq(auditEvents.targetType, 'containerhost_registry_credential'))
-      .orderBy(auditEvents.seq);
+      .orderBy(auditEvents.entry);
     expect(events.map((event) => event.action)).toEqual([
       'containerhost.registry_credential.saved',
       'containerhost.registry_credential.saved',

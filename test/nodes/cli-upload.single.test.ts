@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli } from '../support/build.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { createNode, sha256, sha256OfFile, tempRoot } from './helpers.js';
 
@@ -16,8 +17,10 @@ let root: string;
 let node: { id: string; name: string };
 let home: string;
 let localDir: string;
+let cli: string;
 
 beforeAll(async () => {
+  cli = await builtCli();
   gateway = await startTestGateway({ uploadChunkBytes: 1 * MIB, uploadMaxChunkBytes: 4 * MIB });
   baseUrl = await gateway.listen();
   root = tempRoot();
@@ -32,9 +35,9 @@ interface CliRun {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
 }
 
-/** Runs the real CLI (`src/cli.ts` through tsx) as a child process, talking to the gateway over HTTP. */
+/** Runs the real (built) CLI as a child process, talking to the gateway over HTTP. */
 function runCli(args: string[], env: Record<string, string> = {}): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const child = spawn(process.execPath, [cli, ...args], {
     cwd: projectDir,
     env: {
       ...process.env,

@@ -77,6 +77,8 @@ async function headSeq(target: TestGateway): Promise<number> {
 describe('the audit chain verification job', () => {
   it('notifies a change to an event recorded since its last run once, and the recovery once it is undone', async () => {
     const { ruleId, received } = await watchChain(gateway);
+    // The first run must find a head to continue from: what watchChain recorded, once sequenced.
+    await sequenced(gateway);
     await verifyChain(gateway);
     await makeEvents(gateway, 1, 'chain');
     await sequenced(gateway);

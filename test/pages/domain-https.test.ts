@@ -4,7 +4,7 @@ import { TestCa } from '../certificates/tls-material.js';
 import { openssl } from '../services/openssl-pki.js';
 import { type Pebble, pebbleAvailable, startPebble } from '../services/pebble.js';
 import { freePort } from '../services/peers.js';
-import { ensureConsoleBuilt } from '../support/console-build.js';
+import { ensureConsoleBuilt } from '../support/build.js';
 import { eventually } from '../support/eventually.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { requestOverHttps } from '../support/https-client.js';

@@ -4,20 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Config } from '../../src/config.js';
 import { freePort } from '../services/peers.js';
+import { builtCli } from './build.js';
 import { startTestGateway } from './gateway.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-const CLI = path.join(REPO_ROOT, 'src/cli.ts');
 
 export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
 }
-
-// `node --import tsx` keeps the CLI in this one process: the tsx wrapper would fork a child that
-// a SIGKILL sent to the wrapper leaves running.
-const NODE_ARGS = ['--import', 'tsx', CLI];
 
 /** Runs a program to its end, feeding it `stdin`, and collects what it wrote. */
 function runToEnd(
@@ -42,9 +38,13 @@ function runToEnd(
   });
 }
 
-/** Runs `infragate <args>` from source, as an operator would, with its own environment. */
-export function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
-  return runToEnd(process.execPath, [...NODE_ARGS, ...args], env, stdin ?? '');
+/** Runs `infragate <args>` as an operator would (the built CLI), with its own environment. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<CliResult> {
+  return runToEnd(process.execPath, [await builtCli(), ...args], env, stdin ?? '');
 }
 
 /** A CLI process still running: what it wrote so far, and its exit code once it ended. */
@@ -55,9 +55,9 @@ export interface RunningCli {
   exited: Promise<number | null>;
 }
 
-/** Starts `infragate <args>` from source; its output can be read as it comes. */
-export function startCli(args: string[], env: Record<string, string>): RunningCli {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
+/** Starts `infragate <args>`; its output can be read as it comes. */
+export async function startCli(args: string[], env: Record<string, string>): Promise<RunningCli> {
+  const child = spawn(process.execPath, [await builtCli(), ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -81,8 +81,8 @@ const shellWord = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
  * a person at a terminal would see it: tables instead of JSON, a progress bar redrawn in place.
  * Everything it wrote arrives as `stdout`, with terminal line ends (`\r\n`).
  */
-export function runCliInTerminal(args: string[], env: Record<string, string>): Promise<CliResult> {
-  const command = [process.execPath, ...NODE_ARGS, ...args].map(shellWord).join(' ');
+export async function runCliInTerminal(args: string[], env: Record<string, string>): Promise<CliResult> {
+  const command = [process.execPath, await builtCli(), ...args].map(shellWord).join(' ');
   return runToEnd('script', ['-qec', command, '/dev/null'], { ...env, COLUMNS: '200' }, '');
 }
 
@@ -100,7 +100,7 @@ export function apiCliEnv(baseUrl: string, token: string): Record<string, string
   };
 }
 
-/** A real `infragate serve` in its own process (node + tsx loader, so its pid is the server's). */
+/** A real `infragate serve` in its own process (the built CLI, as `npm start` runs it). */
 export interface ServeProcess {
   child: ChildProcess;
   baseUrl: string;
@@ -122,7 +122,7 @@ export interface ServeProcess {
 export async function startServeProcess(env: Record<string, string>): Promise<ServeProcess> {
   const port = env.PORT ?? String(await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...NODE_ARGS, 'serve'], {
+  const child = spawn(process.execPath, [await builtCli(), 'serve'], {
     env: {
       ...process.env,
       HOST: '127.0.0.1',

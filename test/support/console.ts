@@ -6,7 +6,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { describe, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { chromiumBinary, launchChromium } from '../services/chromium.js';
-import { ensureConsoleBuilt } from './console-build.js';
+import { ensureConsoleBuilt } from './build.js';
 import { startTestGateway, type TestGateway } from './gateway.js';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-results/console');
@@ -46,6 +46,15 @@ export interface ConsoleHarness {
   browser: Browser;
   /** A new browser context (its own cookies) with a page at `path`. */
   open(path?: string, viewport?: { width: number; height: number }): Promise<ConsolePage>;
+  /**
+   * A new browser context already signed in as `user` (through `POST /auth/login`, which the form
+   * calls; the form itself is tested in sign-in.single.test.ts), with a page at `path`.
+   */
+  openSignedIn(
+    user: ConsoleUser,
+    path?: string,
+    viewport?: { width: number; height: number },
+  ): Promise<ConsolePage>;
   /** A user with a password, in a new group holding exactly these scopes (made through the API). */
   createUser(scopes: string[]): Promise<ConsoleUser>;
   /** The navigation links a new user holding exactly these scopes sees once signed in. */
@@ -62,7 +71,7 @@ export async function startConsole(
   const gateway = await startTestGateway(overrides);
   const baseUrl = port ? await gateway.app.listen({ port, host: '127.0.0.1' }) : await gateway.listen();
   const browser = await launchChromium();
-  async function open(target = '/', viewport = DESKTOP): Promise<ConsolePage> {
+  async function newPage(viewport: { width: number; height: number }): Promise<ConsolePage> {
     const context = await browser.newContext({ baseURL: baseUrl, viewport });
     // A missing element fails its step with a message, well before the test's own timeout.
     context.setDefaultTimeout(10_000);
@@ -72,8 +81,21 @@ export async function startConsole(
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) problems.push(message.text());
     });
-    await page.goto(target);
     return { page, problems };
+  }
+  async function open(target = '/', viewport = DESKTOP): Promise<ConsolePage> {
+    const opened = await newPage(viewport);
+    await opened.page.goto(target);
+    return opened;
+  }
+  async function openSignedIn(user: ConsoleUser, target = '/', viewport = DESKTOP): Promise<ConsolePage> {
+    const opened = await newPage(viewport);
+    const login = await opened.page.request.post('/auth/login', {
+      data: { email: user.email, password: user.password },
+    });
+    expect(login.status(), await login.text()).toBe(200);
+    await opened.page.goto(target);
+    return opened;
   }
   async function createUser(scopes: string[]): Promise<ConsoleUser> {
     const suffix = crypto.randomBytes(4).toString('hex');
@@ -92,6 +114,7 @@ export async function startConsole(
     browser,
     createUser,
     open,
+    openSignedIn,
     async navigationFor(scopes) {
       const user = await createUser(scopes);
       const { page } = await open('/');

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { type PodmanOptions, type PodmanPeer, startPodman } from '../services/podman.js';
-import { type ConsoleHarness, type ConsolePage, type ConsoleUser, signIn, startConsole } from './console.js';
+import { type ConsoleHarness, type ConsolePage, type ConsoleUser, startConsole } from './console.js';
 
 /** A console with a Podman engine registered as node `podman`, and a user who may manage it. */
 export interface ContainerConsole {
@@ -24,15 +24,14 @@ export async function startContainerConsole(
   return { harness, podman, manager, nodeId: node.body.data.id };
 }
 
-/** Opens `path` as `user` (through sign-in) and waits for the page's heading. */
+/** Opens `path` signed in as `user` and waits for the page's heading. */
 export async function openSignedIn(
   harness: ConsoleHarness,
   user: ConsoleUser,
   path: string,
   viewport?: { width: number; height: number },
 ): Promise<ConsolePage> {
-  const opened = await harness.open(path, viewport);
-  await signIn(opened.page, user);
+  const opened = await harness.openSignedIn(user, path, viewport);
   await opened.page.getByRole('heading', { level: 1 }).waitFor();
   return opened;
 }
