@@ -288,7 +288,8 @@ describeInBrowser(
         }, 'the issued certificate');
         const { page } = await openAs(manager, `/certificates/${certificate.id}`);
         await page.getByRole('button', { name: 'Renew now' }).click();
-        await page.getByRole('region', { name: 'DNS records to create' }).waitFor();
+        // The records appear once the CA answered the new order, which a loaded machine can take a while for.
+        await page.getByRole('region', { name: 'DNS records to create' }).waitFor({ timeout: 30_000 });
         expect(await certificateNamed('manual-dns')).toMatchObject({
           status: 'renewing',
           acme: { awaitingConfirmation: true },
