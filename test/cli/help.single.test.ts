@@ -3,7 +3,8 @@ import { type Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { walkCommands } from '../../src/cli/command-tree.js';
 import { buildProgram } from '../../src/cli/program.js';
-import { REPO_ROOT, runCli } from '../support/cli.js';
+import { REPO_ROOT } from '../support/build.js';
+import { runCli } from '../support/cli.js';
 
 const version = (JSON.parse(fs.readFileSync(`${REPO_ROOT}/package.json`, 'utf8')) as { version: string })
   .version;

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { eventually } from './eventually.js';
 
-const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const STALE_LOCK_MS = 5 * 60_000;
 
 /** One of the builds `npm install` makes (prepare), which tests use as `npm start` would. */
 interface Build {
-  /** The file the build writes last-or-always; its age says whether the build is current. */
+  /** A file every run of the build writes; its age says whether the build is current. */
   output: string;
   /** What the build depends on: when any of it is newer than `output`, the build is stale. */
   inputs: string[];

@@ -7,8 +7,6 @@ import { freePort } from '../services/peers.js';
 import { builtCli } from './build.js';
 import { startTestGateway } from './gateway.js';
 
-export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-
 export interface CliResult {
   code: number | null;
   stdout: string;
