@@ -1,9 +1,9 @@
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { systemActor } from './core/actor.js';
 import type { AuditRecorder } from './core/audit-recorder.js';
 import type { Db } from './db/client.js';
 import { lockForTransaction } from './db/locks.js';
-import { users } from './db/schema/index.js';
+import { groups, users } from './db/schema/index.js';
 import { issueToken } from './modules/auth/tokens.js';
 import { createSetupCode } from './modules/console/setup-codes.js';
 
@@ -31,7 +31,7 @@ export async function bootstrapFirstAdmin(
     await lockForTransaction(tx, 'firstAdmin');
     const [existing] = await tx.select({ value: count() }).from(users);
     if ((existing?.value ?? 0) > 0) return undefined;
-    const [admins] = await tx.query.groups.findMany({ where: (g, { eq }) => eq(g.name, 'admins') });
+    const [admins] = await tx.select({ id: groups.id }).from(groups).where(eq(groups.name, 'admins'));
     if (!admins) throw new Error("the group 'admins' is missing; the database was not migrated");
     const [admin] = await tx
       .insert(users)

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleSetupCodes, users } from '../../src/db/schema/index.js';
 import { createSetupCode } from '../../src/modules/console/setup-codes.js';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -126,9 +127,7 @@ describe('POST /auth/setup', () => {
   it('records the setup and the sign-in in the audit trail, never the code or the password', async () => {
     const { userId, code } = await userWithCode();
     await complete(code);
-    const events = await gateway.deps.db.query.auditEvents.findMany({
-      where: (event, { eq }) => eq(event.actorId, userId),
-    });
+    const events = await auditEventsMatching(gateway, { actorId: userId });
     expect(events.map((event) => event.action)).toEqual(
       expect.arrayContaining(['console.setup.completed', 'auth.login.succeeded']),
     );
@@ -138,9 +137,7 @@ describe('POST /auth/setup', () => {
 
   it('records a refused code in the audit trail', async () => {
     await complete('a-code-never-issued');
-    const refused = await gateway.deps.db.query.auditEvents.findMany({
-      where: (event, { eq }) => eq(event.action, 'console.setup.refused'),
-    });
+    const refused = await auditEventsMatching(gateway, { action: 'console.setup.refused' });
     expect(refused.some((event) => event.outcome === 'failure')).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -119,9 +120,7 @@ describe('PATCH /api/admin/users/{id}/name', () => {
   });
 
   it('records the rename in the audit trail', async () => {
-    const events = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { eq }) => eq(e.action, 'users.user.renamed'),
-    });
+    const events = await auditEventsMatching(gateway, { action: 'users.user.renamed' });
     expect(events.some((event) => event.targetId === viewerId)).toBe(true);
   });
 
@@ -295,11 +294,9 @@ describe('admin scope use', () => {
   it('is audited for reads, naming the route and the token', async () => {
     await gateway.call('GET', '/api/admin/groups');
     const findRead = async () =>
-      (
-        await gateway.deps.db.query.auditEvents.findMany({
-          where: (e, { eq }) => eq(e.action, 'auth.admin_scope.used'),
-        })
-      ).find((event) => event.targetId === 'GET /api/admin/groups');
+      (await auditEventsMatching(gateway, { action: 'auth.admin_scope.used' })).find(
+        (event) => event.targetId === 'GET /api/admin/groups',
+      );
     // The event is written once the answer has been sent.
     await eventually(async () => (await findRead()) !== undefined, 'the admin-scope audit event');
     const read = await findRead();
@@ -312,11 +309,9 @@ describe('refused scopes', () => {
     const token = await gateway.tokenWithScopes([]);
     await gateway.call('GET', '/api/admin/users', { token });
     const findDenial = async () =>
-      (
-        await gateway.deps.db.query.auditEvents.findMany({
-          where: (e, { eq }) => eq(e.action, 'auth.access.denied'),
-        })
-      ).find((event) => event.targetId === 'GET /api/admin/users');
+      (await auditEventsMatching(gateway, { action: 'auth.access.denied' })).find(
+        (event) => event.targetId === 'GET /api/admin/users',
+      );
     await eventually(async () => (await findDenial()) !== undefined, 'the access-denied audit event');
     expect((await findDenial())?.metadata).toMatchObject({ scope: 'admin:users', status: 403 });
   });

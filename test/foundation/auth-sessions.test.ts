@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/db/schema/index.js';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -49,9 +52,7 @@ describe('POST /auth/login', () => {
       body: { email, password: 'wrong password' },
     });
     expectError(result, 401, 'UNAUTHORIZED');
-    const events = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { eq }) => eq(e.action, 'auth.login.failed'),
-    });
+    const events = await auditEventsMatching(gateway, { action: 'auth.login.failed' });
     expect(events.length).toBeGreaterThan(0);
     expect(JSON.stringify(events)).not.toContain('wrong password');
   });
@@ -169,9 +170,7 @@ describe('sessions of the caller', () => {
 
   it('revoke-others with an API token revokes every browser session of the user', async () => {
     const session = await login();
-    const [operator] = await gateway.deps.db.query.users.findMany({
-      where: (u, { eq }) => eq(u.email, email),
-    });
+    const [operator] = await gateway.deps.db.select().from(users).where(eq(users.email, email));
     const { issueToken } = await import('../../src/modules/auth/tokens.js');
     const api = await issueToken(gateway.deps.db, {
       userId: operator!.id,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { groups } from '../../src/db/schema/index.js';
 import {
   createDeclaredSchema,
   type DatabaseShape,
@@ -57,7 +58,7 @@ describe('migrations', () => {
   });
 
   it('seed the admins group with scope *', async () => {
-    const groups = await migrated.db.query.groups.findMany();
-    expect(groups.find((group) => group.name === 'admins')?.scopes).toEqual(['*']);
+    const rows = await migrated.db.select().from(groups);
+    expect(rows.find((group) => group.name === 'admins')?.scopes).toEqual(['*']);
   });
 });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/modules/auth/tokens.js';
 import { createNode } from '../nodes/helpers.js';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -94,11 +95,7 @@ describe('a resource the caller may not see', () => {
     const token = await gateway.tokenWithScopes([`nodes:view:${mine}`]);
     await gateway.call('GET', `/api/nodes/${theirs}`, { token });
     const find = async () =>
-      (
-        await gateway.deps.db.query.auditEvents.findMany({
-          where: (event, { eq }) => eq(event.action, 'auth.access.denied'),
-        })
-      ).find(
+      (await auditEventsMatching(gateway, { action: 'auth.access.denied' })).find(
         (event) =>
           event.targetId === 'GET /api/nodes/:id' &&
           (event.metadata as { resourceId?: string }).resourceId === theirs,

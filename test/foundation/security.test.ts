@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -27,9 +28,7 @@ describe('login throttling', () => {
   });
 
   it('records throttled attempts in the audit trail', async () => {
-    const events = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { eq }) => eq(e.action, 'auth.login.throttled'),
-    });
+    const events = await auditEventsMatching(gateway, { action: 'auth.login.throttled' });
     expect(events.length).toBeGreaterThan(0);
   });
 

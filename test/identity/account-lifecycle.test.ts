@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { codeFor, createPasswordUser, enrolTotp, passwordLogin, sessionTokenOf } from './helpers.js';
@@ -45,9 +46,7 @@ describe('PUT /auth/me/password', () => {
     const user = await createPasswordUser(gateway);
     const token = await sessionTokenOf(gateway, user);
     await changePassword(token, { currentPassword: user.password, newPassword: 'audited secret' });
-    const events = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { and, eq }) => and(eq(e.action, 'auth.password.changed'), eq(e.actorId, user.id)),
-    });
+    const events = await auditEventsMatching(gateway, { action: 'auth.password.changed', actorId: user.id });
     expect(events).toHaveLength(1);
     expect(JSON.stringify(events)).not.toContain('audited secret');
     expect(JSON.stringify(events)).not.toContain(user.password);
@@ -59,9 +58,7 @@ describe('PUT /auth/me/password', () => {
     const result = await changePassword(token, { currentPassword: 'not it', newPassword: 'whatever secret' });
     expectValidationError(result, ['currentPassword']);
     expect((await passwordLogin(gateway, user)).status).toBe(200);
-    const failures = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { and, eq }) => and(eq(e.action, 'auth.login.failed'), eq(e.actorId, user.id)),
-    });
+    const failures = await auditEventsMatching(gateway, { action: 'auth.login.failed', actorId: user.id });
     expect(failures.map((event) => event.metadata)).toEqual([{ email: user.email, step: 'password_change' }]);
   });
 
@@ -114,15 +111,14 @@ describe('DELETE /api/admin/users/{id}', () => {
     const user = await createPasswordUser(gateway);
     await sessionTokenOf(gateway, user);
     await gateway.call('DELETE', `/api/admin/users/${user.id}`);
-    const history = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { eq }) => eq(e.actorId, user.id),
-    });
+    const history = await auditEventsMatching(gateway, { actorId: user.id });
     expect(history.map((event) => [event.action, event.actorEmail])).toContainEqual([
       'auth.login.succeeded',
       user.email,
     ]);
-    const deletion = await gateway.deps.db.query.auditEvents.findFirst({
-      where: (e, { and, eq }) => and(eq(e.action, 'users.user.deleted'), eq(e.targetId, user.id)),
+    const [deletion] = await auditEventsMatching(gateway, {
+      action: 'users.user.deleted',
+      targetId: user.id,
     });
     expect(deletion?.metadata).toMatchObject({ email: user.email, groupName: user.group });
     expect((await gateway.call('GET', '/api/audit/verify')).body.data).toMatchObject({ valid: true });
@@ -169,8 +165,9 @@ describe('DELETE /api/admin/users/{id}/totp', () => {
     expect(result.status).toBe(200);
     expect(result.body.data).toMatchObject({ id: user.id, totpEnabled: false });
     expect((await passwordLogin(gateway, user)).body.data.token).toMatch(/^igw_/);
-    const reset = await gateway.deps.db.query.auditEvents.findFirst({
-      where: (e, { and, eq }) => and(eq(e.action, 'users.user.totp_reset'), eq(e.targetId, user.id)),
+    const [reset] = await auditEventsMatching(gateway, {
+      action: 'users.user.totp_reset',
+      targetId: user.id,
     });
     expect(reset?.actorId).toBe(gateway.adminUserId);
   });
@@ -221,9 +218,7 @@ describe('PATCH /api/admin/groups/{id}', () => {
   it('records the rename with the old and the new name', async () => {
     const group = await newGroup('before-rename');
     await gateway.call('PATCH', `/api/admin/groups/${group.id}`, { body: { name: 'after-rename' } });
-    const event = await gateway.deps.db.query.auditEvents.findFirst({
-      where: (e, { and, eq }) => and(eq(e.action, 'users.group.renamed'), eq(e.targetId, group.id)),
-    });
+    const [event] = await auditEventsMatching(gateway, { action: 'users.group.renamed', targetId: group.id });
     expect(event?.metadata).toEqual({ from: 'before-rename', to: 'after-rename' });
   });
 
@@ -233,9 +228,9 @@ describe('PATCH /api/admin/groups/{id}', () => {
       body: { requireMfa: true },
     });
     expect(result.body.data).toMatchObject({ name: 'strict', requireMfa: true });
-    const event = await gateway.deps.db.query.auditEvents.findFirst({
-      where: (e, { and, eq }) =>
-        and(eq(e.action, 'users.group.mfa_requirement_changed'), eq(e.targetId, group.id)),
+    const [event] = await auditEventsMatching(gateway, {
+      action: 'users.group.mfa_requirement_changed',
+      targetId: group.id,
     });
     expect(event?.metadata).toEqual({ name: 'strict', requireMfa: true });
   });
@@ -276,9 +271,7 @@ describe('DELETE /api/admin/groups/{id}', () => {
       (g: { name: string }) => g.name,
     );
     expect(names).not.toContain('empty');
-    const event = await gateway.deps.db.query.auditEvents.findFirst({
-      where: (e, { and, eq }) => and(eq(e.action, 'users.group.deleted'), eq(e.targetId, group.id)),
-    });
+    const [event] = await auditEventsMatching(gateway, { action: 'users.group.deleted', targetId: group.id });
     expect(event?.metadata).toEqual({ name: 'empty', scopes: [] });
   });
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identityProviders } from '../../src/db/schema/index.js';
 import { type OidcPeer, startOidcProvider } from '../services/oidc-provider.js';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { addProvider } from './oidc-helpers.js';
@@ -70,9 +71,9 @@ describe('POST /api/admin/identity-providers', () => {
   it('records the change without the secret', async () => {
     const body = valid();
     const result = await create(body);
-    const event = await gateway.deps.db.query.auditEvents.findFirst({
-      where: (e, { and, eq }) =>
-        and(eq(e.action, 'users.identity_provider.created'), eq(e.targetId, result.body.data.id)),
+    const [event] = await auditEventsMatching(gateway, {
+      action: 'users.identity_provider.created',
+      targetId: result.body.data.id,
     });
     expect(event?.metadata).toMatchObject({ name: body.name, issuer: oidc.issuer });
     expect(JSON.stringify(event)).not.toContain(body.clientSecret);
@@ -211,9 +212,9 @@ describe('GET, PATCH and DELETE /api/admin/identity-providers/{id}', () => {
     });
     expect(result.body.data.groupsClaim).toBeNull();
     expect(result.text).not.toContain('a-new-secret-value');
-    const event = await gateway.deps.db.query.auditEvents.findFirst({
-      where: (e, { and, eq }) =>
-        and(eq(e.action, 'users.identity_provider.updated'), eq(e.targetId, provider.id)),
+    const [event] = await auditEventsMatching(gateway, {
+      action: 'users.identity_provider.updated',
+      targetId: provider.id,
     });
     expect(event?.metadata).toMatchObject({ changed: ['clientSecret', 'groupsClaim'] });
     expect(JSON.stringify(event)).not.toContain('a-new-secret-value');

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import {
@@ -69,9 +70,7 @@ describe('POST /auth/login/totp', () => {
   it('records which second factor completed the login', async () => {
     const user = await userWithTotp();
     await secondStep({ challengeToken: await challengeOf(user), code: await codeFor(user.secret, 1) });
-    const events = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { and, eq }) => and(eq(e.action, 'auth.login.succeeded'), eq(e.actorId, user.id)),
-    });
+    const events = await auditEventsMatching(gateway, { action: 'auth.login.succeeded', actorId: user.id });
     expect(events.map((event) => event.metadata)).toContainEqual({ secondFactor: 'totp' });
   });
 
@@ -86,9 +85,7 @@ describe('POST /auth/login/totp', () => {
     const user = await userWithTotp();
     const code = await wrongCodeFor(user.secret);
     expectError(await secondStep({ challengeToken: await challengeOf(user), code }), 401, 'UNAUTHORIZED');
-    const failures = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { and, eq }) => and(eq(e.action, 'auth.login.failed'), eq(e.actorId, user.id)),
-    });
+    const failures = await auditEventsMatching(gateway, { action: 'auth.login.failed', actorId: user.id });
     expect(failures.map((event) => event.metadata)).toEqual([{ email: user.email, step: 'totp' }]);
   });
 

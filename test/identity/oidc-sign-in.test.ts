@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OidcPeer, startOidcProvider } from '../services/oidc-provider.js';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
@@ -71,9 +72,7 @@ describe('signing in through an OpenID Connect provider', () => {
     const provider = await addProvider(gateway, oidc);
     const subject = person({ email: user.email });
     await signInThrough(gateway, oidc, provider.id, subject);
-    const event = await gateway.deps.db.query.auditEvents.findFirst({
-      where: (e, { and, eq }) => and(eq(e.action, 'auth.login.succeeded'), eq(e.actorId, user.id)),
-    });
+    const [event] = await auditEventsMatching(gateway, { action: 'auth.login.succeeded', actorId: user.id });
     expect(event?.metadata).toEqual({ method: 'oidc', identityProvider: provider.name, subject });
   });
 
@@ -95,8 +94,9 @@ describe('signing in through an OpenID Connect provider', () => {
     const created = (await gateway.call('GET', '/api/admin/users', { query: { q: 'new.comer' } })).body
       .data[0];
     expect(created).toMatchObject({ groupName: 'sso-newcomers', hasPassword: false });
-    const event = await gateway.deps.db.query.auditEvents.findFirst({
-      where: (e, { and, eq }) => and(eq(e.action, 'users.user.created'), eq(e.targetId, created.id)),
+    const [event] = await auditEventsMatching(gateway, {
+      action: 'users.user.created',
+      targetId: created.id,
     });
     expect(event?.metadata).toMatchObject({ via: 'oidc', identityProvider: provider.name });
   });
@@ -182,9 +182,7 @@ describe('signing in through an OpenID Connect provider', () => {
   it('counts a refused sign-in as a failed login, with the reason', async () => {
     const provider = await addProvider(gateway, oidc);
     await signInThrough(gateway, oidc, provider.id, person({ email: 'counted@example.org' }));
-    const failures = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { eq }) => eq(e.action, 'auth.login.failed'),
-    });
+    const failures = await auditEventsMatching(gateway, { action: 'auth.login.failed' });
     expect(failures.map((event) => event.metadata)).toContainEqual({
       email: 'counted@example.org',
       method: 'oidc',

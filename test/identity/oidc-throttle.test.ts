@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OidcPeer, startOidcProvider } from '../services/oidc-provider.js';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { createPasswordUser } from './helpers.js';
 import { addProvider, callback, landing, signInThrough, startSignIn } from './oidc-helpers.js';
@@ -28,9 +29,7 @@ describe('login throttling of single sign-on callbacks', () => {
     oidc.accounts.set('throttled', { email: user.email, email_verified: true });
     const result = await signInThrough(gateway, oidc, provider.id, 'throttled');
     expect(landing(result)).toMatchObject({ reason: 'TOO_MANY_FAILED_LOGINS', cookie: undefined });
-    const throttled = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { eq }) => eq(e.action, 'auth.login.throttled'),
-    });
+    const throttled = await auditEventsMatching(gateway, { action: 'auth.login.throttled' });
     expect(throttled.map((event) => event.metadata)).toContainEqual({ method: 'oidc' });
   });
 });

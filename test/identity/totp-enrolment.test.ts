@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recoveryCodes, userTotp } from '../../src/db/schema/index.js';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import {
@@ -165,9 +166,7 @@ describe('DELETE /auth/me/totp', () => {
   it('counts a wrong proof as a failed login', async () => {
     const { user, token } = await enrolled();
     await gateway.call('DELETE', '/auth/me/totp', { token, body: { password: 'not it' } });
-    const events = await gateway.deps.db.query.auditEvents.findMany({
-      where: (e, { and, eq }) => and(eq(e.action, 'auth.login.failed'), eq(e.actorId, user.id)),
-    });
+    const events = await auditEventsMatching(gateway, { action: 'auth.login.failed', actorId: user.id });
     expect(events.map((event) => event.metadata)).toContainEqual({
       email: user.email,
       step: 'totp_removal',

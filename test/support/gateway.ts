@@ -12,7 +12,6 @@ import type { App } from '../../src/core/app.js';
 import type { Deps } from '../../src/core/deps.js';
 import { type Database, type Db, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import * as schema from '../../src/db/schema/index.js';
 import { groups, users } from '../../src/db/schema/index.js';
 import { issueToken } from '../../src/modules/auth/tokens.js';
 import { buildServer } from '../../src/server.js';
@@ -97,7 +96,7 @@ function migratedPgliteData(): Promise<Blob> {
     const file = path.join(os.tmpdir(), `infragate-test-pglite-${migrationsDigest()}.tar`);
     if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
     const client = await PGlite.create();
-    await migrate(drizzle(client, { schema }) as unknown as Db);
+    await migrate(drizzle(client) as unknown as Db);
     const data = await client.dumpDataDir('none');
     await client.close();
     // Written aside and renamed, so a process reading it never sees half a file.
