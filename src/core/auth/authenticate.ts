@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, forbidden, notFound, unauthorized } from '../errors.js';
-import type { PrincipalResolver } from './principal-resolver.js';
+import type { Principal, PrincipalResolver } from './principal-resolver.js';
 import { type RouteResource, routeResource } from './resource-routes.js';
 import { AUTHENTICATED, hasAnyGrantOn, hasScope, hasScopeSomewhere, type RequiredScope } from './scopes.js';
 import { hashTokenSecret, looksLikeTokenSecret, safeEqual } from './token-secrets.js';
@@ -104,54 +104,79 @@ export function registerAuthentication(app: FastifyInstance, principals: Princip
     if (resource) route.config = { ...route.config, resource };
   });
 
-  app.addHook('preHandler', async (request) => {
+  // Callback hooks with a synchronous path: a call whose token is cached (nearly every call) makes
+  // no promise here.
+  app.addHook('preHandler', (request, _reply, done) => {
     const resource = resourceChecks.get(request);
     if (resource) checkResource(request, resource);
+    done();
   });
 
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config;
-    const knownRoute = request.routeOptions.url !== undefined;
-    if (access.public) return;
-    if (!knownRoute && !PROTECTED_PREFIXES.some((prefix) => request.url.startsWith(prefix))) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    const pending = authenticate(request, principals);
+    if (pending) pending.then(() => done(), done);
+    else done();
+  });
+}
 
-    const credential = readCredential(request);
-    // A route's own narrow credential (never from a cookie); every other route refuses it below.
-    const routeCredential = access.credential;
-    if (
-      routeCredential &&
-      credential &&
-      !credential.viaCookie &&
-      routeCredential.recognises(credential.secret)
-    ) {
+/** Sets `request.actor` or throws 401/403; a promise only when it has to wait (a database read). */
+function authenticate(request: FastifyRequest, principals: PrincipalResolver): Promise<void> | undefined {
+  const access = request.routeOptions.config;
+  const knownRoute = request.routeOptions.url !== undefined;
+  if (access.public) return;
+  if (!knownRoute && !PROTECTED_PREFIXES.some((prefix) => request.url.startsWith(prefix))) return;
+
+  const credential = readCredential(request);
+  // A route's own narrow credential (never from a cookie); every other route refuses it below.
+  const routeCredential = access.credential;
+  if (
+    routeCredential &&
+    credential &&
+    !credential.viaCookie &&
+    routeCredential.recognises(credential.secret)
+  ) {
+    return (async () => {
       const actor = await routeCredential.authenticate(credential.secret, request);
       if (!actor) throw unauthorized();
       request.actor = actor;
       await routeCredential.authorize(actor, request);
-      return;
-    }
-    if (!credential || !looksLikeTokenSecret(credential.secret)) throw unauthorized();
-    const principal = await principals.resolve(credential.secret);
-    if (!principal) throw unauthorized();
-    if (credential.viaCookie) assertCsrfSafe(request, principal.csrfHash);
+    })();
+  }
+  if (!credential || !looksLikeTokenSecret(credential.secret)) throw unauthorized();
+  const cached = principals.resolveCached(credential.secret);
+  if (cached !== undefined) return admit(request, cached, credential, knownRoute);
+  return principals
+    .resolve(credential.secret)
+    .then((principal) => admit(request, principal, credential, knownRoute));
+}
 
-    request.actor = {
-      userId: principal.userId,
-      email: principal.email,
-      name: principal.name,
-      groupName: principal.groupName,
-      scopes: principal.scopes,
-      tokenId: principal.tokenId,
-      tokenKind: principal.tokenKind,
-      tokenExpiresAt: principal.expiresAt,
-      requestId: request.id,
-      clientIp: request.ip,
-    };
-    if (!knownRoute || access.scope === AUTHENTICATED || hasScope(principal.scopes, access.scope!)) return;
-    // Resource scopes alone: enough for a route on one resource (checked once validated) or a list
-    // of what the caller may see, when they reach at least one resource with this permission.
-    if (!access.resource || !hasScopeSomewhere(principal.scopes, access.scope!))
-      throw new AppError('FORBIDDEN', { requiredScope: access.scope });
-    if (access.resource.kind === 'one') resourceChecks.set(request, access.resource);
-  });
+/** Lets the caller in as the principal, or refuses: no principal, a failed CSRF check, a missing scope. */
+function admit(
+  request: FastifyRequest,
+  principal: Principal | null,
+  credential: Credential,
+  knownRoute: boolean,
+): undefined {
+  if (!principal) throw unauthorized();
+  if (credential.viaCookie) assertCsrfSafe(request, principal.csrfHash);
+  const access = request.routeOptions.config;
+
+  request.actor = {
+    userId: principal.userId,
+    email: principal.email,
+    name: principal.name,
+    groupName: principal.groupName,
+    scopes: principal.scopes,
+    tokenId: principal.tokenId,
+    tokenKind: principal.tokenKind,
+    tokenExpiresAt: principal.expiresAt,
+    requestId: request.id,
+    clientIp: request.ip,
+  };
+  if (!knownRoute || access.scope === AUTHENTICATED || hasScope(principal.scopes, access.scope!)) return;
+  // Resource scopes alone: enough for a route on one resource (checked once validated) or a list
+  // of what the caller may see, when they reach at least one resource with this permission.
+  if (!access.resource || !hasScopeSomewhere(principal.scopes, access.scope!))
+    throw new AppError('FORBIDDEN', { requiredScope: access.scope });
+  if (access.resource.kind === 'one') resourceChecks.set(request, access.resource);
 }

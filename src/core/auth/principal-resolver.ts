@@ -44,9 +44,19 @@ export class PrincipalResolver {
   constructor(private readonly db: Db) {}
 
   async resolve(secret: string, now = Date.now()): Promise<Principal | null> {
-    const tokenHash = hashTokenSecret(secret);
-    const cached = this.cache.get(tokenHash);
-    const principal = cached ? cached.principal : await this.load(tokenHash);
+    return this.resolveCached(secret, now) ?? this.admit(await this.load(hashTokenSecret(secret)), now);
+  }
+
+  /**
+   * `resolve` from the cache alone, without a promise (the request path asks this first); undefined
+   * when the token is not cached.
+   */
+  resolveCached(secret: string, now = Date.now()): Principal | null | undefined {
+    const cached = this.cache.get(hashTokenSecret(secret));
+    return cached && this.admit(cached.principal, now);
+  }
+
+  private admit(principal: Principal | null, now: number): Principal | null {
     if (!principal || (principal.expiresAt && principal.expiresAt.getTime() <= now)) return null;
     this.touch(principal.tokenId);
     return principal;

@@ -31,7 +31,6 @@ export const auditEvents = pgTable(
   },
   (table) => [
     index('audit_events_occurred_at_idx').on(table.occurredAt),
-    index('audit_events_action_idx').on(table.action),
     index('audit_events_action_time_idx').on(table.action, table.occurredAt),
     index('audit_events_target_idx').on(table.targetType, table.targetId),
     index('audit_events_unsequenced_idx').on(table.entry).where(sql`${table.seq} is null`),

@@ -52,11 +52,26 @@ export class SiteHosts implements DomainInvalidation {
 
   /** The site a Host header names, `null` for a name under the base domain that names none, or undefined when it is the gateway's. */
   async targetOf(hostHeader: string | undefined): Promise<HostTarget | null | undefined> {
-    const host = hostOfHeader(hostHeader);
-    if (host === undefined) return undefined;
-    while (Date.now() - this.loadedAt > DOMAINS_TTL_MS) {
-      if (!(await this.reload())) break;
+    for (;;) {
+      const known = this.knownTargetOf(hostHeader);
+      if (known) return known.target;
+      if (!(await this.reload())) return this.lookUp(hostOfHeader(hostHeader));
     }
+  }
+
+  /**
+   * `targetOf` answered from memory while the verified domains are fresh, else undefined (read them
+   * with `targetOf`). Every request asks this, so the common case makes no promise.
+   */
+  knownTargetOf(hostHeader: string | undefined): { target: HostTarget | null | undefined } | undefined {
+    const host = hostOfHeader(hostHeader);
+    if (host === undefined) return { target: undefined };
+    if (Date.now() - this.loadedAt > DOMAINS_TTL_MS) return undefined;
+    return { target: this.lookUp(host) };
+  }
+
+  private lookUp(host: string | undefined): HostTarget | null | undefined {
+    if (host === undefined) return undefined;
     const projectId = this.domains.get(host);
     if (projectId) return { site: { projectId }, preview: false };
     const base = this.baseDomain;

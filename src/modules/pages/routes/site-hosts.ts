@@ -53,6 +53,8 @@ export const siteHostRoutes: GatewayModule<{
     ) {
       const url = request.url ?? '/';
       if (GATEWAY_PATHS.some((prefix) => url.startsWith(prefix))) return done(null, undefined);
+      const known = hosts.knownTargetOf(request.headers.host);
+      if (known) return done(null, known.target === undefined ? undefined : SITE);
       hosts.targetOf(request.headers.host).then(
         (target) => done(null, target === undefined ? undefined : SITE),
         (error: Error) => done(error),
