@@ -1,4 +1,3 @@
-import { request } from 'undici';
 import { CliError } from './cli-error.js';
 import { readEvents, type StreamEvent } from './event-stream.js';
 
@@ -73,6 +72,8 @@ export class ApiClient {
       if (options.length !== undefined) headers['content-length'] = String(options.length);
       body = options.body;
     }
+    // Loaded here, not at the top: `infragate serve` shares this program and never sends a request.
+    const { request } = await import('undici');
     try {
       return await request(this.url(route, options.query), {
         method,

@@ -1,7 +1,12 @@
+import { createRequire } from 'node:module';
 import type { Duplex, Readable } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { type EgressGuard, findEgressDenial } from '../../core/egress-guard.js';
 import { AppError, conflict, notFound, unprocessable } from '../../core/errors.js';
+
+/** dockerode and its dependencies are loaded when the first node is connected, not at start-up. */
+let dockerode: typeof Docker | undefined;
+const loadDockerode = () => (dockerode ??= createRequire(import.meta.url)('dockerode') as typeof Docker);
 
 /** A node's endpoint, parsed: where its Docker Engine API listens and how to reach it. */
 export type Endpoint =
@@ -227,7 +232,8 @@ export function translateEngineError(error: EngineFailure, what: Record<string, 
 export function connectEngine(endpoint: Endpoint, credentials: EngineCredentials, timeoutMs: number): Engine {
   const options = clientOptions(endpoint, credentials, timeoutMs);
   const { timeout: _socketTimeout, ...streamOptions } = options;
-  return new Engine(new Docker(options), new Docker(streamOptions), endpoint, timeoutMs);
+  const DockerClient = loadDockerode();
+  return new Engine(new DockerClient(options), new DockerClient(streamOptions), endpoint, timeoutMs);
 }
 
 function clientOptions(

@@ -1,7 +1,7 @@
 import type dns from 'node:dns';
 import net from 'node:net';
 import tls from 'node:tls';
-import { Agent, fetch } from 'undici';
+import type { Agent } from 'undici';
 import type { Deps } from '../../../core/deps.js';
 import { EgressDeniedError, type EgressGuard } from '../../../core/egress-guard.js';
 
@@ -22,18 +22,30 @@ const USER_AGENT = 'infragate-acme';
  * are trusted here only, beside the system roots; TLS verification is never turned off.
  */
 export class AcmeTransport {
-  private readonly agent: Agent;
+  /** undici is loaded on the first ACME request, not at start-up (most gateways never order). */
+  private client: Promise<{ fetch: typeof import('undici').fetch; agent: Agent }> | undefined;
 
   private readonly egress: EgressGuard;
 
+  private readonly trustedCaPem: string | undefined;
+
   constructor({ egress, trustedCaPem }: Pick<Deps, 'egress'> & { trustedCaPem?: string }) {
     this.egress = egress;
-    this.agent = new Agent({
-      connect: {
-        ...(trustedCaPem ? { ca: [...tls.rootCertificates, trustedCaPem] } : {}),
-        lookup: (hostname, options, callback) => this.lookup(hostname, options, callback),
-      },
-    });
+    this.trustedCaPem = trustedCaPem;
+  }
+
+  private connect() {
+    const trustedCaPem = this.trustedCaPem;
+    this.client ??= import('undici').then(({ Agent, fetch }) => ({
+      fetch,
+      agent: new Agent({
+        connect: {
+          ...(trustedCaPem ? { ca: [...tls.rootCertificates, trustedCaPem] } : {}),
+          lookup: (hostname, options, callback) => this.lookup(hostname, options, callback),
+        },
+      }),
+    }));
+    return this.client;
   }
 
   async request(
@@ -48,6 +60,7 @@ export class AcmeTransport {
     // IP literals never reach the lookup hook, so the guard checks them here.
     const bare = target.hostname.replace(/^\[|\]$/g, '');
     if (net.isIP(bare)) await this.egress.resolve(bare);
+    const { fetch, agent } = await this.connect();
     const response = await fetch(target, {
       method: method.toUpperCase(),
       // RFC 8555 section 6.2: signed requests are JOSE; a client names itself in User-Agent.
@@ -57,7 +70,7 @@ export class AcmeTransport {
         ...(options.data !== undefined ? { 'content-type': 'application/jose+json' } : {}),
       },
       ...(options.data !== undefined ? { body: JSON.stringify(options.data) } : {}),
-      dispatcher: this.agent,
+      dispatcher: agent,
       redirect: 'manual',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
@@ -70,8 +83,8 @@ export class AcmeTransport {
     return { status: response.status, headers, data: json && text ? JSON.parse(text) : text };
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    if (this.client) await (await this.client).agent.close();
   }
 
   private lookup(
