@@ -11,14 +11,14 @@
  * first: `npm run build`); autocannon drives it from this process. Figures are medians over the
  * rounds with [min–max]; ratios are taken within a round.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createDatabase, type PostgresServer, startPostgres } from '../test/services/postgres.js';
-import { type RedisServer, startRedis } from '../test/services/redis.js';
+import { startPostgres } from '../test/services/postgres.js';
+import { startRedis } from '../test/services/redis.js';
 import { type LoadOptions, load, startServerProcess } from './support/measure.js';
 import { processCpuSeconds, type ServedGateway, serveTree } from './support/serve-process.js';
+import { type PathKind, type Prepared, prepare, settle, target } from './support/write-path-setup.js';
 import { type Measured, type Sample, summaryTable } from './support/write-path-table.js';
 
 const option = (name: string, fallback: string) => {
@@ -36,60 +36,6 @@ const trees = [
   { label: 'after', root: after },
 ];
 
-/** A tree's gateway prepared on one database: its data dir, admin token and the ids the paths use. */
-interface Prepared {
-  tree: { label: string; root: string };
-  dataDir: string;
-  databaseUrl: string | undefined;
-  token: string;
-  /** Users renamed in turn, one per connection, so that writes do not queue on one row's lock. */
-  userIds: string[];
-  keyvalueId: string;
-  first: { startMs: number; rssMiB: number };
-}
-
-const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function call(gateway: ServedGateway, token: string, method: string, url: string, body?: unknown) {
-  const response = await fetch(`${gateway.baseUrl}${url}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const answer = (await response.json()) as { data: { id: string } };
-  if (response.status >= 300) throw new Error(`${method} ${url} answered ${response.status}`);
-  return answer.data;
-}
-
-/** First start on a new data dir or database: the admin token, a user to rename, the redis to query. */
-async function prepare(tree: Prepared['tree'], postgres: PostgresServer | undefined, redis: RedisServer) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `infragate-wp-${tree.label}-`));
-  const databaseUrl = postgres ? await createDatabase(postgres.url) : undefined;
-  const gateway = await serveTree({ tree: tree.root, dataDir, databaseUrl });
-  await settle(2000);
-  const first = { startMs: gateway.startMs, rssMiB: gateway.rssMiB() };
-  const token = /\b(igw_[A-Za-z0-9_-]{43})/.exec(gateway.output())![1]!;
-  const userIds: string[] = [];
-  for (let i = 0; i < connections; i++) {
-    const user = await call(gateway, token, 'POST', '/api/admin/users', {
-      email: `target-${i}-${crypto.randomUUID()}@localhost`,
-      name: 'Bench Target',
-      group: 'admins',
-    });
-    userIds.push(user.id);
-  }
-  const keyvalue = await call(gateway, token, 'POST', '/api/databases', {
-    name: 'bench',
-    type: 'keyvalue',
-    url: redis.url,
-  });
-  await call(gateway, token, 'POST', `/api/databases/${keyvalue.id}/keyvalue/command`, {
-    command: `SET k ${'x'.repeat(64)}`,
-  });
-  await gateway.stop();
-  return { tree, dataDir, databaseUrl, token, userIds, keyvalueId: keyvalue.id, first };
-}
-
 /** A load run against the given processes, with the CPU time they spent on it per answered request. */
 async function measured(label: string, pids: number[], options: LoadOptions): Promise<Measured> {
   await load(`${label} warm-up`, { ...options, durationSeconds: 1 });
@@ -103,27 +49,7 @@ async function measured(label: string, pids: number[], options: LoadOptions): Pr
   return { ...result, cpuUs: ((cpu() - before) * 1e6) / Math.max(1, result.total) };
 }
 
-function target(gateway: ServedGateway, prepared: Prepared, kind: 'me' | 'rename' | 'kv'): LoadOptions {
-  const headers = { authorization: `Bearer ${prepared.token}`, 'content-type': 'application/json' };
-  return {
-    me: { url: `${gateway.baseUrl}/auth/me`, method: 'GET' as const, headers },
-    rename: {
-      url: gateway.baseUrl,
-      paths: prepared.userIds.map((id) => `/api/admin/users/${id}/name`),
-      method: 'PATCH' as const,
-      body: '{"name":"Bench Target"}',
-      headers,
-    },
-    kv: {
-      url: `${gateway.baseUrl}/api/databases/${prepared.keyvalueId}/keyvalue/command`,
-      method: 'POST' as const,
-      body: '{"command":"GET k"}',
-      headers,
-    },
-  }[kind];
-}
-
-const drive = (label: string, gateway: ServedGateway, prepared: Prepared, kind: 'me' | 'rename' | 'kv') =>
+const drive = (label: string, gateway: ServedGateway, prepared: Prepared, kind: PathKind) =>
   measured(label, [gateway.pid], target(gateway, prepared, kind));
 
 /** One round of one tree on one database: every path, each gateway started afresh on the existing data. */
@@ -191,7 +117,7 @@ async function main(): Promise<void> {
       const postgres = database.postgres ? await startPostgres({ durable: true }) : undefined;
       try {
         const prepared = [];
-        for (const tree of trees) prepared.push(await prepare(tree, postgres, redis));
+        for (const tree of trees) prepared.push(await prepare(tree, postgres, redis, connections));
         const samples = new Map<string, Sample[]>(trees.map((tree) => [tree.label, []]));
         const raws: Measured[] = [];
         for (let r = 0; r < rounds; r++) {
