@@ -2,6 +2,7 @@ import { asc, count, desc, eq, gt, isNotNull, isNull } from 'drizzle-orm';
 import { chainHash, GENESIS_HASH } from '../../core/audit-recorder.js';
 import type { Deps } from '../../core/deps.js';
 import { validationError } from '../../core/errors.js';
+import type { DbOrTx } from '../../db/client.js';
 import { auditEvents } from '../../db/schema/index.js';
 import type { CheckpointSigner } from './checkpoint-signer.js';
 import type { EventRow } from './events.js';
@@ -26,7 +27,8 @@ export class AuditChainService {
    * sequenced are counted, not checked: they have no place in the chain yet.
    */
   async verify(query: VerifyQuery): Promise<ChainReport> {
-    return this.walk({ seq: 0, hash: GENESIS_HASH }, readCheckpoint(query));
+    const checkpoint = readCheckpoint(query);
+    return this.inOneSnapshot((db) => this.walk(db, { seq: 0, hash: GENESIS_HASH }, checkpoint));
   }
 
   /**
@@ -37,33 +39,48 @@ export class AuditChainService {
    */
   async verifySince(from: { seq: number; hash: string }): Promise<ChainReport> {
     if (from.seq === 0) return this.verify({});
-    const [row] = (await this.deps.db
-      .select()
-      .from(auditEvents)
-      .where(eq(auditEvents.seq, from.seq))) as SequencedRow[];
-    const broken = !row
-      ? checkpointMissing(from.seq, (await this.head())?.seq ?? 0)
-      : row.hash !== from.hash
-        ? checkpointMismatch(row, from.hash)
-        : checkLink(row, from.seq, row.prevHash);
-    if (broken) return { ...(await this.report(0, row ?? null)), valid: false, firstBrokenLink: broken };
-    return this.walk(from);
+    return this.inOneSnapshot(async (db) => {
+      const [row] = (await db
+        .select()
+        .from(auditEvents)
+        .where(eq(auditEvents.seq, from.seq))) as SequencedRow[];
+      const broken = !row
+        ? checkpointMissing(from.seq, (await this.head(db))?.seq ?? 0)
+        : row.hash !== from.hash
+          ? checkpointMismatch(row, from.hash)
+          : checkLink(row, from.seq, row.prevHash);
+      if (broken)
+        return { ...(await this.report(db, 0, row ?? null)), valid: false, firstBrokenLink: broken };
+      return this.walk(db, from);
+    });
+  }
+
+  /**
+   * A report's reads in one read-only snapshot: read one by one, a batch the sequencer committed
+   * between the walk and the count of the unsequenced would be in neither.
+   */
+  private inOneSnapshot(read: (db: DbOrTx) => Promise<ChainReport>): Promise<ChainReport> {
+    return this.deps.db.transaction(read, { isolationLevel: 'repeatable read', accessMode: 'read only' });
   }
 
   /** Walks from the event after `from` (seq 0 and the genesis hash: the whole chain). */
-  private async walk(from: { seq: number; hash: string }, checkpoint?: { seq: number; hash: string }) {
+  private async walk(
+    db: DbOrTx,
+    from: { seq: number; hash: string },
+    checkpoint?: { seq: number; hash: string },
+  ) {
     let prevHash = from.hash;
     let expectedSeq = from.seq + 1;
     let checked = 0;
     let head: SequencedRow | null = null;
     let checkpointSeen = false;
     const report = async (broken: ChainBreak | null): Promise<ChainReport> => ({
-      ...(await this.report(checked, head ?? (from.seq > 0 ? { seq: from.seq, hash: from.hash } : null))),
+      ...(await this.report(db, checked, head ?? (from.seq > 0 ? { seq: from.seq, hash: from.hash } : null))),
       valid: broken === null,
       firstBrokenLink: broken,
     });
     for (;;) {
-      const rows = (await this.deps.db
+      const rows = (await db
         .select()
         .from(auditEvents)
         .where(gt(auditEvents.seq, expectedSeq - 1))
@@ -89,6 +106,7 @@ export class AuditChainService {
 
   /** The parts of a report every outcome has: what was checked, the head reached, the unsequenced. */
   private async report(
+    db: DbOrTx,
     checkedEvents: number,
     head: { seq: number; hash: string } | null,
   ): Promise<Omit<ChainReport, 'valid' | 'firstBrokenLink'>> {
@@ -96,19 +114,19 @@ export class AuditChainService {
       checkedEvents,
       headSeq: head?.seq ?? null,
       headHash: head?.hash ?? null,
-      unsequencedEvents: await this.countUnsequenced(),
+      unsequencedEvents: await this.countUnsequenced(db),
       verifiedAt: new Date(),
     };
   }
 
   /** The chain's head (seq 0 and the genesis hash while nothing is sequenced), signed. */
   async checkpoint(): Promise<Checkpoint> {
-    const head = await this.head();
+    const head = await this.head(this.deps.db);
     return this.deps.signer.sign(head?.seq ?? 0, head?.hash ?? GENESIS_HASH);
   }
 
-  private async head(): Promise<{ seq: number; hash: string } | undefined> {
-    const [head] = await this.deps.db
+  private async head(db: DbOrTx): Promise<{ seq: number; hash: string } | undefined> {
+    const [head] = await db
       .select({ seq: auditEvents.seq, hash: auditEvents.hash })
       .from(auditEvents)
       .where(isNotNull(auditEvents.seq))
@@ -117,11 +135,8 @@ export class AuditChainService {
     return head ? { seq: head.seq!, hash: head.hash! } : undefined;
   }
 
-  private async countUnsequenced(): Promise<number> {
-    const [row] = await this.deps.db
-      .select({ value: count() })
-      .from(auditEvents)
-      .where(isNull(auditEvents.seq));
+  private async countUnsequenced(db: DbOrTx): Promise<number> {
+    const [row] = await db.select({ value: count() }).from(auditEvents).where(isNull(auditEvents.seq));
     return row?.value ?? 0;
   }
 }
