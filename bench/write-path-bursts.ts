@@ -11,12 +11,8 @@ import { startPostgres } from '../test/services/postgres.js';
 import { startRedis } from '../test/services/redis.js';
 import { load } from './support/measure.js';
 import { processCpuSeconds, type ServedGateway, serveTree } from './support/serve-process.js';
-import { type PathKind, type Prepared, prepare, target } from './support/write-path-setup.js';
+import { option, type PathKind, type Prepared, prepare, target } from './support/write-path-setup.js';
 
-const option = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : process.argv[at + 1]!;
-};
 const beforeTree = option('before', '');
 if (!beforeTree) throw new Error('--before <built tree> is required');
 const bursts = Number(option('bursts', '8'));

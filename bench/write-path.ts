@@ -18,13 +18,9 @@ import { startPostgres } from '../test/services/postgres.js';
 import { startRedis } from '../test/services/redis.js';
 import { type LoadOptions, load, startServerProcess } from './support/measure.js';
 import { processCpuSeconds, type ServedGateway, serveTree } from './support/serve-process.js';
-import { type PathKind, type Prepared, prepare, settle, target } from './support/write-path-setup.js';
+import { option, type PathKind, type Prepared, prepare, settle, target } from './support/write-path-setup.js';
 import { type Measured, type Sample, summaryTable } from './support/write-path-table.js';
 
-const option = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : process.argv[at + 1]!;
-};
 const rounds = Number(option('rounds', '3'));
 const seconds = Number(option('seconds', '5'));
 const connections = Number(option('connections', '50'));
