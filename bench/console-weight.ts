@@ -13,16 +13,12 @@ import zlib from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_BUILD_DIR } from '../src/modules/console/bundle.js';
 import { launchChromium } from '../test/services/chromium.js';
+import { numberOption } from './support/command-line.js';
 import { seedConsoleLists } from './support/console-seed.js';
 import { startBenchGateway } from './support/gateway.js';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-};
-const RUNS = Math.min(option('runs', 10), 100);
-const USERS = Math.min(option('users', 200), 10_000);
+const RUNS = Math.min(numberOption('runs', 10), 100);
+const USERS = Math.min(numberOption('users', 200), 10_000);
 const PASSWORD = 'bench password';
 
 const firstRow = (page: Page, table: string) =>

@@ -16,14 +16,11 @@ import { Pool } from 'undici';
 import { loadConfig } from '../src/config.js';
 import { startPostgres } from '../test/services/postgres.js';
 import { startRedis } from '../test/services/redis.js';
+import { numberOption } from './support/command-line.js';
 import { startBenchGateway } from './support/gateway.js';
 
-const option = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : Number(process.argv[at + 1]);
-};
-const seconds = option('seconds', 8);
-const concurrency = option('concurrency', 50);
+const seconds = numberOption('seconds', 8);
+const concurrency = numberOption('concurrency', 50);
 const usePostgres = process.argv.includes('--postgres');
 
 function percentile(sorted: number[], p: number): number {

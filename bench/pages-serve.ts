@@ -14,18 +14,14 @@ import { promisify } from 'node:util';
 import fastifyStatic from '@fastify/static';
 import Fastify from 'fastify';
 import { deploySite, SITE_FILES, SITE_TARGETS, siteArchive } from './support/bench-site.js';
+import { numberOption } from './support/command-line.js';
 import { startBenchGateway } from './support/gateway.js';
 
 const run = promisify(execFile);
-const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? Number(args[at + 1]) : fallback;
-};
-const DURATION = Math.min(option('duration', 4), 60);
-const CONNECTIONS = Math.min(option('connections', 20), 200);
+const DURATION = Math.min(numberOption('duration', 4), 60);
+const CONNECTIONS = Math.min(numberOption('connections', 20), 200);
 /** Alternating rounds per file; the best round of each server counts (other tenants of a shared machine only slow runs down). */
-const ROUNDS = Math.min(option('rounds', 3), 10);
+const ROUNDS = Math.min(numberOption('rounds', 3), 10);
 
 interface Result {
   requests: number;

@@ -9,14 +9,15 @@
 import path from 'node:path';
 import { startPostgres } from '../test/services/postgres.js';
 import { startRedis } from '../test/services/redis.js';
+import { numberOption, option } from './support/command-line.js';
 import { load } from './support/measure.js';
 import { processCpuSeconds, type ServedGateway, serveTree } from './support/serve-process.js';
-import { option, type PathKind, type Prepared, prepare, target } from './support/write-path-setup.js';
+import { type PathKind, type Prepared, prepare, target } from './support/write-path-setup.js';
 
 const beforeTree = option('before', '');
 if (!beforeTree) throw new Error('--before <built tree> is required');
-const bursts = Number(option('bursts', '8'));
-const seconds = Number(option('seconds', '2'));
+const bursts = numberOption('bursts', 8);
+const seconds = numberOption('seconds', 2);
 const paths = option('paths', 'me,kv,rename').split(',') as PathKind[];
 const connections = 50;
 const trees = [

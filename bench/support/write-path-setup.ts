@@ -20,12 +20,6 @@ export interface Prepared {
   first: { startMs: number; rssMiB: number };
 }
 
-/** The value after `--<name>` on the command line, or the fallback. */
-export const option = (name: string, fallback: string) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : process.argv[at + 1]!;
-};
-
 export const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function call(gateway: ServedGateway, token: string, method: string, url: string, body?: unknown) {

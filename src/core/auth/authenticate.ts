@@ -143,15 +143,16 @@ function authenticate(request: FastifyRequest, principals: PrincipalResolver): P
     })();
   }
   if (!credential || !looksLikeTokenSecret(credential.secret)) throw unauthorized();
-  const cached = principals.resolveCached(credential.secret);
-  if (cached !== undefined) return admit(request, cached, credential, knownRoute);
+  const tokenHash = hashTokenSecret(credential.secret);
+  const cached = principals.resolveCached(tokenHash);
+  if (cached !== undefined) return admitPrincipal(request, cached, credential, knownRoute);
   return principals
-    .resolve(credential.secret)
-    .then((principal) => admit(request, principal, credential, knownRoute));
+    .resolveStored(tokenHash)
+    .then((principal) => admitPrincipal(request, principal, credential, knownRoute));
 }
 
 /** Lets the caller in as the principal, or refuses: no principal, a failed CSRF check, a missing scope. */
-function admit(
+function admitPrincipal(
   request: FastifyRequest,
   principal: Principal | null,
   credential: Credential,

@@ -2,7 +2,6 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import { authTokens, groups, type TokenKind, users } from '../../db/schema/index.js';
-import { hashTokenSecret } from './token-secrets.js';
 
 export interface Principal {
   tokenId: string;
@@ -43,17 +42,18 @@ export class PrincipalResolver {
 
   constructor(private readonly db: Db) {}
 
-  async resolve(secret: string, now = Date.now()): Promise<Principal | null> {
-    return this.resolveCached(secret, now) ?? this.admit(await this.load(hashTokenSecret(secret)), now);
+  /**
+   * The principal of a token (by its hash) from the cache alone, without a promise: the request
+   * path asks this first. Undefined when the token is not cached.
+   */
+  resolveCached(tokenHash: string, now = Date.now()): Principal | null | undefined {
+    const cached = this.cache.get(tokenHash);
+    return cached && this.admit(cached.principal, now);
   }
 
-  /**
-   * `resolve` from the cache alone, without a promise (the request path asks this first); undefined
-   * when the token is not cached.
-   */
-  resolveCached(secret: string, now = Date.now()): Principal | null | undefined {
-    const cached = this.cache.get(hashTokenSecret(secret));
-    return cached && this.admit(cached.principal, now);
+  /** The principal of a token (by its hash) read from the database, which the cache then holds. */
+  async resolveStored(tokenHash: string, now = Date.now()): Promise<Principal | null> {
+    return this.admit(await this.load(tokenHash), now);
   }
 
   private admit(principal: Principal | null, now: number): Principal | null {
