@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { type Static, Type } from 'typebox';
 import { ConfigError } from './config-error.js';
 import { StringEnum } from './core/http-schemas.js';
 import { COMPLETION_MODES, INFERENCE_AUTH_TYPES, OAUTH_FLOWS } from './db/schema/index.js';
+import { packagePath } from './package-root.js';
 
 /**
  * The inference provider catalog the operator writes (catalog/inference-providers.json, or the file
@@ -88,9 +88,7 @@ export type CatalogEntry = Static<typeof CatalogEntry>;
 export type CatalogFile = Static<typeof CatalogFile>;
 
 /** The catalog shipped with the gateway (package.json "files" includes catalog/). */
-export const BUILT_IN_CATALOG = fileURLToPath(
-  new URL('../catalog/inference-providers.json', import.meta.url),
-);
+export const BUILT_IN_CATALOG = packagePath('catalog', 'inference-providers.json');
 
 const validateFile = new Ajv({ allErrors: true, strict: false }).compile(CatalogFile);
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { Command } from 'commander';
+import { packagePath } from '../package-root.js';
 import { registerAdmin } from './commands/admin.js';
 import { registerApi } from './commands/api.js';
 import { registerAudit } from './commands/audit.js';
@@ -21,8 +22,7 @@ import { registerSession } from './commands/session.js';
 import { registerSiem } from './commands/siem.js';
 
 function packageVersion(): string {
-  // src/cli/ and dist/cli/ both sit two levels below the package root.
-  const manifest = new URL('../../package.json', import.meta.url);
+  const manifest = packagePath('package.json');
   return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 

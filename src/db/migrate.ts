@@ -1,13 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import { packagePath } from '../package-root.js';
 import type { Db } from './client.js';
 import { lockForTransaction } from './locks.js';
 import { queryRows } from './raw.js';
 
-/** migrations/ sits at the package root, beside src/ and dist/. */
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+const MIGRATIONS_DIR = packagePath('migrations');
 
 export interface Migration {
   name: string;

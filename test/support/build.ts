@@ -42,14 +42,9 @@ const CONSOLE: Build = {
 
 const SERVER: Build = {
   output: fromRoot('dist/cli.js'),
-  inputs: [
-    fromRoot('src'),
-    fromRoot('tsconfig.json'),
-    fromRoot('tsconfig.build.json'),
-    fromRoot('package-lock.json'),
-  ],
+  inputs: [fromRoot('src'), fromRoot('scripts/build-server.mjs'), fromRoot('package-lock.json')],
   lock: fromRoot('dist/.server-build.lock'),
-  command: [fromRoot('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  command: [fromRoot('scripts/build-server.mjs')],
 };
 
 function newestChange(entry: string): number {

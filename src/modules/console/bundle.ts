@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import mime from 'mime-types';
+import { packagePath } from '../../package-root.js';
 
-/** `npm run build` writes the console to dist/web at the package root (beside src/ and dist/). */
-export const CONSOLE_BUILD_DIR = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
+/** `npm run build` writes the console to dist/web at the package root. */
+export const CONSOLE_BUILD_DIR = packagePath('dist', 'web');
 
 export interface ConsoleFile {
   body: Buffer;
