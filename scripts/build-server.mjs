@@ -9,7 +9,7 @@ const root = new URL('../', import.meta.url);
 
 /**
  * Packages left in node_modules, loaded from there at run time: each finds files of its own beside
- * its code (or is loaded through `require` on first use), which a bundle would not have.
+ * its code, which a bundle would not have.
  */
 const EXTERNAL = [
   // Its WebAssembly and data files.
@@ -19,16 +19,26 @@ const EXTERNAL = [
   // Its own package.json and the UI's static files.
   '@fastify/swagger',
   '@fastify/swagger-ui',
-  // Loaded on first use, not at start (so bundling gains nothing), and through Node's own loader
-  // (createRequire, or import() of CommonJS, whose named exports a bundle would see differently).
-  'dockerode',
-  'undici',
-  'nodemailer',
   // Optional native parts that packages try to load and do without.
   'pg-native',
   'bufferutil',
   'utf-8-validate',
 ];
+
+/**
+ * Packages imported with `import()` are loaded on first use, not at start, so bundling them gains
+ * nothing; and Node's loader, not a bundle's, then decides what a CommonJS package exports (a
+ * bundled `import('ioredis')` had no `Redis`). dockerode is loaded with createRequire, which a
+ * bundler does not follow.
+ */
+const dynamicImportsStayExternal = {
+  name: 'dynamic-imports-stay-external',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined,
+    );
+  },
+};
 
 // Bundled CommonJS code may call require() or read __dirname, which ES modules do not define.
 const COMMONJS_GLOBALS = [
@@ -54,6 +64,7 @@ await build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
+  plugins: [dynamicImportsStayExternal],
   banner: { js: COMMONJS_GLOBALS },
   sourcemap: true,
   logLevel: 'warning',
