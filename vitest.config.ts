@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresBinaries } from './test/services/postgres.js';
 
@@ -14,10 +13,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // One test file per core (vitest's default leaves one core free): many files spend much of
-    // their time waiting on a peer (a browser, Pebble, a container), and on 2 cores the suite takes
-    // about a quarter less time with two files at once.
-    maxWorkers: os.availableParallelism(),
     projects: [
       {
         extends: true,

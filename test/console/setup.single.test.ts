@@ -14,7 +14,6 @@ import {
   type ConsoleHarness,
   describeInBrowser,
   PHONE,
-  STEP_TIMEOUT_MS,
   screenshot,
   scrollsSideways,
   startConsole,
@@ -41,7 +40,7 @@ describeInBrowser('first-start setup', () => {
 
     const openLink = async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      page.setDefaultTimeout(STEP_TIMEOUT_MS);
+      page.setDefaultTimeout(10_000);
       await page.goto(server.setupLink!);
       return page;
     };
