@@ -316,7 +316,7 @@ describe('the expiry sweep', () => {
     expect(chunk.body.details).toMatchObject({ reason: 'UPLOAD_NOT_OPEN', status: 'expired' });
     const events = await queryRows<{ action: string; actor_email: string }>(
       gateway.deps.db,
-      sql`select action, actor_email from audit_events where target_id = ${stale.uploadId} order by seq`,
+      sql`select action, actor_email from audit_events where target_id = ${stale.uploadId} order by entry`,
     );
     expect(events.at(-1)).toEqual({ action: 'nodes.upload.expired', actor_email: 'system' });
   });

@@ -59,11 +59,11 @@ export async function deployOk(
   return result.body.data.id as string;
 }
 
-/** The audit actions recorded for a target, oldest first. */
+/** The audit actions recorded for a target, in the order they were recorded (sequencing follows shortly after). */
 export async function auditActions(gateway: TestGateway, targetId: string): Promise<string[]> {
   const rows = await queryRows<{ action: string }>(
     gateway.deps.db,
-    sql`select action from audit_events where target_id = ${targetId} order by seq`,
+    sql`select action from audit_events where target_id = ${targetId} order by entry`,
   );
   return rows.map((row) => row.action);
 }
