@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresBinaries } from './test/services/postgres.js';
 
@@ -8,11 +9,25 @@ import { postgresBinaries } from './test/services/postgres.js';
 const postgres = postgresBinaries();
 if (!postgres.path) console.warn(`skipping the postgres test project: ${postgres.skipReason}`);
 
+/**
+ * Files that must not overlap one another: those driving Chromium (each keeps a core busy) and
+ * those driving Podman (one container storage on the machine, behind one lock). They run one at a
+ * time in a project of their own, beside the other files.
+ */
+const ONE_AT_A_TIME = [
+  'test/console/**/*.single.test.ts',
+  'test/containerhost/podman-*.single.test.ts',
+  'test/cli/container*.single.test.ts',
+];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One file per core (vitest's default leaves one core free): most files spend much of their
+    // time waiting on a peer or a database.
+    maxWorkers: os.availableParallelism(),
     projects: [
       {
         extends: true,
@@ -20,8 +35,17 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
-          exclude: ['test/**/*.postgres.test.ts'],
+          exclude: ['test/**/*.postgres.test.ts', ...ONE_AT_A_TIME],
           env: { TEST_DB: 'pglite' },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'one-at-a-time',
+          include: ONE_AT_A_TIME,
+          env: { TEST_DB: 'pglite' },
+          fileParallelism: false,
         },
       },
       ...(postgres.path

@@ -14,6 +14,7 @@ import {
   type ConsoleHarness,
   describeInBrowser,
   PHONE,
+  STEP_TIMEOUT_MS,
   screenshot,
   scrollsSideways,
   startConsole,
@@ -40,7 +41,7 @@ describeInBrowser('first-start setup', () => {
 
     const openLink = async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(STEP_TIMEOUT_MS);
       await page.goto(server.setupLink!);
       return page;
     };

@@ -24,6 +24,13 @@ export function describeInBrowser(
   describe.skipIf(missing !== undefined)(`${title}${missing ? ` (${missing.skipReason})` : ''}`, suite);
 }
 
+/**
+ * How long a browser step waits for what it needs (an element, a page): a missing element fails its
+ * step with a message before the test's own timeout. Generous, since another test file shares the
+ * machine's cores (vitest.config.ts) and a page under load takes seconds to appear.
+ */
+export const STEP_TIMEOUT_MS = 20_000;
+
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
@@ -73,8 +80,7 @@ export async function startConsole(
   const browser = await launchChromium();
   async function newPage(viewport: { width: number; height: number }): Promise<ConsolePage> {
     const context = await browser.newContext({ baseURL: baseUrl, viewport });
-    // A missing element fails its step with a message, well before the test's own timeout.
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
     const page = await context.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
