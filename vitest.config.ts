@@ -10,9 +10,10 @@ const postgres = postgresBinaries();
 if (!postgres.path) console.warn(`skipping the postgres test project: ${postgres.skipReason}`);
 
 /**
- * Files that must not overlap one another: those driving Chromium (each keeps a core busy) and
- * those driving Podman (one container storage on the machine, behind one lock). They run one at a
- * time in a project of their own, beside the other files.
+ * Files that must not overlap one another: those driving Chromium (two browsers at once kept pages
+ * from appearing for 20 s on 2 cores) and those driving Podman (one container storage on the
+ * machine, behind one lock). They run one at a time in a project of their own, which vitest runs
+ * once the parallel files are done.
  */
 const ONE_AT_A_TIME = [
   'test/console/**/*.single.test.ts',
