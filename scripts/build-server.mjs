@@ -3,6 +3,7 @@
 // (docs/PERFORMANCE.md, start-up). Code the CLI loads only for some commands (the server, for one)
 // stays in chunks of its own, so `infragate --help` does not parse the server.
 import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url);
@@ -54,7 +55,7 @@ fs.rmSync(new URL('cli.js', outdir), { force: true });
 fs.rmSync(new URL('chunks/', outdir), { recursive: true, force: true });
 
 await build({
-  absWorkingDir: new URL('.', root).pathname,
+  absWorkingDir: fileURLToPath(root),
   entryPoints: ['src/cli.ts'],
   outdir: 'dist',
   bundle: true,

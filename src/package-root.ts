@@ -15,7 +15,7 @@ function findPackageRoot(): string {
   }
 }
 
-export const PACKAGE_ROOT = findPackageRoot();
+const PACKAGE_ROOT = findPackageRoot();
 
 /** A path inside the package, e.g. `packagePath('migrations')`. */
 export const packagePath = (...parts: string[]) => path.join(PACKAGE_ROOT, ...parts);
