@@ -26,8 +26,8 @@ export function describeInBrowser(
 
 /**
  * How long a browser step waits for what it needs (an element, a page): a missing element fails its
- * step with a message before the test's own timeout. Generous, since another test file shares the
- * machine's cores (vitest.config.ts) and a page under load takes seconds to appear.
+ * step with a message before the test's own timeout. Generous: on a loaded 2-core machine a page
+ * can take seconds to appear (browser files run one at a time, vitest.config.ts).
  */
 export const STEP_TIMEOUT_MS = 20_000;
 
