@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { eventually } from './eventually.js';
+import { tryLock, unlock } from './lock-directory.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const STALE_LOCK_MS = 5 * 60_000;
@@ -58,19 +59,6 @@ function isCurrent(build: Build): boolean {
   return fs.statSync(build.output).mtimeMs >= Math.max(...build.inputs.map(newestChange));
 }
 
-function takeLock(lock: string): boolean {
-  try {
-    fs.mkdirSync(lock, { recursive: false });
-    return true;
-  } catch {
-    // A lock left by a build that crashed is taken over once it is old.
-    if (Date.now() - fs.statSync(lock, { throwIfNoEntry: false })!.mtimeMs > STALE_LOCK_MS) {
-      fs.rmSync(lock, { recursive: true, force: true });
-    }
-    return false;
-  }
-}
-
 /**
  * Makes sure a build is of the current sources. `npm ci` built it already (prepare); after a
  * change the first test file that needs it builds it again, one at a time (a lock directory),
@@ -83,7 +71,7 @@ async function ensureBuilt(build: Build): Promise<void> {
     () => {
       // While another file builds, what is on disk may be half written.
       if (!fs.existsSync(build.lock) && isCurrent(build)) return true;
-      locked = takeLock(build.lock);
+      locked = tryLock(build.lock, STALE_LOCK_MS);
       return locked;
     },
     `the build of ${path.relative(REPO_ROOT, build.output)} (another test file holds its lock)`,
@@ -99,7 +87,7 @@ async function ensureBuilt(build: Build): Promise<void> {
       });
     }
   } finally {
-    fs.rmSync(build.lock, { recursive: true, force: true });
+    unlock(build.lock);
   }
 }
 

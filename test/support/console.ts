@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import axe from 'axe-core';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { describe, expect } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { chromiumBinary, launchChromium } from '../services/chromium.js';
 import { ensureConsoleBuilt } from './build.js';
 import { startTestGateway, type TestGateway } from './gateway.js';
+import { type PageRecord, recordPage } from './page-record.js';
 
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-results/console');
 
@@ -21,8 +22,26 @@ export function describeInBrowser(
   ...otherPeers: { path?: string; skipReason?: string }[]
 ): void {
   const missing = [chromiumBinary(), ...otherPeers].find((peer) => !peer.path);
-  describe.skipIf(missing !== undefined)(`${title}${missing ? ` (${missing.skipReason})` : ''}`, suite);
+  describe.skipIf(missing !== undefined)(`${title}${missing ? ` (${missing.skipReason})` : ''}`, () => {
+    beforeEach(() => {
+      pagesOfTest = [];
+    });
+    afterEach(async ({ task }) => {
+      const opened = pagesOfTest ?? [];
+      pagesOfTest = undefined;
+      if (task.result?.state === 'fail' && opened.length > 0) {
+        const described = await Promise.all(opened.map(({ record }) => record.describe()));
+        console.error(`the pages of "${task.name}" when it failed:\n${described.join('\n')}`);
+      }
+      // A page left open would go on asking the gateway (and its peers) during the next tests.
+      await Promise.all(opened.map(({ page }) => page.context().close()));
+    });
+    suite();
+  });
 }
+
+/** The pages the running test opened (undefined between tests): closed after it, described if it failed. */
+let pagesOfTest: { page: Page; record: PageRecord }[] | undefined;
 
 /**
  * How long a browser step waits for what it needs (an element, a page): a missing element fails its
@@ -82,6 +101,7 @@ export async function startConsole(
     const context = await browser.newContext({ baseURL: baseUrl, viewport });
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
     const page = await context.newPage();
+    pagesOfTest?.push({ page, record: recordPage(page) });
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
