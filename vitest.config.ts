@@ -28,10 +28,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // PGlite is PostgreSQL in WebAssembly: V8 compiles its hot functions again with its optimizing
-    // compiler, which a test process, living seconds, never earns back. Baseline code only took a
-    // quarter off the CPU of the pglite suites (docs/ARCHITECTURE.md, Tests).
-    execArgv: ['--liftoff-only'],
     // One file per core (vitest's default leaves one core free: most files spend much of their time
     // waiting on a peer or a database), and one more for the one-at-a-time files.
     maxWorkers: os.availableParallelism() + 1,
