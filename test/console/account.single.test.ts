@@ -57,6 +57,25 @@ describeInBrowser('the Account page', () => {
     expect(problems).toEqual([]);
   });
 
+  it('reloads by itself when code the page needs fails to arrive, as when the network changed', async () => {
+    const user = await harness.createUser([]);
+    const { page, problems } = await harness.openSignedIn(user, '/');
+    const account = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Account' });
+    await account.waitFor();
+    // Both requests for a module the Account page imports (its preload, then the import) fail, as
+    // Chromium fails the requests in flight when a network interface comes or goes
+    // (net::ERR_NETWORK_CHANGED, seen while a container engine on the same host adds one).
+    let refused = 0;
+    await page.route('**/assets/Section-*.js', async (route) => {
+      if (refused++ < 2) await route.abort('internetdisconnected');
+      else await route.continue();
+    });
+    await account.click();
+    await page.getByRole('heading', { name: 'My account' }).waitFor();
+    expect(refused).toBe(3);
+    expect(problems).toEqual([]);
+  });
+
   it('creates an API token, shows it once, and the token works against the API', async () => {
     const user = await harness.createUser([]);
     const { page } = await openAccount(user);

@@ -1,0 +1,22 @@
+/** sessionStorage key: when this tab last reloaded because a part of the console failed to load. */
+const RELOADED_AT = 'infragate:reloaded-after-failed-load';
+/** A second failure this soon after such a reload is not retried: the error shows instead. */
+const AGAIN_WITHIN_MS = 10_000;
+
+/**
+ * Pages and dialogs load on demand, and a part can fail to arrive: Chromium aborts requests in
+ * flight when a network interface comes or goes (a container engine adding one for a container, a
+ * laptop changing networks), and a deployment replaces the chunks an open tab still names. The
+ * browser remembers a module that failed to load, so only a reload fetches it again: the console
+ * reloads the tab, once, rather than showing an empty page. Vite reports such a failure as
+ * `vite:preloadError`.
+ */
+export function reloadWhenAPartFailsToLoad(): void {
+  window.addEventListener('vite:preloadError', (event) => {
+    const last = Number(sessionStorage.getItem(RELOADED_AT) ?? 0);
+    if (Date.now() - last < AGAIN_WITHIN_MS) return;
+    event.preventDefault();
+    sessionStorage.setItem(RELOADED_AT, String(Date.now()));
+    window.location.reload();
+  });
+}
