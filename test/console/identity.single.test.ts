@@ -209,6 +209,8 @@ describeInBrowser('identity in the console: two-factor sign-in, password, single
     expect(await accessibilityViolations(page)).toEqual([]);
     await dialog.getByLabel('Name').fill('renamed');
     await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('row', { name: /renamed/ }).waitFor();
     await clickAndConfirm(page, 'Delete group renamed', 'Delete the group renamed?', 'Delete');
     await page.getByText('Deleted the group renamed.').waitFor();
     const groups = (await harness.gateway.call('GET', '/api/admin/groups')).body.data;
