@@ -1,7 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresBinaries } from './test/services/postgres.js';
-import { ONE_AT_A_TIME_PROJECT, SpreadOneAtATimeSequencer } from './test/support/one-at-a-time-order.js';
 
 // Every suite runs on the embedded PGlite; the same suites run again on a real PostgreSQL, except
 // files named *.single.test.ts whose behaviour does not depend on the database engine. Files named
@@ -13,9 +12,8 @@ if (!postgres.path) console.warn(`skipping the postgres test project: ${postgres
 /**
  * Files that must not overlap one another: those driving Chromium (two browsers at once halve each
  * one's speed on 2 cores) and those driving Podman (one container storage on the machine, behind one
- * lock). They run beside the other files, one at a time: each takes a machine-wide lock before it
- * starts (test/support/one-at-a-time-lock.ts), and they are spread among the others in the order files
- * are handed out (test/support/one-at-a-time-order.ts).
+ * lock). They run one at a time in a project of their own, which vitest runs once the parallel files
+ * are done: beside the other files, on 2 cores, clicks in their dialogs timed out under the load.
  */
 const ONE_AT_A_TIME = [
   'test/console/**/*.single.test.ts',
@@ -28,10 +26,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // One file per core (vitest's default leaves one core free: most files spend much of their time
-    // waiting on a peer or a database), and one more for the one-at-a-time files.
-    maxWorkers: os.availableParallelism() + 1,
-    sequence: { sequencer: SpreadOneAtATimeSequencer },
+    // One file per core (vitest's default leaves one core free): most files spend much of their
+    // time waiting on a peer or a database.
+    maxWorkers: os.availableParallelism(),
     projects: [
       {
         extends: true,
@@ -46,10 +43,10 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: ONE_AT_A_TIME_PROJECT,
+          name: 'one-at-a-time',
           include: ONE_AT_A_TIME,
           env: { TEST_DB: 'pglite' },
-          setupFiles: ['test/support/one-at-a-time-lock.ts'],
+          fileParallelism: false,
         },
       },
       ...(postgres.path
