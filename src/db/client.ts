@@ -58,7 +58,7 @@ const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers
 /**
  * PGlite is PostgreSQL compiled to WebAssembly, the only WebAssembly this process runs. V8 compiles
  * its hot functions a second time with its optimising compiler: that code and its compilation were
- * about 65 MiB of an idle gateway's resident memory and a tenth of its start, for about an eighth
+ * about 58 MiB of an idle gateway's resident memory and a tenth of its start, for about an eighth
  * more query throughput once warm (docs/PERFORMANCE.md). The embedded database is the small-install
  * default, so it keeps to the baseline compiler. Set before PGlite compiles its module.
  */

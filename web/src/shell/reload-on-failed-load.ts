@@ -6,9 +6,9 @@ const AGAIN_WITHIN_MS = 10_000;
 /**
  * Pages and dialogs load on demand, and a part can fail to arrive: Chromium aborts requests in
  * flight when a network interface comes or goes (a container engine adding one for a container, a
- * laptop changing networks), and a deployment replaces the chunks an open tab still names. The
- * browser remembers a module that failed to load, so only a reload fetches it again: the console
- * reloads the tab, once, rather than showing an empty page. Vite reports such a failure as
+ * laptop changing networks), and a deployment replaces the chunks an open tab still names. When
+ * both the preload and the import of a module fail, the page has nothing to render and goes blank:
+ * the console reloads the tab, once, which fetches everything again. Vite reports such a failure as
  * `vite:preloadError`.
  */
 export function reloadWhenAPartFailsToLoad(): void {
