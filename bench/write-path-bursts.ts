@@ -1,7 +1,7 @@
 /**
  * Before/after on a machine whose speed drifts: both trees' gateways run at once on one PostgreSQL
  * (fsync on), and each path is driven in short bursts alternated between them, so that a slow minute
- * falls on both. Prints, per path, each tree's median req/s and server CPU per request, and the median
+ * falls on both. Prints, per path, each tree's median req/s and gateway's and PostgreSQL's CPU per request, and the median
  * and range of after/before over the pairs of bursts.
  *
  *   npx tsx bench/write-path-bursts.ts --before <built tree> [--bursts 8] [--seconds 2] [--paths me,kv,rename]
@@ -11,6 +11,7 @@ import { startPostgres } from '../test/services/postgres.js';
 import { startRedis } from '../test/services/redis.js';
 import { numberOption, option } from './support/command-line.js';
 import { load } from './support/measure.js';
+import { postgresCpuSeconds } from './support/postgres-cpu.js';
 import { processCpuSeconds, type ServedGateway, serveTree } from './support/serve-process.js';
 import { type PathKind, type Prepared, prepare, target } from './support/write-path-setup.js';
 
@@ -46,23 +47,27 @@ async function main(): Promise<void> {
         await load('warm-up', { ...target(gateway, prepared, kind), durationSeconds: 1 });
       const rates = gateways.map(() => [] as number[]);
       const cpu = gateways.map(() => [] as number[]);
+      const databaseCpu = gateways.map(() => [] as number[]);
       for (let burst = 0; burst < bursts; burst++) {
         const order = burst % 2 === 0 ? [0, 1] : [1, 0];
         for (const at of order) {
           const { gateway, prepared } = gateways[at]!;
           const cpuBefore = processCpuSeconds(gateway.pid);
+          const databaseCpuBefore = postgresCpuSeconds();
           const result = await load(kind, {
             ...target(gateway, prepared, kind),
             connections,
             durationSeconds: seconds,
           });
           rates[at]!.push(result.requestsPerSecond);
-          cpu[at]!.push(((processCpuSeconds(gateway.pid) - cpuBefore) * 1e6) / Math.max(1, result.total));
+          const perRequest = (seconds: number) => (seconds * 1e6) / Math.max(1, result.total);
+          cpu[at]!.push(perRequest(processCpuSeconds(gateway.pid) - cpuBefore));
+          databaseCpu[at]!.push(perRequest(postgresCpuSeconds() - databaseCpuBefore));
         }
       }
       const ratios = rates[1]!.map((rate, burst) => rate / rates[0]![burst]!);
       const describe = (at: number) =>
-        `${trees[at]!.label} ${median(rates[at]!)} req/s, ${median(cpu[at]!).toFixed(0)} µs CPU per request`;
+        `${trees[at]!.label} ${median(rates[at]!)} req/s, ${median(cpu[at]!).toFixed(0)} µs gateway CPU and ${median(databaseCpu[at]!).toFixed(0)} µs PostgreSQL CPU per request`;
       console.log(
         `${kind}: ${describe(0)} | ${describe(1)} | after/before ${median(ratios).toFixed(2)}× [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×] over ${bursts} pairs of ${seconds} s bursts`,
       );

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql, type WithSubquery } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import type { AuditOutcome } from '../db/schema/index.js';
 import type { AuditActor } from './actor.js';
@@ -58,6 +58,11 @@ export function chainHash(prevHash: string, event: ChainedFields): string {
 
 type Listener = () => void;
 
+/** A query drizzle can prepare (a select, insert, update or delete builder). */
+interface PreparableQuery<T> {
+  prepare(name: string): { execute(parameters: Record<string, unknown>): Promise<T[]> };
+}
+
 /**
  * Writes audit events inside the caller's transaction, so an event exists exactly when its change
  * committed. The insert takes no lock and reads nothing: the event's place in the hash chain (seq,
@@ -82,31 +87,38 @@ export class AuditRecorder {
   /** Several events in one insert, kept in this order (high-rate writers such as the key-value console). */
   async recordMany(tx: DbOrTx, events: { actor: AuditActor; entry: AuditEntry }[]): Promise<string[]> {
     if (events.length === 0) return [];
-    const occurredAt = new Date();
-    const rows = events.map(({ actor, entry }) => ({
-      id: crypto.randomUUID(),
-      occurredAt,
-      actorId: actor.userId,
-      actorEmail: actor.email,
-      action: entry.action,
-      targetType: entry.targetType ?? null,
-      targetId: entry.targetId ?? null,
-      outcome: entry.outcome ?? 'success',
-      requestId: actor.requestId,
-      clientIp: actor.clientIp,
-      metadata: entry.metadata ?? {},
-    }));
-    // One parameter whatever the batch: building a 12-column insert through the query builder cost
-    // more CPU than anything else the audited request did.
-    await tx.execute(sql`insert into audit_events
-        (id, occurred_at, actor_id, actor_email, action, target_type, target_id, outcome, request_id,
-         client_ip, metadata)
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as e(
-        id uuid, "occurredAt" timestamptz, "actorId" uuid, "actorEmail" text, action text,
-        "targetType" text, "targetId" text, outcome text, "requestId" text, "clientIp" text,
-        metadata jsonb)`);
+    const rows = eventRows(events);
+    await tx.execute(insertEvents(JSON.stringify(rows), sql``));
     this.uncommitted.add(tx);
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * A change of one statement and its event, written as one prepared statement. `change` is an
+   * insert, update or delete with RETURNING made into a CTE (`db.$with(…).as(…)`), its values given
+   * as placeholders (`sql.placeholder(…)`); the event is inserted only if the change returned a row.
+   * A statement is atomic, so no transaction is needed: one round trip to the database where BEGIN,
+   * change, event and COMMIT take four. The statement is built once, and PostgreSQL parses and
+   * plans it once per connection. `answer` selects what the caller wants from the statement, e.g.
+   * `(query) => query.select().from(change)`. Answers a function that runs it and answers the
+   * change's returned rows.
+   */
+  prepareChange<T>(
+    db: Db,
+    name: string,
+    change: WithSubquery,
+    answer: (query: ReturnType<Db['with']>) => PreparableQuery<T>,
+  ): (parameters: Record<string, unknown>, actor: AuditActor, entry: AuditEntry) => Promise<T[]> {
+    const recorded = db
+      .$with('recorded', {})
+      .as(insertEvents(sql.placeholder('events'), sql`where exists (select 1 from ${change})`));
+    const statement = answer(db.with(change, recorded)).prepare(`audited_change_${name}`);
+    return async (parameters, actor, entry) => {
+      const events = JSON.stringify(eventRows([{ actor, entry }]));
+      const rows = await statement.execute({ ...parameters, events });
+      if (rows.length > 0) emit(this.committed);
+      return rows;
+    };
   }
 
   /** Told by the database after each top-level transaction commits (see `Database.onCommit`). */
@@ -128,6 +140,40 @@ export class AuditRecorder {
   onSequenced(listener: Listener): () => void {
     return subscribe(this.sequenced, listener);
   }
+}
+
+/** The stored form of events recorded together: one id each, one time for all. */
+function eventRows(events: { actor: AuditActor; entry: AuditEntry }[]) {
+  const occurredAt = new Date();
+  return events.map(({ actor, entry }) => ({
+    id: crypto.randomUUID(),
+    occurredAt,
+    actorId: actor.userId,
+    actorEmail: actor.email,
+    action: entry.action,
+    targetType: entry.targetType ?? null,
+    targetId: entry.targetId ?? null,
+    outcome: entry.outcome ?? 'success',
+    requestId: actor.requestId,
+    clientIp: actor.clientIp,
+    metadata: entry.metadata ?? {},
+  }));
+}
+
+/**
+ * One parameter whatever the batch: building a 12-column insert through the query builder cost more
+ * CPU than anything else the audited request did. `rows` is the events' JSON (`eventRows`), or a
+ * placeholder for it; `condition` is a WHERE clause, or empty.
+ */
+function insertEvents(rows: string | Placeholder, condition: SQL): SQL {
+  return sql`insert into audit_events
+      (id, occurred_at, actor_id, actor_email, action, target_type, target_id, outcome, request_id,
+       client_ip, metadata)
+    select * from jsonb_to_recordset(${rows}::jsonb) as e(
+      id uuid, "occurredAt" timestamptz, "actorId" uuid, "actorEmail" text, action text,
+      "targetType" text, "targetId" text, outcome text, "requestId" text, "clientIp" text,
+      metadata jsonb)
+    ${condition}`;
 }
 
 function subscribe(listeners: Set<Listener>, listener: Listener): () => void {

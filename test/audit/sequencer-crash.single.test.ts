@@ -19,15 +19,19 @@ describe('a gateway on the embedded database killed with SIGKILL while audited w
   }, async () => {
     gateway = await startServeProcess(env);
     const token = gateway.firstToken!;
+    const { id: adminId } = (await gateway.call('GET', '/auth/me', token)).body.data;
     const acknowledged: string[] = [];
     let killed = false;
+    // Half the writers change in a transaction (a new group), half in one statement (a rename).
+    const write = (worker: number, name: string) =>
+      worker % 2 === 0
+        ? gateway!.call('POST', '/api/admin/groups', token, { name, scopes: [] })
+        : gateway!.call('PATCH', `/api/admin/users/${adminId}/name`, token, { name });
     const writer = async (worker: number) => {
       for (let i = 0; !killed; i++) {
         const name = `crash-${worker}-${i}`;
-        const result = await gateway!
-          .call('POST', '/api/admin/groups', token, { name, scopes: [] })
-          .catch(() => undefined);
-        if (result?.status === 201) acknowledged.push(name);
+        const result = await write(worker, name).catch(() => undefined);
+        if (result && result.status < 300) acknowledged.push(name);
       }
     };
     const writers = Array.from({ length: 6 }, (_, worker) => writer(worker));
@@ -43,14 +47,16 @@ describe('a gateway on the embedded database killed with SIGKILL while audited w
     }, 'every event sequenced after the restart');
     expect(report).toMatchObject({ valid: true, firstBrokenLink: null });
     const recorded = new Set<string>();
-    for (let page = 1; ; page++) {
-      const listed = await gateway.call(
-        'GET',
-        `/api/audit/events?action=users.group.created&limit=100&page=${page}`,
-        token,
-      );
-      for (const event of listed.body.data) recorded.add(event.metadata.name);
-      if (page >= listed.body.pagination.totalPages) break;
+    for (const action of ['users.group.created', 'users.user.renamed']) {
+      for (let page = 1; ; page++) {
+        const listed = await gateway.call(
+          'GET',
+          `/api/audit/events?action=${action}&limit=100&page=${page}`,
+          token,
+        );
+        for (const event of listed.body.data) recorded.add(event.metadata.name);
+        if (page >= listed.body.pagination.totalPages) break;
+      }
     }
     expect(acknowledged.filter((name) => !recorded.has(name))).toEqual([]);
     expect(report.checkedEvents).toBeGreaterThanOrEqual(acknowledged.length);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SiemExporter } from '../../src/modules/audit/exporter.js';
 import { type SiemSink, startSiemSink } from '../services/siem-sink.js';
+import { auditEventsMatching } from '../support/audit-events.js';
 import { eventually } from '../support/eventually.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { createWebhook, fastSiem, makeEvents, sequenced, WEBHOOK_SECRET } from './helpers.js';
@@ -77,6 +78,31 @@ describe('the sequencer', () => {
       headSeq: total,
       firstBrokenLink: null,
     });
+  });
+
+  it('chains the events of one-statement changes (renames) and of transactions (new groups) made at once into one gap-free chain', async () => {
+    const gateway = await startTestGateway();
+    gateways.push(gateway);
+    const { id } = (await gateway.call('GET', '/auth/me')).body.data;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 2 === 0
+          ? gateway.call('PATCH', `/api/admin/users/${id}/name`, { body: { name: `renamed-${i}` } })
+          : gateway.call('POST', '/api/admin/groups', { body: { name: `mixed-${i}`, scopes: [] } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([
+      ...Array(20).fill(200),
+      ...Array(20).fill(201),
+    ]);
+    const report = await sequenced(gateway);
+    const renames = await auditEventsMatching(gateway, { action: 'users.user.renamed', targetId: id });
+    expect(renames.map((event) => event.metadata.name).sort()).toEqual(
+      Array.from({ length: 20 }, (_, i) => `renamed-${i * 2}`).sort(),
+    );
+    const total = (await gateway.call('GET', '/api/audit/events', { query: { limit: 1 } })).body.pagination
+      .total;
+    expect(report).toMatchObject({ valid: true, checkedEvents: total, headSeq: total });
   });
 
   it('sequences an event within moments of its commit, without being asked', async () => {

@@ -165,6 +165,11 @@ describe('PATCH /api/admin/users/{id}/name', () => {
     );
   });
 
+  it('records nothing when the user does not exist', async () => {
+    await gateway.call('PATCH', `/api/admin/users/${unknownId}/name`, { body: { name: 'Nobody' } });
+    expect(await auditEventsMatching(gateway, { targetId: unknownId })).toEqual([]);
+  });
+
   it('checks permission before validation (403 before 400)', async () => {
     const result = await gateway.call('PATCH', `/api/admin/users/${viewerId}/name`, {
       token: noScopeToken,

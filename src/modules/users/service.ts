@@ -15,21 +15,7 @@ import { groups, identityProviders, users } from '../../db/schema/index.js';
 import { revokeSessions } from '../auth/service.js';
 import { removeTotp } from '../auth/totp.js';
 import type { Group, GroupChange, NewGroup, NewUser, User, UserListQuery } from './schemas.js';
-
-const userColumns = {
-  id: users.id,
-  email: users.email,
-  name: users.name,
-  groupId: users.groupId,
-  groupName: groups.name,
-  scopes: groups.scopes,
-  disabled: users.disabled,
-  hasPassword: sql<boolean>`${users.passwordHash} is not null`,
-  totpEnabled: sql<boolean>`exists (select 1 from user_totp where user_totp.user_id = users.id
-    and user_totp.enabled_at is not null)`,
-  createdAt: users.createdAt,
-  updatedAt: users.updatedAt,
-};
+import { type UserChange, UserChanges, userColumns } from './user-changes.js';
 
 const groupColumns = {
   id: groups.id,
@@ -55,7 +41,11 @@ function validateScopes(scopes: string[], path: string[] = ['scopes']): string[]
 
 /** Local user accounts and their groups. Changes drop the principal cache so they take effect at once. */
 export class UserService {
-  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'principals'>) {}
+  private readonly changes: UserChanges;
+
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'principals'>) {
+    this.changes = new UserChanges(deps);
+  }
 
   async listUsers(filter: UserListQuery) {
     const conditions: SQL[] = [];
@@ -340,32 +330,24 @@ export class UserService {
     actor: AuditActor,
     id: string,
     action: AuditAction,
-    values: Partial<typeof users.$inferInsert>,
+    change: UserChange,
     metadata: Record<string, unknown>,
   ): Promise<User> {
-    const user = await this.updateUser(actor, id, action, values, metadata);
+    const user = await this.updateUser(actor, id, action, change, metadata);
     this.deps.principals.invalidate();
     return user;
   }
 
-  /** Updates the user and answers its record (joined with its group, new or old) in one statement. */
-  private updateUser(
+  /** Updates the user and records the event in one statement; answers the user's record. */
+  private async updateUser(
     actor: AuditActor,
     id: string,
     action: AuditAction,
-    values: Partial<typeof users.$inferInsert>,
+    change: UserChange,
     metadata: Record<string, unknown>,
   ): Promise<User> {
-    return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(users)
-        .set({ ...values, updatedAt: new Date() })
-        .from(groups)
-        .where(and(eq(users.id, id), eq(groups.id, values.groupId ?? users.groupId)))
-        .returning(userColumns);
-      if (!row) throw notFound({ userId: id });
-      await this.deps.audit.record(tx, actor, { action, targetType: 'user', targetId: id, metadata });
-      return row;
-    });
+    const user = await this.changes.apply(actor, id, action, change, metadata);
+    if (!user) throw notFound({ userId: id });
+    return user;
   }
 }
