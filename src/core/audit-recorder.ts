@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { type Placeholder, type SQL, sql, type WithSubquery } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
+import { executeNamed } from '../db/raw.js';
 import type { AuditOutcome } from '../db/schema/index.js';
 import type { AuditActor } from './actor.js';
 import type { AuditAction } from './audit-actions.js';
@@ -88,7 +89,12 @@ export class AuditRecorder {
   async recordMany(tx: DbOrTx, events: { actor: AuditActor; entry: AuditEntry }[]): Promise<string[]> {
     if (events.length === 0) return [];
     const rows = eventRows(events);
-    await tx.execute(insertEvents(JSON.stringify(rows), sql``));
+    await executeNamed(
+      tx,
+      'audit_insert_events',
+      `${INSERT_EVENTS_BEFORE_ROWS}$1${INSERT_EVENTS_AFTER_ROWS}`,
+      [JSON.stringify(rows)],
+    );
     this.uncommitted.add(tx);
     return rows.map((row) => row.id);
   }
@@ -111,7 +117,7 @@ export class AuditRecorder {
   ): (parameters: Record<string, unknown>, actor: AuditActor, entry: AuditEntry) => Promise<T[]> {
     const recorded = db
       .$with('recorded', {})
-      .as(insertEvents(sql.placeholder('events'), sql`where exists (select 1 from ${change})`));
+      .as(insertEventsWhere(sql.placeholder('events'), sql`where exists (select 1 from ${change})`));
     const statement = answer(db.with(change, recorded)).prepare(`audited_change_${name}`);
     return async (parameters, actor, entry) => {
       const events = JSON.stringify(eventRows([{ actor, entry }]));
@@ -161,19 +167,22 @@ function eventRows(events: { actor: AuditActor; entry: AuditEntry }[]) {
 }
 
 /**
- * One parameter whatever the batch: building a 12-column insert through the query builder cost more
- * CPU than anything else the audited request did. `rows` is the events' JSON (`eventRows`), or a
- * placeholder for it; `condition` is a WHERE clause, or empty.
+ * Events are inserted from one JSON parameter (`eventRows`) whatever the batch: building a 12-column
+ * insert through the query builder cost more CPU than anything else the audited request did. The
+ * text goes around the parameter, so that the statement can run under a name or inside another.
  */
-function insertEvents(rows: string | Placeholder, condition: SQL): SQL {
-  return sql`insert into audit_events
-      (id, occurred_at, actor_id, actor_email, action, target_type, target_id, outcome, request_id,
-       client_ip, metadata)
-    select * from jsonb_to_recordset(${rows}::jsonb) as e(
-      id uuid, "occurredAt" timestamptz, "actorId" uuid, "actorEmail" text, action text,
-      "targetType" text, "targetId" text, outcome text, "requestId" text, "clientIp" text,
-      metadata jsonb)
-    ${condition}`;
+const INSERT_EVENTS_BEFORE_ROWS = `insert into audit_events
+    (id, occurred_at, actor_id, actor_email, action, target_type, target_id, outcome, request_id,
+     client_ip, metadata)
+  select * from jsonb_to_recordset(`;
+const INSERT_EVENTS_AFTER_ROWS = `::jsonb) as e(
+    id uuid, "occurredAt" timestamptz, "actorId" uuid, "actorEmail" text, action text,
+    "targetType" text, "targetId" text, outcome text, "requestId" text, "clientIp" text,
+    metadata jsonb)`;
+
+/** The insert of the events in `rows` (a placeholder for their JSON) if `condition` (a WHERE clause) holds. */
+function insertEventsWhere(rows: Placeholder, condition: SQL): SQL {
+  return sql`${sql.raw(INSERT_EVENTS_BEFORE_ROWS)}${rows}${sql.raw(INSERT_EVENTS_AFTER_ROWS)} ${condition}`;
 }
 
 function subscribe(listeners: Set<Listener>, listener: Listener): () => void {
