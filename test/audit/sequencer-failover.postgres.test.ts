@@ -55,6 +55,22 @@ async function createGroups(gateway: ServeProcess, token: string, prefix: string
   return names;
 }
 
+/** Renames the token's own account `count` times from 4 callers (one statement each, with its event). */
+async function renameSelf(gateway: ServeProcess, token: string, prefix: string, count: number) {
+  const { id } = (await gateway.call('GET', '/auth/me', token)).body.data;
+  const names: string[] = [];
+  const worker = async (offset: number) => {
+    for (let i = offset; i < count; i += 4) {
+      const name = `${prefix}-${i}`;
+      const result = await gateway.call('PATCH', `/api/admin/users/${id}/name`, token, { name });
+      if (result.status !== 200) throw new Error(`rename answered ${result.status}`);
+      names.push(name);
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, (_, offset) => worker(offset)));
+  return names;
+}
+
 async function chainOf(client: pg.Client) {
   const { rows } = await client.query(
     `select count(*)::int as events, count(seq)::int as sequenced, coalesce(max(seq), 0)::int as head,
@@ -65,13 +81,15 @@ async function chainOf(client: pg.Client) {
 }
 
 describe('audit sequencing across two gateway processes on one PostgreSQL', () => {
-  it('gives the events of concurrent writers on both one gap-free chain that verifies', {
+  it('gives the events of concurrent writers on both (transactions and one-statement changes) one gap-free chain that verifies', {
     timeout: 180_000,
   }, async () => {
     const { first, second, token, client } = await twoGateways();
-    const [fromFirst, fromSecond] = await Promise.all([
+    const [fromFirst, fromSecond, renamedOnFirst, renamedOnSecond] = await Promise.all([
       createGroups(first, token, 'first', 80),
       createGroups(second, token, 'second', 80),
+      renameSelf(first, token, 'renamed-on-first', 40),
+      renameSelf(second, token, 'renamed-on-second', 40),
     ]);
     const report = await eventually(async () => {
       const verified = (await second.call('GET', '/api/audit/verify', token)).body.data;
@@ -84,6 +102,12 @@ describe('audit sequencing across two gateway processes on one PostgreSQL', () =
       `select metadata->>'name' as name from audit_events where action = 'users.group.created' and seq is not null`,
     );
     expect(rows.map((row) => row.name).sort()).toEqual([...fromFirst, ...fromSecond].sort());
+    const renames = await client.query(
+      `select metadata->>'name' as name from audit_events where action = 'users.user.renamed' and seq is not null`,
+    );
+    expect(renames.rows.map((row) => row.name).sort()).toEqual(
+      [...renamedOnFirst, ...renamedOnSecond].sort(),
+    );
   });
 
   it('sequences events committed but not sequenced when the sequencing process was killed, in the other one', {
