@@ -1,8 +1,8 @@
 /**
  * Before/after on a machine whose speed drifts: both trees' gateways run at once on one PostgreSQL
  * (fsync on), and each path is driven in short bursts alternated between them, so that a slow minute
- * falls on both. Prints, per path, each tree's median req/s and gateway's and PostgreSQL's CPU per request, and the median
- * and range of after/before over the pairs of bursts.
+ * falls on both. Prints, per path, each tree's median req/s and CPU per request (its gateway's and
+ * PostgreSQL's), and the median and range of after/before over the pairs of bursts.
  *
  *   npx tsx bench/write-path-bursts.ts --before <built tree> [--bursts 8] [--seconds 2] [--paths me,kv,rename]
  */
@@ -11,8 +11,8 @@ import { startPostgres } from '../test/services/postgres.js';
 import { startRedis } from '../test/services/redis.js';
 import { numberOption, option } from './support/command-line.js';
 import { load } from './support/measure.js';
-import { postgresCpuSeconds } from './support/postgres-cpu.js';
-import { processCpuSeconds, type ServedGateway, serveTree } from './support/serve-process.js';
+import { postgresCpuSeconds, processCpuSeconds } from './support/proc-stat.js';
+import { type ServedGateway, serveTree } from './support/serve-process.js';
 import { type PathKind, type Prepared, prepare, target } from './support/write-path-setup.js';
 
 const beforeTree = option('before', '');

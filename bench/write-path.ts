@@ -18,7 +18,8 @@ import { startPostgres } from '../test/services/postgres.js';
 import { startRedis } from '../test/services/redis.js';
 import { numberOption, option } from './support/command-line.js';
 import { type LoadOptions, load, startServerProcess } from './support/measure.js';
-import { processCpuSeconds, type ServedGateway, serveTree } from './support/serve-process.js';
+import { processCpuSeconds } from './support/proc-stat.js';
+import { type ServedGateway, serveTree } from './support/serve-process.js';
 import { type PathKind, type Prepared, prepare, settle, target } from './support/write-path-setup.js';
 import { type Measured, type Sample, summaryTable } from './support/write-path-table.js';
 

@@ -84,10 +84,3 @@ export async function serveTree(options: ServeOptions): Promise<ServedGateway> {
     },
   };
 }
-
-/** User + system CPU time of a process, from /proc/<pid>/stat (clock ticks of 1/100 s on Linux). */
-export function processCpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
