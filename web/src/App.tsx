@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { consoleAreas } from './areas';
 import { ConsoleAreas } from './areas/area';
@@ -12,10 +12,11 @@ import { AreaRoute } from './shell/AreaRoute';
 import { HomePage } from './shell/HomePage';
 import { NotFoundPage } from './shell/NotFoundPage';
 import { RequireSession } from './shell/RequireSession';
+import { lazyPart } from './shell/reload-on-failed-load';
 import { Shell } from './shell/Shell';
 import { cssVariablesResolver, theme } from './theme';
 
-const SetupPage = lazy(() => import('./auth/SetupPage'));
+const SetupPage = lazyPart(() => import('./auth/SetupPage'));
 
 const queryClient = new QueryClient({
   defaultOptions: {

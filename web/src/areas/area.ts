@@ -13,7 +13,7 @@ export interface ConsoleArea extends AccessRule {
   path: string;
   /** Shown on the home page's "no access" notice and in the not-allowed message. */
   description: string;
-  /** `lazy(() => import('./UsersPage'))`: the page, with its own `<Routes>` for sub-pages. */
+  /** `lazyPart(() => import('./UsersPage'))`: the page, with its own `<Routes>` for sub-pages. */
   page: LazyExoticComponent<ComponentType>;
 }
 

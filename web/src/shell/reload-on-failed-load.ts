@@ -1,3 +1,5 @@
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
 /** sessionStorage key: when this tab last reloaded because a part of the console failed to load. */
 const RELOADED_AT = 'infragate:reloaded-after-failed-load';
 /** A second failure this soon after such a reload is not retried: the error shows instead. */
@@ -19,4 +21,18 @@ export function reloadWhenAPartFailsToLoad(): void {
     sessionStorage.setItem(RELOADED_AT, String(Date.now()));
     window.location.reload();
   });
+}
+
+/**
+ * `React.lazy` for a part of the console. When the part fails to load and the tab reloads (above),
+ * Vite answers the import with nothing instead of an error; the part then waits (its Suspense
+ * fallback shows) until the reload replaces the page, rather than failing to render.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the bound React.lazy itself puts on a component.
+export function lazyPart<T extends ComponentType<any>>(
+  load: () => Promise<{ default: T }>,
+): LazyExoticComponent<T> {
+  return lazy(() =>
+    load().then((module: { default: T } | undefined) => module ?? new Promise<{ default: T }>(() => {})),
+  );
 }

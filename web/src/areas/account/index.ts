@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const account: ConsoleArea = {
@@ -6,7 +6,7 @@ const account: ConsoleArea = {
   path: '/account',
   anyOf: [],
   description: 'your profile, your browser sessions and your API tokens',
-  page: lazy(() => import('./AccountPage')),
+  page: lazyPart(() => import('./AccountPage')),
 };
 
 export default account;

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const audit: ConsoleArea = {
@@ -6,7 +6,7 @@ const audit: ConsoleArea = {
   path: '/audit',
   anyOf: ['audit:view'],
   description: 'the tamper-evident audit trail and its export to SIEMs',
-  page: lazy(() => import('./AuditPage')),
+  page: lazyPart(() => import('./AuditPage')),
 };
 
 export default audit;

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const certificates: ConsoleArea = {
@@ -6,7 +6,7 @@ const certificates: ConsoleArea = {
   path: '/certificates',
   anyOf: ['certificates:view'],
   description: 'SSL certificates, uploaded or ordered with ACME, and their expiry',
-  page: lazy(() => import('./CertificatesPage')),
+  page: lazyPart(() => import('./CertificatesPage')),
 };
 
 export default certificates;

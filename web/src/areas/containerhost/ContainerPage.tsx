@@ -1,6 +1,6 @@
 import { Anchor, Code, Group, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { FactList } from '../../components/FactList';
@@ -8,6 +8,7 @@ import { formatDateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { PageLoader } from '../../components/PageLoader';
 import { QueryView } from '../../components/QueryView';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import { ContainerActions } from './ContainerActions';
 import { ContainerNetworksPanel } from './ContainerNetworksPanel';
 import { StateBadge } from './ContainersPanel';
@@ -19,7 +20,7 @@ import { type Container, containerKey, formatPort, nodePath, useMayManageContain
 import { StatsPanel } from './StatsPanel';
 
 // xterm.js is large: its chunk loads only when the Terminal tab opens.
-const TerminalScreen = lazy(() => import('./TerminalScreen'));
+const TerminalScreen = lazyPart(() => import('./TerminalScreen'));
 
 const TABS = [
   { value: 'logs', label: 'Logs', manage: false },

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const containerhost: ConsoleArea = {
@@ -6,7 +6,7 @@ const containerhost: ConsoleArea = {
   path: '/containers',
   anyOf: ['containerhost:view'],
   description: 'container hosts: nodes, their containers, logs, images, networks and volumes',
-  page: lazy(() => import('./ContainersPage')),
+  page: lazyPart(() => import('./ContainersPage')),
 };
 
 export default containerhost;

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const databases: ConsoleArea = {
@@ -7,7 +7,7 @@ const databases: ConsoleArea = {
   // The console needs a database picked from the registry, which `databases:view` lists.
   anyOf: ['databases:view'],
   description: 'key-value databases and their command console',
-  page: lazy(() => import('./DatabasesPage')),
+  page: lazyPart(() => import('./DatabasesPage')),
 };
 
 export default databases;

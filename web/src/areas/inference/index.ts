@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const inference: ConsoleArea = {
@@ -6,7 +6,7 @@ const inference: ConsoleArea = {
   path: '/inference',
   anyOf: ['inference:view'],
   description: 'inference providers and the connections to them',
-  page: lazy(() => import('./InferencePage')),
+  page: lazyPart(() => import('./InferencePage')),
 };
 
 export default inference;

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const logging: ConsoleArea = {
@@ -6,7 +6,7 @@ const logging: ConsoleArea = {
   path: '/logging',
   anyOf: ['logging:view'],
   description: 'log environments, their schemas and records',
-  page: lazy(() => import('./LoggingPage')),
+  page: lazyPart(() => import('./LoggingPage')),
 };
 
 export default logging;

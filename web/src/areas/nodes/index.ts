@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const nodes: ConsoleArea = {
@@ -6,7 +6,7 @@ const nodes: ConsoleArea = {
   path: '/nodes',
   anyOf: ['nodes:view'],
   description: 'storage nodes and resumable file uploads into them',
-  page: lazy(() => import('./NodesPage')),
+  page: lazyPart(() => import('./NodesPage')),
 };
 
 export default nodes;

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const notifications: ConsoleArea = {
@@ -6,7 +6,7 @@ const notifications: ConsoleArea = {
   path: '/notifications',
   anyOf: ['notifications:view'],
   description: 'channels, alert rules and the deliveries they make',
-  page: lazy(() => import('./NotificationsPage')),
+  page: lazyPart(() => import('./NotificationsPage')),
 };
 
 export default notifications;

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 import { overviewSections } from './sections';
 
@@ -8,7 +8,7 @@ const overview: ConsoleArea = {
   // Whoever may see one of its sections sees the overview.
   anyOf: [...new Set(overviewSections.flatMap((section) => section.anyOf))],
   description: 'what needs attention now',
-  page: lazy(() => import('./OverviewPage')),
+  page: lazyPart(() => import('./OverviewPage')),
 };
 
 export default overview;

@@ -1,5 +1,6 @@
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
 import type { AccessRule } from '../../auth/access';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 
 /** One block of "what needs attention"; shown to users holding one of its scopes. */
 export interface OverviewSection extends AccessRule {
@@ -11,9 +12,17 @@ export interface OverviewSection extends AccessRule {
 
 /** The overview's sections, in the order shown. A new kind of attention is one more entry here and one component in this folder. */
 export const overviewSections: readonly OverviewSection[] = [
-  { id: 'alerts', anyOf: ['notifications:view'], Section: lazy(() => import('./OpenAlerts')) },
-  { id: 'container-health', anyOf: ['containerhost:view'], Section: lazy(() => import('./ContainerHealth')) },
-  { id: 'siem', anyOf: ['audit:view'], Section: lazy(() => import('./SiemAttention')) },
-  { id: 'certificates', anyOf: ['certificates:view'], Section: lazy(() => import('./ExpiringCertificates')) },
-  { id: 'audit', anyOf: ['audit:view'], Section: lazy(() => import('./RecentAuditEvents')), wide: true },
+  { id: 'alerts', anyOf: ['notifications:view'], Section: lazyPart(() => import('./OpenAlerts')) },
+  {
+    id: 'container-health',
+    anyOf: ['containerhost:view'],
+    Section: lazyPart(() => import('./ContainerHealth')),
+  },
+  { id: 'siem', anyOf: ['audit:view'], Section: lazyPart(() => import('./SiemAttention')) },
+  {
+    id: 'certificates',
+    anyOf: ['certificates:view'],
+    Section: lazyPart(() => import('./ExpiringCertificates')),
+  },
+  { id: 'audit', anyOf: ['audit:view'], Section: lazyPart(() => import('./RecentAuditEvents')), wide: true },
 ];

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const pages: ConsoleArea = {
@@ -6,7 +6,7 @@ const pages: ConsoleArea = {
   path: '/pages',
   anyOf: ['pages:view'],
   description: 'static sites: projects, deployments, custom domains and deploy tokens',
-  page: lazy(() => import('./PagesPage')),
+  page: lazyPart(() => import('./PagesPage')),
 };
 
 export default pages;

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const integrations: ConsoleArea = {
@@ -7,7 +7,7 @@ const integrations: ConsoleArea = {
   path: '/integrations',
   anyOf: ['integrations:view'],
   description: 'repository hosts (GitLab API v4) the gateway acts on',
-  page: lazy(() => import('./IntegrationsPage')),
+  page: lazyPart(() => import('./IntegrationsPage')),
 };
 
 export default integrations;

@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazyPart } from '../../shell/reload-on-failed-load';
 import type { ConsoleArea } from '../area';
 
 const users: ConsoleArea = {
@@ -6,7 +6,7 @@ const users: ConsoleArea = {
   path: '/users',
   anyOf: ['admin:users'],
   description: 'user accounts and the groups whose scopes they hold',
-  page: lazy(() => import('./UsersPage')),
+  page: lazyPart(() => import('./UsersPage')),
 };
 
 export default users;
