@@ -1,13 +1,11 @@
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Suspense } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { consoleAreas } from './areas';
 import { ConsoleAreas } from './areas/area';
 import SignInPage from './auth/SignInPage';
 import { SessionProvider } from './auth/session';
-import { PageLoader } from './components/PageLoader';
 import { AreaRoute } from './shell/AreaRoute';
 import { HomePage } from './shell/HomePage';
 import { NotFoundPage } from './shell/NotFoundPage';
@@ -34,21 +32,19 @@ export function App() {
         <ConsoleAreas value={consoleAreas}>
           <BrowserRouter>
             <SessionProvider>
-              <Suspense fallback={<PageLoader />}>
-                <Routes>
-                  <Route path="/signin" element={<SignInPage />} />
-                  <Route path="/setup" element={<SetupPage />} />
-                  <Route element={<RequireSession />}>
-                    <Route element={<Shell />}>
-                      <Route index element={<HomePage />} />
-                      {consoleAreas.map((area) => (
-                        <Route key={area.path} path={`${area.path}/*`} element={<AreaRoute area={area} />} />
-                      ))}
-                      <Route path="*" element={<NotFoundPage />} />
-                    </Route>
+              <Routes>
+                <Route path="/signin" element={<SignInPage />} />
+                <Route path="/setup" element={<SetupPage />} />
+                <Route element={<RequireSession />}>
+                  <Route element={<Shell />}>
+                    <Route index element={<HomePage />} />
+                    {consoleAreas.map((area) => (
+                      <Route key={area.path} path={`${area.path}/*`} element={<AreaRoute area={area} />} />
+                    ))}
+                    <Route path="*" element={<NotFoundPage />} />
                   </Route>
-                </Routes>
-              </Suspense>
+                </Route>
+              </Routes>
             </SessionProvider>
           </BrowserRouter>
         </ConsoleAreas>

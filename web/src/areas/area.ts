@@ -1,5 +1,6 @@
-import { type ComponentType, createContext, type LazyExoticComponent, useContext } from 'react';
+import { createContext, useContext } from 'react';
 import type { AccessRule } from '../auth/access';
+import type { Part } from '../shell/reload-on-failed-load';
 
 /**
  * One area of the console, declared by `areas/<area>/index.ts` and listed once in `areas/index.ts`.
@@ -14,7 +15,12 @@ export interface ConsoleArea extends AccessRule {
   /** Shown on the home page's "no access" notice and in the not-allowed message. */
   description: string;
   /** `lazyPart(() => import('./UsersPage'))`: the page, with its own `<Routes>` for sub-pages. */
-  page: LazyExoticComponent<ComponentType>;
+  page: Part;
+}
+
+/** Whether `pathname` is the area's page or one of its sub-pages. */
+export function isWithinArea(area: ConsoleArea, pathname: string): boolean {
+  return pathname === area.path || pathname.startsWith(`${area.path}/`);
 }
 
 /**

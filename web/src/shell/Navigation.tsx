@@ -1,6 +1,6 @@
 import { NavLink } from '@mantine/core';
 import { NavLink as RouterLink, useLocation } from 'react-router';
-import type { ConsoleArea } from '../areas/area';
+import { type ConsoleArea, isWithinArea } from '../areas/area';
 
 /** One link per area the signed-in user may open, in the registry's order. */
 export function Navigation({ areas, onNavigate }: { areas: readonly ConsoleArea[]; onNavigate: () => void }) {
@@ -11,7 +11,7 @@ export function Navigation({ areas, onNavigate }: { areas: readonly ConsoleArea[
       component={RouterLink}
       to={area.path}
       label={area.label}
-      active={pathname === area.path || pathname.startsWith(`${area.path}/`)}
+      active={isWithinArea(area, pathname)}
       onClick={onNavigate}
     />
   ));

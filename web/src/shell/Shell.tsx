@@ -1,9 +1,7 @@
 import { AppShell, Burger, Button, Group, Menu, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Suspense } from 'react';
 import { Link, Outlet } from 'react-router';
 import { useCurrentUser, useSession } from '../auth/session';
-import { PageLoader } from '../components/PageLoader';
 import { ColorSchemeToggle } from './ColorSchemeToggle';
 import { Navigation } from './Navigation';
 import { useVisibleAreas } from './visible-areas';
@@ -61,9 +59,7 @@ export function Shell() {
         <Navigation areas={areas} onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main>
-        <Suspense fallback={<PageLoader />}>
-          <Outlet />
-        </Suspense>
+        <Outlet />
       </AppShell.Main>
     </AppShell>
   );

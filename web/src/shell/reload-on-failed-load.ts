@@ -1,4 +1,5 @@
-import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import { type ComponentType, createElement, type ReactElement, useEffect, useState } from 'react';
+import { PageLoader } from '../components/PageLoader';
 
 /** sessionStorage key: when this tab last reloaded because a part of the console failed to load. */
 const RELOADED_AT = 'infragate:reloaded-after-failed-load';
@@ -23,16 +24,65 @@ export function reloadWhenAPartFailsToLoad(): void {
   });
 }
 
+/** A part of the console loaded on demand: a component, which can be asked to load ahead of its first render. */
+export interface Part<Props extends object = Record<string, never>> {
+  (props: Props): ReactElement;
+  /** Starts loading the part (once); resolves when it is loaded, and never rejects. */
+  preload(): Promise<void>;
+}
+
 /**
- * `React.lazy` for a part of the console. When the part fails to load and the tab reloads (above),
- * Vite answers the import with nothing instead of an error; the part then waits (its Suspense
- * fallback shows) until the reload replaces the page, rather than failing to render.
+ * A part of the console loaded on demand. Until its code is there it shows the page loader; once
+ * loaded (by a render or by `preload`), it renders at once.
+ *
+ * Not `React.lazy` under a Suspense boundary: React holds back what a boundary reveals until
+ * 300 ms after its fallback showed, so every page opened by its address waited that long after its
+ * code had arrived.
+ *
+ * When the part fails to load and the tab reloads (above), Vite answers the import with nothing
+ * instead of an error: the part then goes on showing the loader until the reload replaces the page.
+ * Any other failure is thrown from its render.
  */
-// biome-ignore lint/suspicious/noExplicitAny: the bound React.lazy itself puts on a component.
-export function lazyPart<T extends ComponentType<any>>(
-  load: () => Promise<{ default: T }>,
-): LazyExoticComponent<T> {
-  return lazy(() =>
-    load().then((module: { default: T } | undefined) => module ?? new Promise<{ default: T }>(() => {})),
-  );
+export function lazyPart<Props extends object = Record<string, never>>(
+  load: () => Promise<{ default: ComponentType<Props> }>,
+): Part<Props> {
+  let loaded: ComponentType<Props> | undefined;
+  let loading: Promise<unknown> | undefined;
+  function loadOnce() {
+    loading ??= load().then(
+      (module: { default: ComponentType<Props> } | undefined) => {
+        if (module) loaded = module.default;
+        else return new Promise<never>(() => {});
+      },
+      (error: unknown) => {
+        // The next render asks again.
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  }
+  function LoadedOnDemand(props: Props) {
+    const [, showLoaded] = useState(false);
+    const [failure, setFailure] = useState<{ error: unknown }>();
+    useEffect(() => {
+      if (loaded) return;
+      let mounted = true;
+      loadOnce().then(
+        () => mounted && showLoaded(true),
+        (error: unknown) => mounted && setFailure({ error }),
+      );
+      return () => {
+        mounted = false;
+      };
+    }, []);
+    if (failure) throw failure.error;
+    return loaded ? createElement(loaded, props) : createElement(PageLoader);
+  }
+  LoadedOnDemand.preload = () =>
+    loadOnce().then(
+      () => undefined,
+      () => undefined,
+    );
+  return LoadedOnDemand;
 }

@@ -1,12 +1,10 @@
 import { Anchor, Code, Group, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Suspense } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { FactList } from '../../components/FactList';
 import { formatDateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
-import { PageLoader } from '../../components/PageLoader';
 import { QueryView } from '../../components/QueryView';
 import { lazyPart } from '../../shell/reload-on-failed-load';
 import { ContainerActions } from './ContainerActions';
@@ -148,9 +146,7 @@ export function ContainerPage() {
               )}
               {mayManage && (
                 <Tabs.Panel value="terminal">
-                  <Suspense fallback={<PageLoader />}>
-                    <TerminalScreen nodeId={nodeId} containerId={containerId} />
-                  </Suspense>
+                  <TerminalScreen nodeId={nodeId} containerId={containerId} />
                 </Tabs.Panel>
               )}
               <Tabs.Panel value="health">

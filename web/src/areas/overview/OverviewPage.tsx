@@ -1,9 +1,7 @@
 import { Box, SimpleGrid, Stack } from '@mantine/core';
-import { Suspense } from 'react';
 import { mayAccess } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import { PageHeader } from '../../components/PageHeader';
-import { PageLoader } from '../../components/PageLoader';
 import { overviewSections } from './sections';
 
 /** What needs attention now, one section per kind of trouble the user may see. */
@@ -16,9 +14,7 @@ export default function OverviewPage() {
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         {sections.map(({ id, Section, wide }) => (
           <Box key={id} style={wide ? { gridColumn: '1 / -1' } : undefined}>
-            <Suspense fallback={<PageLoader />}>
-              <Section />
-            </Suspense>
+            <Section />
           </Box>
         ))}
       </SimpleGrid>

@@ -1,11 +1,10 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
 import type { AccessRule } from '../../auth/access';
-import { lazyPart } from '../../shell/reload-on-failed-load';
+import { lazyPart, type Part } from '../../shell/reload-on-failed-load';
 
 /** One block of "what needs attention"; shown to users holding one of its scopes. */
 export interface OverviewSection extends AccessRule {
   id: string;
-  Section: LazyExoticComponent<ComponentType>;
+  Section: Part;
   /** Takes the whole width (a table of several columns) instead of half of it. */
   wide?: boolean;
 }
