@@ -27,7 +27,6 @@ export async function listenAdminSocket(
   context: AdminContext,
 ): Promise<() => Promise<void>> {
   const socketPath = adminSocketPath(dataDir);
-  fs.rmSync(socketPath, { force: true });
   const server = http.createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -44,10 +43,7 @@ export async function listenAdminSocket(
   });
   const previousMask = process.umask(0o177);
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(socketPath, resolve);
-    });
+    await listenInPlaceOfAnother(server, socketPath);
   } finally {
     process.umask(previousMask);
   }
@@ -56,6 +52,29 @@ export async function listenAdminSocket(
       server.close(() => resolve());
       fs.rmSync(socketPath, { force: true });
     });
+}
+
+/**
+ * Listens on `socketPath`, taking it over from a server that left it or still holds it: the CLI then
+ * talks to the server started last. Two servers on one data dir (several processes on one
+ * PostgreSQL) may both remove the file before either listens; the one that loses tries again.
+ */
+async function listenInPlaceOfAnother(server: http.Server, socketPath: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    fs.rmSync(socketPath, { force: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(socketPath, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 3) throw error;
+    }
+  }
 }
 
 /** Sends a command to a running server; undefined when no server listens on the data dir's socket. */
