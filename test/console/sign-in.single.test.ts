@@ -216,7 +216,7 @@ describeInBrowser('signing in to the console', () => {
     const user = await harness.createUser(['*']);
     const { page } = await harness.open('/account');
     // Sessions started now end soon; the page then does nothing until it is sent to sign-in.
-    config.sessionTtlSeconds = 20;
+    config.sessionTtlSeconds = 8;
     try {
       await signIn(page, user);
       await page.getByRole('heading', { name: 'My account' }).waitFor();

@@ -1,4 +1,6 @@
-import { generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../src/db/client.js';
@@ -85,11 +87,7 @@ export async function describeDatabase(db: Db): Promise<DatabaseShape> {
  * describes the migrated database.
  */
 export async function createDeclaredSchema(db: Db): Promise<void> {
-  const statements = await generateMigration(
-    generateDrizzleJson({}),
-    generateDrizzleJson(schema as Record<string, unknown>),
-  );
-  for (const statement of statements) await db.execute(sql.raw(statement));
+  for (const statement of await declaredSchemaStatements()) await db.execute(sql.raw(statement));
   for (const table of tables()) {
     const config = getTableConfig(table);
     for (const column of config.columns) {
@@ -98,6 +96,15 @@ export async function createDeclaredSchema(db: Db): Promise<void> {
       await db.execute(sql.raw(`alter table "${config.name}" add check ("${column.name}" in (${values}))`));
     }
   }
+}
+
+/** drizzle-kit's SQL for the schema, from a process of its own (declared-schema-sql.ts says why). */
+async function declaredSchemaStatements(): Promise<string[]> {
+  const script = path.join(import.meta.dirname, 'declared-schema-sql.ts');
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!);
 }
 
 /** The names of the tables the Drizzle schema declares. */
