@@ -74,6 +74,16 @@ describeInBrowser('signing in to the console', () => {
     expect(problems).toEqual([]);
   });
 
+  it("starts loading an area's page when the pointer rests on its link, before the click", async () => {
+    const { page } = await harness.openSignedIn(admin, '/account');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Certificates' }).waitFor();
+    const pageCode = page.waitForRequest((request) => /\/assets\/CertificatesPage-[^/]*\.js$/.test(request.url()));
+    await nav.getByRole('link', { name: 'Certificates' }).hover();
+    await pageCode;
+    expect(page.url()).toMatch(/\/account$/);
+  });
+
   it('refuses a wrong password with a message and stays on sign-in', async () => {
     const { page } = await harness.open('/signin');
     await signIn(page, { email: admin.email, password: 'not the password' });

@@ -2,7 +2,10 @@ import { NavLink } from '@mantine/core';
 import { NavLink as RouterLink, useLocation } from 'react-router';
 import { type ConsoleArea, isWithinArea } from '../areas/area';
 
-/** One link per area the signed-in user may open, in the registry's order. */
+/**
+ * One link per area the signed-in user may open, in the registry's order. Pointing at or tabbing
+ * to a link starts loading its page, so that it is usually there by the click.
+ */
 export function Navigation({ areas, onNavigate }: { areas: readonly ConsoleArea[]; onNavigate: () => void }) {
   const { pathname } = useLocation();
   return areas.map((area) => (
@@ -13,6 +16,8 @@ export function Navigation({ areas, onNavigate }: { areas: readonly ConsoleArea[
       label={area.label}
       active={isWithinArea(area, pathname)}
       onClick={onNavigate}
+      onPointerEnter={() => void area.page.preload()}
+      onFocus={() => void area.page.preload()}
     />
   ));
 }
