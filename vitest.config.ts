@@ -53,6 +53,8 @@ export default defineConfig({
           include: ONE_AT_A_TIME,
           env: { TEST_DB: 'pglite' },
           fileParallelism: false,
+          // After the parallel projects (group 0) are done.
+          sequence: { groupOrder: 1 },
         },
       },
       ...(postgres.path
