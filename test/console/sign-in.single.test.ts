@@ -78,7 +78,9 @@ describeInBrowser('signing in to the console', () => {
     const { page } = await harness.openSignedIn(admin, '/account');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Certificates' }).waitFor();
-    const pageCode = page.waitForRequest((request) => /\/assets\/CertificatesPage-[^/]*\.js$/.test(request.url()));
+    const pageCode = page.waitForRequest((request) =>
+      /\/assets\/CertificatesPage-[^/]*\.js$/.test(request.url()),
+    );
     await nav.getByRole('link', { name: 'Certificates' }).hover();
     await pageCode;
     expect(page.url()).toMatch(/\/account$/);
