@@ -23,7 +23,10 @@ describe('two gateway processes on one PostgreSQL', () => {
       INFRAGATE_MASTER_KEY: crypto.randomBytes(32).toString('hex'),
     };
     // Both start at once: migrations and the first-admin creation must take turns, not collide.
-    servers = await Promise.all([startServeProcess(env), startServeProcess(env)]);
+    const started = await Promise.allSettled([startServeProcess(env), startServeProcess(env)]);
+    // One that started is stopped after the file even when the other failed to.
+    servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    for (const result of started) if (result.status === 'rejected') throw result.reason;
     const created = await runCli(
       ['users', 'create', '--email', 'ops@test', '--name', 'Ops', '--group', 'admins', '--password-stdin'],
       env,
