@@ -65,8 +65,11 @@ export function lazyPart<Props extends object = Record<string, never>>(
   function LoadedOnDemand(props: Props) {
     const [, showLoaded] = useState(false);
     const [failure, setFailure] = useState<{ error: unknown }>();
+    const shown = loaded;
     useEffect(() => {
-      if (loaded) return;
+      // Not `loaded`: a preload may have finished after this render showed the loader, and then
+      // nothing else would render the part.
+      if (shown) return;
       let mounted = true;
       loadOnce().then(
         () => mounted && showLoaded(true),
@@ -77,7 +80,7 @@ export function lazyPart<Props extends object = Record<string, never>>(
       };
     }, []);
     if (failure) throw failure.error;
-    return loaded ? createElement(loaded, props) : createElement(PageLoader);
+    return shown ? createElement(shown, props) : createElement(PageLoader);
   }
   LoadedOnDemand.preload = () =>
     loadOnce().then(
