@@ -76,12 +76,12 @@ describeInBrowser('signing in to the console', () => {
 
   it("starts loading an area's page when the pointer rests on its link, before the click", async () => {
     const { page } = await harness.openSignedIn(admin, '/account');
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    await nav.getByRole('link', { name: 'Certificates' }).waitFor();
+    const link = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Certificates' });
+    await link.waitFor();
     const pageCode = page.waitForRequest((request) =>
       /\/assets\/CertificatesPage-[^/]*\.js$/.test(request.url()),
     );
-    await nav.getByRole('link', { name: 'Certificates' }).hover();
+    await link.hover();
     await pageCode;
     expect(page.url()).toMatch(/\/account$/);
   });
