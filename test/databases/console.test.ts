@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { and, desc, eq } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { openssl } from '../services/openssl-pki.js';
@@ -58,6 +59,25 @@ describe.skipIf(!redis.path)(`key-value console${redis.skipReason ? ` (${redis.s
       expect(typeof set.body.data.durationMs).toBe('number');
       const get = await command(gateway, db, `get ${k}`);
       expect(get.body.data).toMatchObject({ command: 'GET', class: 'read', result: 'hello', type: 'string' });
+    });
+
+    it('sends the commands of requests that arrive together in a few writes, not one each', async () => {
+      const k = key();
+      // Both pooled connections open (on first use), and GET's description cached.
+      for (let i = 0; i < 2; i++) expect((await command(gateway, db, `GET ${k}`)).status).toBe(200);
+      expect((await command(gateway, db, `SET ${k} v`)).status).toBe(200);
+      const observer = new Redis(server.url);
+      try {
+        const readsProcessed = async () =>
+          Number(/total_reads_processed:(\d+)/.exec(await observer.info('stats'))![1]);
+        const before = await readsProcessed();
+        const answers = await Promise.all(Array.from({ length: 20 }, () => command(gateway, db, `GET ${k}`)));
+        for (const answer of answers) expect(answer.body.data.result).toBe('v');
+        // Each INFO is one read too. One write per command would make twenty reads.
+        expect((await readsProcessed()) - before - 1).toBeLessThan(answers.length / 2);
+      } finally {
+        observer.disconnect();
+      }
     });
 
     it.each([

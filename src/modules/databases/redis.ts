@@ -71,12 +71,31 @@ interface PooledClient {
   redis: Redis;
   ready: Promise<void>;
   lastError: Error | undefined;
+  /** Set while the socket holds its writes back until the end of this turn of the event loop. */
+  corked: boolean;
 }
 
 /**
- * A few connections to one registered database. Commands are pipelined over them round-robin. A
- * connection that dropped is replaced on next use (no silent retries: a command either reached the
- * server once or failed). `COMMAND INFO` answers are cached for the life of the pool.
+ * Holds the client's socket writes back until the end of this turn of the event loop, so the
+ * commands of all the requests handled in one turn reach the server in one write (one system call
+ * here, one read there) instead of one each: under load most of a command's cost was that write.
+ */
+function gatherWrites(client: PooledClient): void {
+  if (client.corked) return;
+  const { stream } = client.redis;
+  stream.cork();
+  client.corked = true;
+  setImmediate(() => {
+    client.corked = false;
+    stream.uncork();
+  });
+}
+
+/**
+ * A few connections to one registered database. Commands are pipelined over them round-robin, and
+ * those sent in one turn of the event loop go out in one write (`gatherWrites`). A connection that
+ * dropped is replaced on next use (no silent retries: a command either reached the server once or
+ * failed). `COMMAND INFO` answers are cached for the life of the pool.
  */
 export class KeyValuePool {
   private readonly clients: (PooledClient | undefined)[];
@@ -94,6 +113,7 @@ export class KeyValuePool {
   /** Runs one command; the reply comes decoded (buffers for strings, objects for maps). */
   async run(args: readonly Buffer[]): Promise<unknown> {
     const client = await this.acquire();
+    gatherWrites(client);
     try {
       return await client.redis.callBuffer(args[0]!.toString('latin1'), args.slice(1) as Buffer[]);
     } catch (error) {
@@ -120,6 +140,7 @@ export class KeyValuePool {
   /** Keys a command would touch, as the server finds them (for commands whose keys move). */
   async keyCount(args: readonly Buffer[]): Promise<number | undefined> {
     const client = await this.acquire();
+    gatherWrites(client);
     try {
       const keys = await client.redis.callBuffer('command', ['getkeys', ...args] as Buffer[]);
       return Array.isArray(keys) ? keys.length : undefined;
@@ -201,7 +222,7 @@ export class KeyValuePool {
       retryStrategy: () => null,
       connectionName: 'infragate-console',
     });
-    const client: PooledClient = { redis, ready: Promise.resolve(), lastError: undefined };
+    const client: PooledClient = { redis, ready: Promise.resolve(), lastError: undefined, corked: false };
     redis.on('error', (error: Error) => {
       client.lastError = error;
     });
