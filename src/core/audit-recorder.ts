@@ -54,7 +54,8 @@ export function chainHash(prevHash: string, event: ChainedFields): string {
     clientIp: event.clientIp,
     metadata: event.metadata,
   });
-  return crypto.createHash('sha256').update(prevHash).update('\n').update(body).digest('hex');
+  // One-shot: every event is hashed by the sequencer, and again by each verification walk.
+  return crypto.hash('sha256', `${prevHash}\n${body}`, 'hex');
 }
 
 type Listener = () => void;
