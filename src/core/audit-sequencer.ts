@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { asc, desc, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../db/client.js';
@@ -152,6 +153,8 @@ export class AuditSequencer {
       const sequenced = await this.sequenceBatch();
       if (sequenced > 0) this.deps.audit.chainExtended();
       if (sequenced < BATCH) return;
+      // Requests get in between batches (on PGlite the database works in this thread).
+      await nextTurn();
       if (Date.now() > until) {
         this.wake();
         return;
