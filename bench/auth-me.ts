@@ -1,6 +1,8 @@
 /**
  * GET /auth/me through the gateway (real token lookup, principal cache) against a raw node:http
- * server answering the same JSON, both in child processes, driven by autocannon one after the other.
+ * server answering the same JSON, and against Fastify alone answering it (the framework's own floor:
+ * one route with its response schema, no hooks, no logger), each in a child process, driven by
+ * autocannon one after the other.
  *
  *   npx tsx bench/auth-me.ts [durationSeconds=10] [connections=50]
  */
@@ -9,21 +11,24 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import Fastify from 'fastify';
 import { startBenchGateway } from './support/gateway.js';
 import { load, printTable, startServerProcess } from './support/measure.js';
 
 const role = process.argv[2];
 
+const me = {
+  data: {
+    id: crypto.randomUUID(),
+    email: 'admin@localhost',
+    name: 'Administrator',
+    groupName: 'admins',
+    scopes: ['*'],
+  },
+};
+
 async function serveRaw(): Promise<void> {
-  const body = JSON.stringify({
-    data: {
-      id: crypto.randomUUID(),
-      email: 'admin@localhost',
-      name: 'Administrator',
-      groupName: 'admins',
-      scopes: ['*'],
-    },
-  });
+  const body = JSON.stringify(me);
   const server = http.createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
     response.end(body);
@@ -32,6 +37,29 @@ async function serveRaw(): Promise<void> {
     const { port } = server.address() as { port: number };
     process.send!({ url: `http://127.0.0.1:${port}/auth/me` });
   });
+}
+
+async function serveFastifyAlone(): Promise<void> {
+  const app = Fastify({ logger: false });
+  const text = { type: 'string' };
+  const response = {
+    type: 'object',
+    properties: {
+      data: {
+        type: 'object',
+        properties: {
+          id: text,
+          email: text,
+          name: text,
+          groupName: text,
+          scopes: { type: 'array', items: text },
+        },
+      },
+    },
+  };
+  app.get('/auth/me', { schema: { response: { 200: response } } }, async () => me);
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  process.send!({ url: `${url}/auth/me` });
 }
 
 async function serveGateway(): Promise<void> {
@@ -49,6 +77,7 @@ async function main(): Promise<void> {
   const results = [];
   for (const [label, serverRole] of [
     ['raw node:http', 'raw'],
+    ['Fastify alone', 'fastify'],
     ['infragate GET /auth/me', 'gateway'],
   ] as const) {
     const server = startServerProcess(script, [serverRole]);
@@ -64,5 +93,6 @@ async function main(): Promise<void> {
 }
 
 if (role === 'raw') void serveRaw();
+else if (role === 'fastify') void serveFastifyAlone();
 else if (role === 'gateway') void serveGateway();
 else void main();

@@ -95,10 +95,11 @@ async function round(prepared: Prepared, isPostgres: boolean): Promise<Sample> {
   return sample;
 }
 
-async function raw(): Promise<Measured> {
-  const server = startServerProcess(path.join(import.meta.dirname, 'auth-me.ts'), ['raw']);
+/** A baseline server of bench/auth-me.ts answering the same JSON as /auth/me: `raw` or `fastify`. */
+async function baseline(role: 'raw' | 'fastify'): Promise<Measured> {
+  const server = startServerProcess(path.join(import.meta.dirname, 'auth-me.ts'), [role]);
   const target = await server.ready;
-  const result = await measured('raw node:http', [server.child.pid!], { ...target, connections });
+  const result = await measured(role, [server.child.pid!], { ...target, connections });
   server.stop();
   return result;
 }
@@ -118,13 +119,17 @@ async function main(): Promise<void> {
         for (const tree of trees) prepared.push(await prepare(tree, postgres, redis, connections));
         const samples = new Map<string, Sample[]>(trees.map((tree) => [tree.label, []]));
         const raws: Measured[] = [];
+        const fastifies: Measured[] = [];
         for (let r = 0; r < rounds; r++) {
           loads.push(os.loadavg()[0]!);
-          raws.push(await raw());
+          raws.push(await baseline('raw'));
+          fastifies.push(await baseline('fastify'));
           const order = r % 2 === 0 ? prepared : [...prepared].reverse();
           for (const tree of order) samples.get(tree.tree.label)!.push(await round(tree, database.postgres));
         }
-        console.log(summaryTable(database.name, { raws, samples, prepared, connections, seconds }));
+        console.log(
+          summaryTable(database.name, { raws, fastifies, samples, prepared, connections, seconds }),
+        );
         for (const tree of prepared) fs.rmSync(tree.dataDir, { recursive: true, force: true });
       } finally {
         await postgres?.stop();

@@ -20,6 +20,8 @@ export interface Sample {
 
 interface TableInput {
   raws: Measured[];
+  /** Fastify alone answering the same JSON (bench/auth-me.ts `fastify`), in the same rounds. */
+  fastifies: Measured[];
   samples: Map<string, Sample[]>;
   prepared: { tree: { label: string }; first: { startMs: number; rssMiB: number } }[];
   connections: number;
@@ -61,12 +63,22 @@ export function summaryTable(database: string, input: TableInput): string {
   ];
   const raw = (pick: (result: Measured) => number, format: (value: number) => string) =>
     spread(input.raws.map(pick), format);
+  const fastify = (
+    pick: (result: Measured, round: number) => number | undefined,
+    format: (value: number) => string,
+  ) => spread(input.fastifies.map(pick), format);
   const rows: string[][] = [
     [
       `raw \`node:http\` (same JSON as /auth/me), req/s`,
       ...labels.map(() => raw((r) => r.requestsPerSecond, rate)),
     ],
     [`… server CPU per request`, ...labels.map(() => raw((r) => r.cpuUs, us))],
+    [
+      'Fastify alone (same JSON, its response schema, no hooks), req/s',
+      ...labels.map(() => fastify((r) => r.requestsPerSecond, rate)),
+    ],
+    ['… vs raw `node:http`', ...labels.map(() => fastify((r, i) => ratio(r, input.raws[i]), percent))],
+    ['… server CPU per request', ...labels.map(() => fastify((r) => r.cpuUs, us))],
     row('`GET /auth/me`, req/s', (x) => x.me?.requestsPerSecond, rate),
     row('… vs raw `node:http`', (x, i) => ratio(x.me, input.raws[i]), percent),
     row('… p99', (x) => x.me?.p99Ms, ms),
@@ -76,6 +88,7 @@ export function summaryTable(database: string, input: TableInput): string {
       (x, i) => cpuRatio(x.me, input.raws[i]),
       percent,
     ),
+    row('… vs Fastify alone', (x, i) => ratio(x.me, input.fastifies[i]), percent),
     row('`GET /auth/me` with `LOG_LEVEL=info`, req/s', (x) => x.meInfo?.requestsPerSecond, rate),
     row('… vs request logs off', (x) => ratio(x.meInfo, x.me), percent),
     row('… server CPU per request', (x) => x.meInfo?.cpuUs, us),
