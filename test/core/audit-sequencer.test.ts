@@ -7,6 +7,7 @@ import { AuditSequencer } from '../../src/core/audit-sequencer.js';
 import { BackgroundJobs } from '../../src/core/background-jobs.js';
 import type { Database } from '../../src/db/client.js';
 import { auditEvents } from '../../src/db/schema/index.js';
+import { otherWorkRunsDuring } from '../support/event-loop-turns.js';
 import { openTestDatabase } from '../support/gateway.js';
 
 let database: Database;
@@ -113,15 +114,9 @@ describe('the audit sequencer', () => {
         Array.from({ length: 2_500 }, (_, n) => ({ actor: systemActor(), entry: entry(n) })),
       ),
     );
-    let settled = false;
-    const settling = sequencer.settle().then(() => {
-      settled = true;
-    });
     // On PGlite the database works in this thread: without a turn of the event loop between
     // batches, the whole backlog was written before anything else (a request) could run.
-    const ranBeforeTheEnd = await new Promise<boolean>((resolve) => setImmediate(() => resolve(!settled)));
-    await settling;
-    expect(ranBeforeTheEnd).toBe(true);
+    expect(await otherWorkRunsDuring(() => sequencer.settle())).toBe(true);
     expect((await storedEvents()).filter((event) => event.seq === null)).toEqual([]);
   });
 

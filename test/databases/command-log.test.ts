@@ -6,6 +6,7 @@ import { AuditRecorder } from '../../src/core/audit-recorder.js';
 import type { Database } from '../../src/db/client.js';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { CommandLog, type CommandRecord } from '../../src/modules/databases/command-log.js';
+import { otherWorkRunsDuring } from '../support/event-loop-turns.js';
 import { openTestDatabase } from '../support/gateway.js';
 
 let database: Database;
@@ -52,15 +53,9 @@ describe('the console command log', () => {
     });
     const databaseId = crypto.randomUUID();
     for (let n = 0; n < 1_500; n++) await log.appendLater(readCommand(databaseId));
-    let flushed = false;
-    const flushing = log.flush().then(() => {
-      flushed = true;
-    });
     // On PGlite the database works in this thread: without a turn of the event loop between
     // batches, the whole backlog was written before anything else (a request) could run.
-    const ranBeforeTheEnd = await new Promise<boolean>((resolve) => setImmediate(() => resolve(!flushed)));
-    await flushing;
-    expect(ranBeforeTheEnd).toBe(true);
+    expect(await otherWorkRunsDuring(() => log.flush())).toBe(true);
     const events = await database.db
       .select({ entry: auditEvents.entry })
       .from(auditEvents)
