@@ -71,8 +71,6 @@ interface PooledClient {
   redis: Redis;
   ready: Promise<void>;
   lastError: Error | undefined;
-  /** Set while the socket holds its writes back until the end of this turn of the event loop. */
-  corked: boolean;
 }
 
 /**
@@ -81,14 +79,11 @@ interface PooledClient {
  * here, one read there) instead of one each: under load most of a command's cost was that write.
  */
 function gatherWrites(client: PooledClient): void {
-  if (client.corked) return;
   const { stream } = client.redis;
+  // Already held back this turn: its uncork is scheduled.
+  if (stream.writableCorked > 0) return;
   stream.cork();
-  client.corked = true;
-  setImmediate(() => {
-    client.corked = false;
-    stream.uncork();
-  });
+  setImmediate(() => stream.uncork());
 }
 
 /**
@@ -222,7 +217,7 @@ export class KeyValuePool {
       retryStrategy: () => null,
       connectionName: 'infragate-console',
     });
-    const client: PooledClient = { redis, ready: Promise.resolve(), lastError: undefined, corked: false };
+    const client: PooledClient = { redis, ready: Promise.resolve(), lastError: undefined };
     redis.on('error', (error: Error) => {
       client.lastError = error;
     });
