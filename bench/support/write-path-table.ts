@@ -61,24 +61,29 @@ export function summaryTable(database: string, input: TableInput): string {
     name,
     ...labels.map((label) => spread(input.samples.get(label)!.map(pick), format)),
   ];
-  const raw = (pick: (result: Measured) => number, format: (value: number) => string) =>
-    spread(input.raws.map(pick), format);
-  const fastify = (
+  /** A row of a baseline server (the same in every tree's column): raw `node:http` or Fastify alone. */
+  const baselineRow = (
+    name: string,
+    results: Measured[],
     pick: (result: Measured, round: number) => number | undefined,
     format: (value: number) => string,
-  ) => spread(input.fastifies.map(pick), format);
+  ): string[] => [name, ...labels.map(() => spread(results.map(pick), format))];
   const rows: string[][] = [
-    [
-      `raw \`node:http\` (same JSON as /auth/me), req/s`,
-      ...labels.map(() => raw((r) => r.requestsPerSecond, rate)),
-    ],
-    [`… server CPU per request`, ...labels.map(() => raw((r) => r.cpuUs, us))],
-    [
+    baselineRow(
+      'raw `node:http` (same JSON as /auth/me), req/s',
+      input.raws,
+      (r) => r.requestsPerSecond,
+      rate,
+    ),
+    baselineRow('… server CPU per request', input.raws, (r) => r.cpuUs, us),
+    baselineRow(
       'Fastify alone (same JSON, its response schema, no hooks), req/s',
-      ...labels.map(() => fastify((r) => r.requestsPerSecond, rate)),
-    ],
-    ['… vs raw `node:http`', ...labels.map(() => fastify((r, i) => ratio(r, input.raws[i]), percent))],
-    ['… server CPU per request', ...labels.map(() => fastify((r) => r.cpuUs, us))],
+      input.fastifies,
+      (r) => r.requestsPerSecond,
+      rate,
+    ),
+    baselineRow('… vs raw `node:http`', input.fastifies, (r, i) => ratio(r, input.raws[i]), percent),
+    baselineRow('… server CPU per request', input.fastifies, (r) => r.cpuUs, us),
     row('`GET /auth/me`, req/s', (x) => x.me?.requestsPerSecond, rate),
     row('… vs raw `node:http`', (x, i) => ratio(x.me, input.raws[i]), percent),
     row('… p99', (x) => x.me?.p99Ms, ms),
