@@ -80,7 +80,7 @@ export class CommandLog {
   private drainSoon(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.draining ??= new Promise<void>((done) => setImmediate(done)).then(() => this.drain());
+    this.draining ??= nextTurn().then(() => this.drain());
   }
 
   /** The owner's newest rows, after writing what is still queued (a caller sees its own commands). */
