@@ -224,6 +224,106 @@ describe('PATCH /api/audit/siem/destinations/:id', () => {
   });
 });
 
+describe('PATCH /api/audit/siem/destinations/:id: a new URL and the stored credential', () => {
+  // A receiver elsewhere that would take the old credential: whatever reaches it is what leaked.
+  let elsewhere: SiemSink;
+  beforeAll(async () => {
+    elsewhere = await startSiemSink({ secret: WEBHOOK_SECRET, hecToken: HEC_TOKEN });
+  });
+  afterAll(() => elsewhere.stop());
+
+  const createHec = async (url = sink.baseUrl) => {
+    const result = await gateway.call('POST', PATH, {
+      body: { name: `hec-${crypto.randomUUID()}`, kind: 'splunk_hec', url, token: HEC_TOKEN, enabled: false },
+    });
+    expect(result.status).toBe(201);
+    return result.body.data.id as string;
+  };
+
+  it('drops the HEC token when the URL changes without it, and says so in the answer', async () => {
+    const id = await createHec();
+    const result = await gateway.call('PATCH', `${PATH}/${id}`, { body: { url: elsewhere.baseUrl } });
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({
+      data: { url: elsewhere.baseUrl, hasSecret: false },
+      droppedSecrets: ['token'],
+    });
+  });
+
+  it('sends nothing to the new URL of a destination whose token was dropped, and says why', async () => {
+    const id = await createHec();
+    await gateway.call('PATCH', `${PATH}/${id}`, { body: { url: elsewhere.baseUrl } });
+    const test = await gateway.call('POST', `${PATH}/${id}/test`);
+    expect(test.body.data).toMatchObject({ ok: false, httpStatus: null });
+    expect(test.body.data.error).toBe('no HEC token: it was dropped when the URL changed; set token again');
+    expect(JSON.stringify(elsewhere.requests)).not.toContain(HEC_TOKEN);
+    expect(elsewhere.requests.filter((request) => request.body.includes(id))).toEqual([]);
+  });
+
+  it('names the dropped token in the audit event, never its value', async () => {
+    const id = await createHec();
+    await gateway.call('PATCH', `${PATH}/${id}`, { body: { url: elsewhere.baseUrl } });
+    const events = await gateway.call('GET', '/api/audit/events', {
+      query: { targetId: id, action: 'audit.siem_destination.updated' },
+    });
+    expect(events.body.data[0].metadata).toMatchObject({ url: elsewhere.baseUrl, droppedSecrets: ['token'] });
+    expect(events.text).not.toContain(HEC_TOKEN);
+  });
+
+  it('keeps the token given again with the new URL, and sends it there', async () => {
+    const id = await createHec();
+    const result = await gateway.call('PATCH', `${PATH}/${id}`, {
+      body: { url: elsewhere.baseUrl, token: HEC_TOKEN },
+    });
+    expect(result.body.droppedSecrets).toBeUndefined();
+    expect(result.body.data.hasSecret).toBe(true);
+    const test = await gateway.call('POST', `${PATH}/${id}/test`);
+    expect(test.body.data).toMatchObject({ ok: true, httpStatus: 200 });
+    expect(elsewhere.hecEvents.map((envelope) => (envelope.event as { id: string }).id)).toContain(
+      test.body.data.eventId,
+    );
+  });
+
+  it('keeps the token through a rename, the same endpoint spelled out, or a new query string', async () => {
+    const id = await createHec(`${sink.baseUrl}/`);
+    for (const body of [
+      { name: `hec-renamed-${crypto.randomUUID()}` },
+      { url: `${sink.baseUrl}/services/collector/event/` },
+      { url: `${sink.baseUrl}/services/collector/event?channel=audit` },
+    ]) {
+      const result = await gateway.call('PATCH', `${PATH}/${id}`, { body });
+      expect(result.body.droppedSecrets, JSON.stringify(body)).toBeUndefined();
+      expect(result.body.data.hasSecret).toBe(true);
+    }
+    const test = await gateway.call('POST', `${PATH}/${id}/test`);
+    expect(test.body.data).toMatchObject({ ok: true, httpStatus: 200 });
+  });
+
+  it('drops the webhook signing secret when the URL changes without it, and sends nothing there', async () => {
+    const created = await createWebhook(gateway, sink.webhookUrl, { enabled: false });
+    const result = await gateway.call('PATCH', `${PATH}/${created.id}`, {
+      body: { url: elsewhere.webhookUrl },
+    });
+    expect(result.body).toMatchObject({ data: { hasSecret: false }, droppedSecrets: ['secret'] });
+    const test = await gateway.call('POST', `${PATH}/${created.id}/test`);
+    expect(test.body.data.error).toBe(
+      'no signing secret: it was dropped when the URL changed; set secret again',
+    );
+    expect(elsewhere.requests.filter((request) => request.body.includes(created.id))).toEqual([]);
+  });
+
+  it('signs with the secret given again with the new webhook URL', async () => {
+    const created = await createWebhook(gateway, sink.webhookUrl, { enabled: false });
+    const result = await gateway.call('PATCH', `${PATH}/${created.id}`, {
+      body: { url: elsewhere.webhookUrl, secret: WEBHOOK_SECRET },
+    });
+    expect(result.body.droppedSecrets).toBeUndefined();
+    const test = await gateway.call('POST', `${PATH}/${created.id}/test`);
+    expect(test.body.data).toMatchObject({ ok: true, httpStatus: 200 });
+    expect(elsewhere.webhookEvents.map((event) => event.id)).toContain(test.body.data.eventId);
+  });
+});
+
 describe('DELETE /api/audit/siem/destinations/:id', () => {
   it('deletes a destination, frees its name and answers 404 afterwards', async () => {
     const created = await createWebhook(gateway, sink.webhookUrl);

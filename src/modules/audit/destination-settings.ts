@@ -1,8 +1,9 @@
 import crypto from 'node:crypto';
 import { type ValidationIssue, validationError } from '../../core/errors.js';
+import { destinationMoved, secretsToDrop } from '../../core/trust-boundary.js';
 import type { SiemKind, SiemSettings, siemDestinations } from '../../db/schema/index.js';
 import type { DestinationChanges } from './schemas.js';
-import type { SinkTarget } from './sinks.js';
+import { hecEndpoint, type SinkTarget } from './sinks.js';
 
 // What a destination of each kind takes, how its settings are checked and stored, and how they are
 // used to send.
@@ -12,11 +13,40 @@ export const SECRET_CONTEXT = 'siem_destinations.secret_sealed';
 
 type DestinationRow = typeof siemDestinations.$inferSelect;
 
-/** The write-only credential a kind takes: the webhook's signing secret or the HEC token; syslog has none. */
+/** The request field of a kind's write-only credential: the webhook's signing secret or the HEC token; syslog has none. */
+const CREDENTIAL_FIELD: Partial<Record<SiemKind, 'secret' | 'token'>> = {
+  webhook: 'secret',
+  splunk_hec: 'token',
+};
+
+/** The credential a request gives for a destination of this kind, if any. */
 export function credentialOf(kind: SiemKind, input: DestinationChanges): string | undefined {
-  if (kind === 'webhook') return input.secret;
-  if (kind === 'splunk_hec') return input.token;
-  return undefined;
+  const field = CREDENTIAL_FIELD[kind];
+  return field && input[field];
+}
+
+/** Where a kind's credential is sent: the URL posted to (for HEC, the endpoint a bare URL stands for). */
+const credentialDestination = (kind: SiemKind, settings: SiemSettings) =>
+  kind === 'splunk_hec' && settings.url ? hecEndpoint(settings.url) : settings.url;
+
+/**
+ * The stored credential a change from `current` to `next` settings drops (as its request field,
+ * `secret` or `token`): the one whose URL moved, unless the request gives it again.
+ */
+export function droppedCredential(
+  current: DestinationRow,
+  next: SiemSettings,
+  input: DestinationChanges,
+): string[] {
+  const field = CREDENTIAL_FIELD[current.kind];
+  if (!field) return [];
+  const moved = destinationMoved(
+    credentialDestination(current.kind, current.settings),
+    credentialDestination(current.kind, next),
+  );
+  return secretsToDrop(moved, {
+    [field]: { stored: current.secretSealed !== null, supplied: input[field] !== undefined },
+  });
 }
 
 /** Which settings each kind takes, and which are required. */
@@ -74,7 +104,6 @@ export function checkKindFields(kind: SiemKind, input: DestinationChanges, creat
       issues.push({ path: ['url'], message: 'must not carry credentials; use the secret or token field' });
     }
   }
-  if (creating && input.caPem && !input.tls) issues.push({ path: ['caPem'], message: 'needs tls: true' });
   if (input.caPem) {
     try {
       new crypto.X509Certificate(input.caPem);
@@ -85,7 +114,10 @@ export function checkKindFields(kind: SiemKind, input: DestinationChanges, creat
   if (issues.length > 0) throw validationError(issues);
 }
 
-/** The stored settings after applying `input` to `current`: a null removes a setting, undefined keeps it. */
+/**
+ * The stored settings after applying `input` to `current`: a null removes a setting, undefined keeps
+ * it. 400 when the result does not hold together (a CA without TLS).
+ */
 export function buildSettings(
   kind: SiemKind,
   current: SiemSettings,
@@ -103,6 +135,7 @@ export function buildSettings(
     assign('caPem', input.caPem);
     assign('facility', input.facility);
     assign('appName', input.appName);
+    if (next.caPem && !next.tls) throw validationError([{ path: ['caPem'], message: 'needs tls: true' }]);
   } else {
     assign('url', input.url);
     if (kind === 'splunk_hec') {

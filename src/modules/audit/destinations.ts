@@ -5,10 +5,11 @@ import { GENESIS_HASH } from '../../core/audit-recorder.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { EgressDeniedError } from '../../core/egress-guard.js';
-import { notFound, unprocessable, validationError } from '../../core/errors.js';
+import { notFound, unprocessable } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
+import { withDroppedSecrets } from '../../core/trust-boundary.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import {
   auditEvents,
@@ -23,6 +24,7 @@ import {
   credentialOf,
   describeSettings,
   destinationTarget,
+  droppedCredential,
   KIND_SPECIFIC,
   SECRET_CONTEXT,
 } from './destination-settings.js';
@@ -30,6 +32,7 @@ import { toDestination } from './destination-view.js';
 import type {
   AuditEvent,
   Destination,
+  DestinationChange,
   DestinationChanges,
   DestinationListQuery,
   DestinationRemoval,
@@ -126,17 +129,20 @@ export class DestinationService {
     });
   }
 
-  async update(actor: AuditActor, id: string, input: DestinationChanges): Promise<Destination> {
-    const current = await this.findRow(this.deps.db, id);
-    checkKindFields(current.kind, input, false);
-    const settings = buildSettings(current.kind, current.settings, input);
-    if (settings.caPem && !settings.tls)
-      throw validationError([{ path: ['caPem'], message: 'needs tls: true' }]);
+  async update(actor: AuditActor, id: string, input: DestinationChanges): Promise<DestinationChange> {
+    const before = await this.findRow(this.deps.db, id);
+    checkKindFields(before.kind, input, false);
     const connectionChanged = KIND_SPECIFIC.some((key) => input[key] !== undefined);
-    if (connectionChanged) await this.checkEgress(settings);
-    const secret = credentialOf(current.kind, input);
+    const planned = buildSettings(before.kind, before.settings, input);
+    // Checked before the transaction: a DNS lookup must not hold the row (or PGlite) locked.
+    if (connectionChanged) await this.checkEgress(planned);
+    const secret = credentialOf(before.kind, input);
     const name = input.name === undefined ? undefined : trimmedName(input.name);
     return this.deps.db.transaction(async (tx) => {
+      // The credential kept or dropped is decided on the row as it is now, not as read above.
+      const current = await this.findRow(tx, id, true);
+      const settings = buildSettings(current.kind, current.settings, input);
+      const dropped = droppedCredential(current, settings, input);
       const values: Partial<typeof siemDestinations.$inferInsert> = { settings, updatedAt: new Date() };
       if (name !== undefined) values.name = name;
       if (input.enabled !== undefined) values.enabled = input.enabled;
@@ -144,22 +150,18 @@ export class DestinationService {
       if (input.flushIntervalMs !== undefined) values.flushIntervalMs = input.flushIntervalMs;
       if (input.maxAttempts !== undefined) values.maxAttempts = input.maxAttempts;
       if (secret !== undefined) values.secretSealed = this.deps.secrets.seal(secret, SECRET_CONTEXT);
+      if (dropped.length > 0) values.secretSealed = null;
       const reenabled = input.enabled === true && !current.enabled;
       if (connectionChanged || reenabled) {
         // A fixed or re-enabled destination is tried at once instead of waiting out its breaker.
         values.circuitOpenUntil = null;
         values.consecutiveFailures = 0;
       }
-      const [row] = await conflictOnDuplicate(
-        tx
-          .update(siemDestinations)
-          .set(values)
-          .where(and(eq(siemDestinations.id, id), isNull(siemDestinations.deletedAt)))
-          .returning({ id: siemDestinations.id }),
+      await conflictOnDuplicate(
+        tx.update(siemDestinations).set(values).where(eq(siemDestinations.id, id)),
         'DESTINATION_NAME_TAKEN',
         { name },
       );
-      if (!row) throw notFound({ destinationId: id });
       let moved = 0;
       if (input.enabled === false && current.enabled)
         moved = await this.moveDeliveries(tx, id, ['queued', 'retrying'], 'paused');
@@ -179,10 +181,11 @@ export class DestinationService {
           ...(input.enabled !== undefined ? { enabled: input.enabled, deliveriesMoved: moved } : {}),
           ...(connectionChanged ? describeSettings(settings) : {}),
           ...(secret !== undefined ? { credentialRotated: true } : {}),
+          ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}),
           ...pick(input, ['batchSize', 'flushIntervalMs', 'maxAttempts']),
         },
       });
-      return this.get(id, tx);
+      return withDroppedSecrets(await this.get(id, tx), dropped);
     });
   }
 
@@ -249,13 +252,12 @@ export class DestinationService {
     return { destinationId: row.id, eventId: event.id, ...outcome, durationMs };
   }
 
-  private async findRow(db: DbOrTx, id: string): Promise<DestinationRow> {
-    const [row] = isUuid(id)
-      ? await db
-          .select()
-          .from(siemDestinations)
-          .where(and(eq(siemDestinations.id, id), isNull(siemDestinations.deletedAt)))
-      : [];
+  private async findRow(db: DbOrTx, id: string, forUpdate = false): Promise<DestinationRow> {
+    const query = db
+      .select()
+      .from(siemDestinations)
+      .where(and(eq(siemDestinations.id, id), isNull(siemDestinations.deletedAt)));
+    const [row] = isUuid(id) ? await (forUpdate ? query.for('update') : query) : [];
     if (!row) throw notFound({ destinationId: id });
     return row;
   }

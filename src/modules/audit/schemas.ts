@@ -9,6 +9,7 @@ import {
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
+import { DataWithDroppedSecrets } from '../../core/trust-boundary.js';
 import { AUDIT_OUTCOMES, DELIVERY_STATUSES, SIEM_KINDS } from '../../db/schema/index.js';
 
 /** The shapes of the audit area: route schemas, and through `Static` the service's types. */
@@ -191,6 +192,9 @@ export const DestinationChanges = Type.Object({
   ...DestinationFields,
 });
 
+/** The answer of a change: the destination, and the credential the change dropped (its URL moved). */
+export const DestinationChange = DataWithDroppedSecrets(Destination);
+
 export const DestinationRemoval = Type.Object({ id: Uuid(), discardedDeliveries: Type.Integer() });
 
 export const DestinationTestResult = Type.Object({
@@ -242,6 +246,7 @@ export type Destination = Static<typeof Destination>;
 export type DestinationListQuery = Static<typeof DestinationListQuery>;
 export type NewDestination = Static<typeof NewDestination>;
 export type DestinationChanges = Static<typeof DestinationChanges>;
+export type DestinationChange = Static<typeof DestinationChange>;
 export type DestinationRemoval = Static<typeof DestinationRemoval>;
 export type DestinationTestResult = Static<typeof DestinationTestResult>;
 export type Delivery = Static<typeof Delivery>;

@@ -10,7 +10,7 @@ import type { AuditEvent } from './schemas.js';
 export interface SinkTarget {
   kind: SiemKind;
   settings: SiemSettings;
-  /** Webhook HMAC secret or HEC token, opened. */
+  /** Webhook HMAC secret or HEC token, opened; null once a change of URL dropped it. */
   secret: string | null;
 }
 
@@ -65,6 +65,17 @@ export async function sendBatch(
   }
 }
 
+/**
+ * The credential of a webhook or HEC destination, null only when a change of its URL dropped it (the
+ * new receiver must not get what was given for the old one). Until it is set again nothing is sent:
+ * not an unsigned batch, nor an empty token.
+ */
+function credential(target: SinkTarget, what: string, field: string): string {
+  if (target.secret === null)
+    throw new SinkError(`no ${what}: it was dropped when the URL changed; set ${field} again`);
+  return target.secret;
+}
+
 async function post(
   egress: EgressGuard,
   url: string,
@@ -96,7 +107,7 @@ async function sendWebhook(
     body,
     {
       'content-type': 'application/x-ndjson',
-      ...signatureHeaders(target.secret ?? '', body),
+      ...signatureHeaders(credential(target, 'signing secret', 'secret'), body),
       'x-infragate-delivery': options.deliveryId,
       'x-infragate-event-count': String(events.length),
     },
@@ -108,7 +119,7 @@ async function sendWebhook(
 }
 
 /** The HEC event endpoint: a bare base URL gets the standard path. */
-function hecEndpoint(url: string): string {
+export function hecEndpoint(url: string): string {
   const parsed = new URL(url);
   if (parsed.pathname === '/' || parsed.pathname === '') parsed.pathname = '/services/collector/event';
   return parsed.toString();
@@ -139,7 +150,7 @@ async function sendHec(
     body,
     {
       'content-type': 'application/json',
-      authorization: `Splunk ${target.secret ?? ''}`,
+      authorization: `Splunk ${credential(target, 'HEC token', 'token')}`,
       'x-splunk-request-channel': options.deliveryId,
     },
     options.timeoutMs,

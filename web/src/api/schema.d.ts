@@ -2254,7 +2254,9 @@ export interface paths {
         head?: never;
         /**
          * Change a SIEM destination (disable pauses its deliveries, enable resumes them)
-         * @description Requires scope `audit:manage`.
+         * @description A new `url` (scheme, host, port or path) drops the stored `secret`/`token` unless the same request gives it again; `droppedSecrets` names it.
+         *
+         *     Requires scope `audit:manage`.
          */
         patch: operations["updateDestination"];
         trace?: never;
@@ -10597,6 +10599,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SiemDestination"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };

@@ -3,6 +3,7 @@ import { DataOf, PageOf } from '../../../core/http-schemas.js';
 import type { DestinationService } from '../destinations.js';
 import {
   Destination,
+  DestinationChange,
   DestinationChanges,
   DestinationListQuery,
   DestinationRemoval,
@@ -69,12 +70,15 @@ export const destinationRoutes: GatewayModule<{ destinations: DestinationService
       schema: {
         tags,
         summary: 'Change a SIEM destination (disable pauses its deliveries, enable resumes them)',
+        description:
+          'A new `url` (scheme, host, port or path) drops the stored `secret`/`token` unless the same ' +
+          'request gives it again; `droppedSecrets` names it.',
         params: IdParam,
         body: DestinationChanges,
-        response: { 200: DataOf(Destination) },
+        response: { 200: DestinationChange },
       },
     },
-    async (request) => ({ data: await destinations.update(request.actor, request.params.id, request.body) }),
+    async (request) => destinations.update(request.actor, request.params.id, request.body),
   );
 
   app.delete(
