@@ -2,6 +2,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, notificationChannels } from '../../src/db/schema/index.js';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
+import { type SmtpSink, startSmtpSink } from '../services/smtp-sink.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
@@ -259,6 +260,147 @@ describe('reading, changing and deleting a channel', () => {
     const found = await gateway.call('GET', BASE, { query: { kind: 'slack', q: 'FINDABLE' } });
     expect(found.body.data.map((channel: { name: string }) => channel.name)).toEqual(['findable chat']);
     expectValidationError(await gateway.call('GET', BASE, { query: { kind: 'pager' } }), ['kind']);
+  });
+});
+
+describe('a change of destination and the stored secrets', () => {
+  // Receivers elsewhere that would take the old secrets: whatever reaches them is what leaked.
+  let elsewhere: NotificationReceiver;
+  let smtp: SmtpSink;
+  beforeAll(async () => {
+    elsewhere = await startNotificationReceiver({ secret: SECRETS[0] });
+    smtp = await startSmtpSink({ tls: true, username: 'alerts', password: SECRETS[2] });
+  });
+  afterAll(async () => {
+    await elsewhere?.stop();
+    await smtp?.stop();
+  });
+
+  const patch = (id: string, body: Record<string, unknown>) =>
+    gateway.call('PATCH', `${BASE}/${id}`, { body });
+  const testSend = (id: string) => gateway.call('POST', `${BASE}/${id}/test`);
+
+  it('drops the signing secret and the secret headers when the webhook URL changes without them', async () => {
+    const id = await created(gateway, BASE, webhookBody());
+    const result = await patch(id, { url: elsewhere.webhookUrl });
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({
+      data: { url: elsewhere.webhookUrl, hasSecret: false, headerNames: [] },
+      droppedSecrets: ['secret', 'headers'],
+    });
+  });
+
+  it('sends the new webhook URL neither the secret headers nor a signature made with the old secret', async () => {
+    const name = `moved hook ${++counter}`;
+    const id = await created(gateway, BASE, webhookBody({ name }));
+    await patch(id, { url: elsewhere.webhookUrl });
+    await testSend(id);
+    const [request] = elsewhere.requests.filter((each) => each.json?.title?.endsWith(` ${name}`));
+    expect(request?.headers).toBeDefined();
+    expect(request?.headers).not.toHaveProperty('x-receiver-token');
+    expect(request?.headers).not.toHaveProperty('x-infragate-signature');
+    expect(JSON.stringify(elsewhere.requests)).not.toContain(SECRETS[1]);
+  });
+
+  it('names the dropped secrets in the audit event, never their values', async () => {
+    const id = await created(gateway, BASE, webhookBody());
+    await patch(id, { url: elsewhere.webhookUrl });
+    const events = await gateway.call('GET', '/api/audit/events', {
+      query: { targetId: id, action: 'notifications.channel.updated' },
+    });
+    expect(events.body.data[0].metadata).toMatchObject({ droppedSecrets: ['secret', 'headers'] });
+    for (const secret of SECRETS) expect(events.text).not.toContain(secret);
+  });
+
+  it('keeps the secrets given again with the new URL, and signs and sends them there', async () => {
+    const id = await created(gateway, BASE, webhookBody());
+    const result = await patch(id, {
+      url: elsewhere.webhookUrl,
+      secret: SECRETS[0],
+      headers: { 'X-Receiver-Token': SECRETS[1] },
+    });
+    expect(result.body.droppedSecrets).toBeUndefined();
+    expect(result.body.data).toMatchObject({ hasSecret: true, headerNames: ['x-receiver-token'] });
+    expect((await testSend(id)).body).toEqual({ data: { ok: true } });
+    expect(elsewhere.accepted.at(-1)!.headers['x-receiver-token']).toBe(SECRETS[1]);
+  });
+
+  it('drops only the secret not given again: new headers with the new URL keep the channel unsigned', async () => {
+    const id = await created(gateway, BASE, webhookBody());
+    const result = await patch(id, { url: elsewhere.webhookUrl, headers: { 'X-Other': 'fresh-value' } });
+    expect(result.body).toMatchObject({
+      data: { hasSecret: false, headerNames: ['x-other'] },
+      droppedSecrets: ['secret'],
+    });
+  });
+
+  it('keeps them through a rename or a new query string on the same URL', async () => {
+    const id = await created(gateway, BASE, webhookBody());
+    for (const body of [{ name: `hook-renamed-${++counter}` }, { url: `${receiver.webhookUrl}?team=ops` }]) {
+      const result = await patch(id, body);
+      expect(result.body.droppedSecrets, JSON.stringify(body)).toBeUndefined();
+      expect(result.body.data).toMatchObject({ hasSecret: true, headerNames: ['x-receiver-token'] });
+    }
+    expect((await testSend(id)).body).toEqual({ data: { ok: true } });
+    expect(receiver.accepted.at(-1)!.headers['x-receiver-token']).toBe(SECRETS[1]);
+  });
+
+  it('drops nothing when a Slack URL changes: the URL is the secret, and the change gives the new one', async () => {
+    const id = await created(gateway, BASE, slackBody());
+    const result = await patch(id, { url: elsewhere.slackUrl });
+    expect(result.body.droppedSecrets).toBeUndefined();
+    expect((await testSend(id)).body).toEqual({ data: { ok: true } });
+  });
+
+  const mailChannel = () =>
+    created(gateway, BASE, {
+      ...emailBody(),
+      smtp: {
+        host: 'localhost',
+        port: smtp.port,
+        caPem: smtp.caPem,
+        username: 'alerts',
+        password: SECRETS[2],
+      },
+    });
+
+  it('drops the SMTP password when the server changes without it, and the new server is never offered it', async () => {
+    const id = await mailChannel();
+    const result = await patch(id, { smtp: { host: '127.0.0.1' } });
+    expect(result.body).toMatchObject({
+      data: { smtp: { host: '127.0.0.1', username: 'alerts', hasPassword: false } },
+      droppedSecrets: ['smtp.password'],
+    });
+    // The TLS session to the new server was up; the client stopped at AUTH, having no password to give.
+    expect((await testSend(id)).body.data).toEqual({ ok: false, error: expect.stringContaining('EAUTH') });
+    expect(smtp.authAttempts.map((attempt) => attempt.password)).not.toContain(SECRETS[2]);
+  });
+
+  it('drops the SMTP password when the connection is no longer sure to be encrypted', async () => {
+    const id = await mailChannel();
+    const result = await patch(id, { smtp: { starttls: 'opportunistic' } });
+    expect(result.body.droppedSecrets).toEqual(['smtp.password']);
+  });
+
+  it('keeps the SMTP password given again with the new server, and signs in there', async () => {
+    const id = await mailChannel();
+    const result = await patch(id, { smtp: { host: '127.0.0.1', password: SECRETS[2] } });
+    expect(result.body.droppedSecrets).toBeUndefined();
+    expect((await testSend(id)).body).toEqual({ data: { ok: true } });
+    expect(smtp.sessions.at(-1)).toEqual({ secure: true, user: 'alerts' });
+  });
+
+  it('keeps the SMTP password through a new sender, user name or CA on the same server', async () => {
+    const id = await mailChannel();
+    for (const body of [
+      { from: 'alerts@example.test' },
+      { smtp: { username: 'ops' } },
+      { smtp: { caPem: null } },
+    ]) {
+      const result = await patch(id, body);
+      expect(result.body.droppedSecrets, JSON.stringify(body)).toBeUndefined();
+      expect(result.body.data.smtp.hasPassword).toBe(true);
+    }
   });
 });
 

@@ -16,6 +16,8 @@ export interface SmtpSink {
   mails: ParsedMail[];
   /** How each accepted mail arrived: over TLS or not, and as which user. */
   sessions: { secure: boolean; user: string | undefined }[];
+  /** Every AUTH the server was offered, accepted or not: the user and the password it was given. */
+  authAttempts: { username: string | undefined; password: string | undefined }[];
   /** `ok` accepts mails; `reject` answers 451 to DATA. */
   mode: 'ok' | 'reject';
   stop(): Promise<void>;
@@ -30,6 +32,7 @@ export async function startSmtpSink(
     caPem: certificate ? fs.readFileSync(certificate.ca, 'utf8') : undefined,
     mails: [],
     sessions: [],
+    authAttempts: [],
     mode: 'ok',
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -45,6 +48,7 @@ export async function startSmtpSink(
     allowInsecureAuth: !options.tls,
     logger: false,
     onAuth(auth, _session, callback) {
+      sink.authAttempts.push({ username: auth.username, password: auth.password ?? undefined });
       if (auth.username === options.username && auth.password === options.password)
         return callback(null, { user: auth.username });
       callback(new Error('Invalid username or password'));

@@ -1,7 +1,14 @@
 import type { GatewayModule } from '../../core/app.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import type { ChannelService } from './channels.js';
-import { Channel, ChannelCreate, ChannelListQuery, ChannelTestResult, ChannelUpdate } from './schemas.js';
+import {
+  Channel,
+  ChannelChange,
+  ChannelCreate,
+  ChannelListQuery,
+  ChannelTestResult,
+  ChannelUpdate,
+} from './schemas.js';
 
 const view = { scope: 'notifications:view' } as const;
 const manage = { scope: 'notifications:manage' } as const;
@@ -63,13 +70,16 @@ export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async 
         tags,
         summary: 'Change a notification channel',
         description:
-          'Only the fields given change; `null` removes an optional secret (`secret`, `headers`, `smtp.password`).',
+          'Only the fields given change; `null` removes an optional secret (`secret`, `headers`, `smtp.password`). ' +
+          'A new webhook `url` (scheme, host, port or path) drops the stored `secret` and `headers`, and a new SMTP ' +
+          'server (`host`, `port`, `secure`, or a `starttls` no longer required) drops `smtp.password`, unless the ' +
+          'same request gives them again; `droppedSecrets` names them.',
         params: IdParams,
         body: ChannelUpdate,
-        response: { 200: DataOf(Channel) },
+        response: { 200: ChannelChange },
       },
     },
-    async (request) => ({ data: await channels.update(request.actor, request.params.id, request.body) }),
+    async (request) => channels.update(request.actor, request.params.id, request.body),
   );
 
   app.delete(

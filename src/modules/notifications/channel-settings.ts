@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { type ValidationIssue, validationError } from '../../core/errors.js';
+import { destinationMoved, secretsToDrop } from '../../core/trust-boundary.js';
 import type {
   ChannelSecrets,
   ChannelSettings,
@@ -143,6 +144,71 @@ function applySmtp(
     issues.push({ path: ['smtp', 'caPem'], message: 'needs TLS: secure, or starttls other than off' });
   if (issues.length > 0) throw validationError(issues);
   return smtp;
+}
+
+/**
+ * Where an SMTP password goes: host and port, and how the connection is protected (TLS from the
+ * first byte; a required STARTTLS upgrade; or possibly in clear), as a scheme: a switch to a weaker
+ * protection hands the password to whoever is on the path, as a new host would.
+ */
+function smtpDestination(smtp: NonNullable<ChannelSettings['smtp']>): string {
+  const scheme = smtp.secure ? 'smtps' : smtp.starttls === 'required' ? 'smtp+starttls' : 'smtp';
+  return `${scheme}://${smtp.host.includes(':') ? `[${smtp.host}]` : smtp.host}:${smtp.port}`;
+}
+
+/**
+ * Where a channel's stored secrets are sent: the webhook's URL, the SMTP server. A Slack channel
+ * has none apart from its URL: the URL is the secret, so a new one is always given with the change.
+ */
+function secretDestination(kind: NotificationChannelKind, settings: ChannelSettings): string | undefined {
+  if (kind === 'webhook') return settings.url;
+  if (kind === 'email' && settings.smtp) return smtpDestination(settings.smtp);
+  return undefined;
+}
+
+/** The secrets of each kind that go to its destination: the request field, the stored key, the given value. */
+const DESTINATION_SECRETS: Record<
+  NotificationChannelKind,
+  { field: string; key: keyof ChannelSecrets; given: (input: ChannelUpdate) => unknown }[]
+> = {
+  webhook: [
+    { field: 'secret', key: 'secret', given: (input) => input.secret },
+    { field: 'headers', key: 'headers', given: (input) => input.headers },
+  ],
+  slack: [],
+  email: [{ field: 'smtp.password', key: 'password', given: (input) => input.smtp?.password }],
+};
+
+/**
+ * A change from `before` to `after` without the secrets it moved away from: every stored secret of
+ * a channel whose destination changed, unless the request gives it again. `dropped` names them as
+ * the request does (`secret`, `headers`, `smtp.password`).
+ */
+export function dropMovedSecrets(
+  kind: NotificationChannelKind,
+  before: StoredChannel,
+  after: StoredChannel,
+  input: ChannelUpdate,
+): { stored: StoredChannel; dropped: string[] } {
+  const moved = destinationMoved(
+    secretDestination(kind, before.settings),
+    secretDestination(kind, after.settings),
+  );
+  const secrets = DESTINATION_SECRETS[kind];
+  const dropped = secretsToDrop(
+    moved,
+    Object.fromEntries(
+      secrets.map(({ field, key, given }) => [
+        field,
+        { stored: before.secrets[key] !== undefined, supplied: given(input) !== undefined },
+      ]),
+    ),
+  );
+  const stored = structuredClone(after);
+  for (const { field, key } of secrets) if (dropped.includes(field)) delete stored.secrets[key];
+  // A header's name alone is not sent: without its value, it is no longer listed.
+  if (dropped.includes('headers')) stored.settings.headerNames = [];
+  return { stored, dropped };
 }
 
 /** The host an outbound call of this channel goes to (checked against the egress policy when saved). */

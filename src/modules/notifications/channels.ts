@@ -7,6 +7,7 @@ import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
+import { withDroppedSecrets } from '../../core/trust-boundary.js';
 import type { DbOrTx } from '../../db/client.js';
 import { notificationChannels, notificationRuleChannels, notificationRules } from '../../db/schema/index.js';
 import { DeliveryError } from './adapters/outbound.js';
@@ -16,11 +17,13 @@ import {
   channelHost,
   checkChannelInput,
   describeChannel,
+  dropMovedSecrets,
   type StoredChannel,
   toChannelView,
 } from './channel-settings.js';
 import type {
   Channel,
+  ChannelChange,
   ChannelCreate,
   ChannelListQuery,
   ChannelTestResult,
@@ -87,21 +90,26 @@ export class ChannelService {
     });
   }
 
-  async update(actor: AuditActor, id: string, input: ChannelUpdate): Promise<Channel> {
+  async update(actor: AuditActor, id: string, input: ChannelUpdate): Promise<ChannelChange> {
     const name = input.name === undefined ? undefined : trimmedName(input.name);
-    const apply = (row: ChannelRow) =>
-      applyChannelInput(
-        row.kind,
-        { settings: row.settings, secrets: this.deps.sender.openSecrets(row) },
+    const storedOf = (row: ChannelRow): StoredChannel => ({
+      settings: row.settings,
+      secrets: this.deps.sender.openSecrets(row),
+    });
+    // Checked before the transaction: a DNS lookup must not hold the row (or PGlite) locked.
+    const found = await this.findRow(this.deps.db, id);
+    checkChannelInput(found.kind, input, false);
+    if (input.url !== undefined || input.smtp?.host !== undefined)
+      await this.checkEgress(found.kind, applyChannelInput(found.kind, storedOf(found), input));
+    return this.deps.db.transaction(async (tx) => {
+      const current = await this.findRow(tx, id, true);
+      const before = storedOf(current);
+      const { stored, dropped } = dropMovedSecrets(
+        current.kind,
+        before,
+        applyChannelInput(current.kind, before, input),
         input,
       );
-    // Checked before the transaction: a DNS lookup must not hold the row (or PGlite) locked.
-    const before = await this.findRow(this.deps.db, id);
-    checkChannelInput(before.kind, input, false);
-    if (input.url !== undefined || input.smtp?.host !== undefined)
-      await this.checkEgress(before.kind, apply(before));
-    return this.deps.db.transaction(async (tx) => {
-      const stored = apply(await this.findRow(tx, id, true));
       const [row] = (await conflictOnDuplicate(
         tx
           .update(notificationChannels)
@@ -126,9 +134,10 @@ export class ChannelService {
           changed: Object.keys(input).sort(),
           enabled: row.enabled,
           ...describeChannel(stored),
+          ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}),
         },
       });
-      return toChannelView(row, stored.secrets);
+      return withDroppedSecrets(toChannelView(row, stored.secrets), dropped);
     });
   }
 

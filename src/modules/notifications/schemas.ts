@@ -11,6 +11,7 @@ import {
 } from '../../core/http-schemas.js';
 import { NOTIFICATION_MODES } from '../../core/notification-events.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
+import { DataWithDroppedSecrets } from '../../core/trust-boundary.js';
 import {
   NOTIFICATION_ATTEMPT_OUTCOMES,
   NOTIFICATION_CHANNEL_KINDS,
@@ -118,6 +119,9 @@ export const Channel = NamedObject('NotificationChannel', {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });
+
+/** The answer of a change: the channel, and the secrets it dropped (their destination moved). */
+export const ChannelChange = DataWithDroppedSecrets(Channel);
 
 export const ChannelListQuery = Type.Object({
   ...PaginationQueryFields,
@@ -271,6 +275,7 @@ export const Alert = NamedObject('Alert', {
 export type Channel = Static<typeof Channel>;
 export type ChannelCreate = Static<typeof ChannelCreate>;
 export type ChannelUpdate = Static<typeof ChannelUpdate>;
+export type ChannelChange = Static<typeof ChannelChange>;
 export type ChannelListQuery = Static<typeof ChannelListQuery>;
 export type ChannelTestResult = Static<typeof ChannelTestResult>;
 export type SmtpSettings = Static<typeof SmtpSettings>;

@@ -3415,7 +3415,7 @@ export interface paths {
         head?: never;
         /**
          * Change a notification channel
-         * @description Only the fields given change; `null` removes an optional secret (`secret`, `headers`, `smtp.password`).
+         * @description Only the fields given change; `null` removes an optional secret (`secret`, `headers`, `smtp.password`). A new webhook `url` (scheme, host, port or path) drops the stored `secret` and `headers`, and a new SMTP server (`host`, `port`, `secure`, or a `starttls` no longer required) drops `smtp.password`, unless the same request gives them again; `droppedSecrets` names them.
          *
          *     Requires scope `notifications:manage`.
          */
@@ -13373,6 +13373,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["NotificationChannel"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };
