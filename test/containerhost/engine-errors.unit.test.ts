@@ -71,27 +71,20 @@ describe('engine answers', () => {
 });
 
 describe('engines that cannot be reached', () => {
-  it.each([
-    'ECONNREFUSED',
-    'ENOENT',
-    'EACCES',
-    'ECONNRESET',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENOTFOUND',
-    'EAI_AGAIN',
-    'ETIMEDOUT',
-    'EPIPE',
-  ])('answers 422 ENGINE_UNREACHABLE with the errno %s', (code) => {
-    expect(answerTo(Object.assign(new Error(`connect ${code}`), { code }))).toEqual({
-      status: 422,
-      details: {
-        reason: 'ENGINE_UNREACHABLE',
-        explanation: `the container engine could not be reached: ${code}`,
-        errno: code,
-      },
-    });
-  });
+  // Nothing listening, no socket file, a socket without permission, an unknown host name.
+  it.each(['ECONNREFUSED', 'ENOENT', 'EACCES', 'ENOTFOUND'])(
+    'answers 422 ENGINE_UNREACHABLE with the errno %s',
+    (code) => {
+      expect(answerTo(Object.assign(new Error(`connect ${code}`), { code }))).toEqual({
+        status: 422,
+        details: {
+          reason: 'ENGINE_UNREACHABLE',
+          explanation: `the container engine could not be reached: ${code}`,
+          errno: code,
+        },
+      });
+    },
+  );
 
   it('finds the errno in the cause of a wrapped error', () => {
     const wrapped = new Error('fetch failed', {
@@ -109,7 +102,8 @@ describe('engines that cannot be reached', () => {
   });
 
   it("answers anything else as unreachable, in the failure's own words", () => {
-    expect(answerTo(new Error('EPROTO: handshake failed')).details).toEqual({
+    const handshake = Object.assign(new Error('EPROTO: handshake failed'), { code: 'EPROTO' });
+    expect(answerTo(handshake).details).toEqual({
       reason: 'ENGINE_UNREACHABLE',
       explanation: 'the container engine could not be reached: EPROTO: handshake failed',
     });

@@ -55,20 +55,16 @@ describe('several buckets of one key (records/s and bytes/s)', () => {
 });
 
 describe('a changed rate', () => {
-  it('applies at once, keeping what the bucket held up to the new burst', () => {
+  // The bucket holds 5 of its 20 tokens when the rate changes.
+  it.each([
+    ['a smaller burst cuts what the bucket holds down to it', 3, 3],
+    ['a larger burst does not fill the bucket up', 100, 5],
+  ])('applies at once: %s', (_, burst, held) => {
     const limiter = new KeyedRateLimiter();
     limiter.admit('token', [TEN_A_SECOND], [15], 0);
-    const smaller: Rate = { perSecond: 10, burst: 3 };
-    expect(limiter.admit('token', [smaller], [4], 0)).toBe(0.1);
-    expect(limiter.admit('token', [smaller], [3], 0)).toBe(0);
-  });
-
-  it('does not fill the bucket up to a larger burst', () => {
-    const limiter = new KeyedRateLimiter();
-    limiter.admit('token', [TEN_A_SECOND], [15], 0);
-    const larger: Rate = { perSecond: 10, burst: 100 };
-    expect(limiter.admit('token', [larger], [6], 0)).toBe(0.1);
-    expect(limiter.admit('token', [larger], [5], 0)).toBe(0);
+    const changed: Rate = { perSecond: 10, burst };
+    expect(limiter.admit('token', [changed], [held + 1], 0)).toBe(0.1);
+    expect(limiter.admit('token', [changed], [held], 0)).toBe(0);
   });
 });
 
