@@ -5,9 +5,14 @@ import { postgresBinaries } from './test/services/postgres.js';
 // Every suite runs on the embedded PGlite; the same suites run again on a real PostgreSQL, except
 // files named *.single.test.ts whose behaviour does not depend on the database engine. Files named
 // *.postgres.test.ts need what only PostgreSQL offers (several processes on one database) and run
-// in the postgres project only.
+// in the postgres project only. Files named *.unit.test.ts, and the console's web/src/**/*.test.ts,
+// test pure code (no peer, no gateway, no database): they are the unit project, which
+// `npm run test:unit` runs alone in seconds.
 const postgres = postgresBinaries();
 if (!postgres.path) console.warn(`skipping the postgres test project: ${postgres.skipReason}`);
+
+/** The unit project's files; the other projects leave them out, so nothing runs twice. */
+const UNIT = ['test/**/*.unit.test.ts', 'web/src/**/*.test.ts'];
 
 /**
  * Files that must not overlap one another: those driving Chromium (two browsers at once halve each
@@ -39,10 +44,14 @@ export default defineConfig({
       {
         extends: true,
         // web/src/**/*.test.ts: the console's logic that needs no browser (typed by web/tsconfig.json).
+        test: { name: 'unit', include: UNIT },
+      },
+      {
+        extends: true,
         test: {
           name: 'pglite',
-          include: ['test/**/*.test.ts', 'web/src/**/*.test.ts'],
-          exclude: ['test/**/*.postgres.test.ts', ...ONE_AT_A_TIME],
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.postgres.test.ts', ...UNIT, ...ONE_AT_A_TIME],
           env: { TEST_DB: 'pglite' },
         },
       },
@@ -64,7 +73,7 @@ export default defineConfig({
               test: {
                 name: 'postgres',
                 include: ['test/**/*.test.ts'],
-                exclude: ['test/**/*.single.test.ts'],
+                exclude: ['test/**/*.single.test.ts', ...UNIT],
                 env: { TEST_DB: 'postgres' },
                 globalSetup: ['test/services/postgres-global-setup.ts'],
               },

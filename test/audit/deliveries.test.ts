@@ -219,7 +219,7 @@ describe('disabled and deleted destinations', () => {
       const all = await deliveriesOf(created.id);
       return all.every((row) => row.status === 'paused') && all;
     }, 'paused');
-    expect(rows.every((row) => row.nextAttemptAt !== null)).toBe(true);
+    expect(rows.map((row) => row.nextAttemptAt)).not.toContain(null);
   });
 
   it('discards the open deliveries of a deleted destination and keeps their records', async () => {
@@ -231,8 +231,9 @@ describe('disabled and deleted destinations', () => {
     const removed = await gateway.call('DELETE', `${DESTINATIONS}/${created.id}`);
     expect(removed.body.data.discardedDeliveries).toBeGreaterThan(0);
     const rows = await deliveriesOf(created.id);
-    expect(rows.length).toBe(removed.body.data.discardedDeliveries);
-    expect(rows.every((row) => row.status === 'discarded')).toBe(true);
+    expect(rows.map((row) => row.status)).toEqual(
+      Array(removed.body.data.discardedDeliveries).fill('discarded'),
+    );
   });
 });
 
@@ -279,8 +280,9 @@ describe('GET /api/audit/siem/deliveries', () => {
 
   it('filters by status and by destination', async () => {
     const delivered = await gateway.call('GET', DELIVERIES, { query: { status: 'delivered', limit: 100 } });
-    expect(delivered.body.data.length).toBeGreaterThan(0);
-    expect(delivered.body.data.every((row: { status: string }) => row.status === 'delivered')).toBe(true);
+    expect(new Set(delivered.body.data.map((row: { status: string }) => row.status))).toEqual(
+      new Set(['delivered']),
+    );
     const none = await gateway.call('GET', DELIVERIES, { query: { destinationId: crypto.randomUUID() } });
     expect(none.body).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
   });

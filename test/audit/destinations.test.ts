@@ -151,7 +151,7 @@ describe('GET /api/audit/siem/destinations', () => {
     const names = all.body.data.map((d: { name: string }) => d.name);
     expect(names).toEqual([...names].sort());
     const syslog = await gateway.call('GET', PATH, { query: { kind: 'syslog' } });
-    expect(syslog.body.data.every((d: { kind: string }) => d.kind === 'syslog')).toBe(true);
+    expect(new Set(syslog.body.data.map((d: { kind: string }) => d.kind))).toEqual(new Set(['syslog']));
     expect(all.text).not.toContain(WEBHOOK_SECRET);
     expectValidationError(await gateway.call('GET', PATH, { query: { kind: 'kafka' } }), ['kind']);
   });

@@ -32,7 +32,7 @@ const has = (shell: string) => ['/usr/bin', '/bin'].some((where) => fs.existsSyn
 
 describe('infragate completion', () => {
   it('bash: the script parses (bash -n)', async () => {
-    await expect(run('bash', ['-n', scripts.bash!])).resolves.toBeDefined();
+    await expect(run('bash', ['-n', scripts.bash!])).resolves.toEqual({ stdout: '', stderr: '' });
   });
 
   it('bash: offers the top-level commands, then the subcommands of the command typed', async () => {
@@ -61,11 +61,11 @@ describe('infragate completion', () => {
   });
 
   it.skipIf(!has('zsh'))('zsh: the script parses (zsh -n)', async () => {
-    await expect(run('zsh', ['-n', scripts.zsh!])).resolves.toBeDefined();
+    await expect(run('zsh', ['-n', scripts.zsh!])).resolves.toEqual({ stdout: '', stderr: '' });
   });
 
   it.skipIf(!has('fish'))('fish: the script parses and completes subcommands', async () => {
-    await expect(run('fish', ['-n', scripts.fish!])).resolves.toBeDefined();
+    await expect(run('fish', ['-n', scripts.fish!])).resolves.toEqual({ stdout: '', stderr: '' });
     const { stdout } = await run('fish', [
       '-c',
       `source '${scripts.fish}'; complete -C 'infragate containers health '`,

@@ -129,7 +129,9 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: read
       );
 
     it('reports online for a published port that answers in range with the expected body', async () => {
+      const started = performance.now();
       const result = await test({ hostPort: node.webPort, expectedBody: 'hello' });
+      const requestMs = performance.now() - started;
       expect(result.status).toBe(200);
       expect(result.body.data).toMatchObject({
         ok: true,
@@ -139,7 +141,9 @@ describe.skipIf(Boolean(podmanSkipReason))('container hosts against Podman: read
         bodyMatched: true,
         url: `http://127.0.0.1:${node.webPort}/`,
       });
+      // The probe runs inside the request: it took no longer than the whole request did.
       expect(result.body.data.responseMs).toBeGreaterThanOrEqual(0);
+      expect(result.body.data.responseMs).toBeLessThanOrEqual(Math.ceil(requestMs));
       expect(Date.parse(result.body.data.checkedAt)).not.toBeNaN();
     });
 

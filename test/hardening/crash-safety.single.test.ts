@@ -45,20 +45,23 @@ describe('kill -9 during folder moves', () => {
     for (let i = 0; i < 40; i++)
       folders.push((await api('POST', '/api/logging/schema-folders', { name: `f${i}` })).body.data.id);
 
+    // Four clients move folders one after another; the tenth acknowledgement kills the server while
+    // the other clients' moves are in flight.
     const acknowledged: string[] = [];
-    let killed = false;
-    const moves = folders.map(async (id, index) => {
-      await new Promise((resolve) => setTimeout(resolve, index * 15));
-      if (killed) return;
-      const result = await api('PUT', `/api/logging/schema-folders/${id}/move`, { parentId: root }).catch(
-        () => undefined,
-      );
-      if (result?.status === 200) acknowledged.push(id);
-    });
-    await eventually(async () => acknowledged.length >= 10, '10 acknowledged moves');
-    killed = true;
-    await killHard();
-    await Promise.all(moves);
+    const waiting = [...folders];
+    let killed: Promise<unknown> | undefined;
+    const client = async () => {
+      for (let id = waiting.shift(); id && !killed; id = waiting.shift()) {
+        const result = await api('PUT', `/api/logging/schema-folders/${id}/move`, { parentId: root }).catch(
+          () => undefined,
+        );
+        if (result?.status === 200) acknowledged.push(id);
+        if (acknowledged.length === 10) killed = killHard();
+      }
+    };
+    await Promise.all([client(), client(), client(), client()]);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(10);
+    await killed;
 
     await start();
     const listed = await api('GET', '/api/logging/schema-folders?tree=false&limit=100');
@@ -104,7 +107,11 @@ describe('kill -9 during an upload', () => {
     });
     request.on('error', () => {});
     request.write(content.subarray(chunk, chunk + chunk / 2));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(
+      async () =>
+        (await api('GET', `/api/nodes/${node.id}/files/uploads/${upload.uploadId}`)).body.data.writing,
+      'the server to be writing the second chunk',
+    );
     await killHard();
     request.destroy();
 

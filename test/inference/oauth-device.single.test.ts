@@ -6,6 +6,7 @@ import { SESSION_EXPIRY_JOB } from '../../src/modules/inference/module.js';
 import { OAuthSessionService } from '../../src/modules/inference/oauth-sessions.js';
 import { ProviderCatalog } from '../../src/modules/inference/provider-catalog.js';
 import { type OidcPeer, POLL_INTERVAL_SECONDS } from '../services/oidc-provider.js';
+import { eventually } from '../support/eventually.js';
 import { expectError } from '../support/expectations.js';
 import type { TestGateway } from '../support/gateway.js';
 import { type OAuthTestBed, startOAuthTestBed } from './helpers.js';
@@ -102,7 +103,10 @@ describe('device flow (device_poll)', () => {
       .update(inferenceOauthSessions)
       .set({ expiresAt: new Date(Date.now() + 3_600_000) })
       .where(eq(inferenceOauthSessions.id, session.id));
-    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    // The session started with the provider's expires_in counted from the gateway's receipt of it,
+    // so once that expiresAt has passed the provider's code has too. One poll, after it: polling
+    // while waiting would be answered slow_down and never reach the provider's expiry check.
+    await eventually(() => Date.now() > Date.parse(session.expiresAt), 'the device code to expire');
     const result = await poll(session.id);
     expect(result.body).toMatchObject({ status: 'expired', errorCode: 'expired_token' });
   });

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from '../support/build.js';
+import { eventually } from '../support/eventually.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { createNode, sha256, sha256OfFile, tempRoot } from './helpers.js';
 
@@ -96,16 +97,11 @@ describe('infragate upload', () => {
     const file = randomFile('resume.bin', 6 * MIB);
     const first = runCli(['upload', '--node', node.id, '--limit-rate', '2M', file, 'cli/resume.bin']);
     // Kill it once the server holds at least one durable chunk, but before the end.
-    let killedAt = 0;
-    for (;;) {
+    const killedAt = await eventually(async () => {
       const [session] = await openSessions('cli/resume.bin');
-      if (session && session.receivedBytes >= MIB) {
-        first.child.kill('SIGKILL');
-        killedAt = session.receivedBytes;
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+      return session && session.receivedBytes >= MIB && session.receivedBytes;
+    }, 'a durable chunk');
+    first.child.kill('SIGKILL');
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
     expect(killedAt).toBeLessThan(6 * MIB);

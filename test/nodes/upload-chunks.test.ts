@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import type { CallResult, TestGateway } from '../support/gateway.js';
 import {
@@ -206,13 +207,11 @@ describe('PUT /api/nodes/{id}/files/uploads/{uploadId}/chunks', () => {
       return { request, response, write };
     }
 
-    async function waitUntil(uploadId: string, check: (data: CallResult['body']) => boolean) {
-      for (;;) {
+    const waitUntil = (uploadId: string, check: (data: CallResult['body']) => boolean) =>
+      eventually(async () => {
         const data = await session(uploadId);
-        if (check(data)) return data;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    }
+        return check(data) && data;
+      }, 'the session to change');
 
     it('lets one of two concurrent PUTs on a session write and answers the other 409', async () => {
       const data = crypto.randomBytes(256 * KIB);

@@ -23,7 +23,7 @@ function outsideKeptTime(record: IncomingRecord, target: IngestTarget, now: Date
 }
 
 /** What becomes of one record: stored (flagged with its violations under `keep`) or refused. */
-function judge(
+export function judge(
   item: RecordParse,
   target: IngestTarget,
   now: Date,

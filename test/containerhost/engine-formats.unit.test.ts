@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseEndpoint, publishedHost } from '../../src/modules/containerhost/docker.js';
 import { containerPath, volumePath } from '../../src/modules/containerhost/file-paths.js';
 import { parseImageReference } from '../../src/modules/containerhost/image-references.js';
 import {
@@ -8,7 +9,7 @@ import {
   logLine,
 } from '../../src/modules/containerhost/stream-frames.js';
 
-// What the engine's streams carry and how references and paths are read, without an engine.
+// What the engine's streams carry and how endpoints, references and paths are read, without an engine.
 const frame = (stream: number, text: string) => {
   const payload = Buffer.from(text);
   const header = Buffer.alloc(8);
@@ -131,5 +132,61 @@ describe('paths of file operations', () => {
     expect(() => containerPath('/srv/../etc')).toThrow();
     expect(() => containerPath('srv')).toThrow();
     expect(() => volumePath('a/..')).toThrow();
+  });
+});
+
+describe('node endpoints', () => {
+  it('reads a unix socket path', () => {
+    expect(parseEndpoint('unix:///run/podman/podman.sock')).toEqual({
+      kind: 'unix',
+      socketPath: '/run/podman/podman.sock',
+    });
+  });
+
+  it('reads a tcp host and port, an IPv6 host without its brackets', () => {
+    expect(parseEndpoint('tcp://engine.example:2376')).toEqual({
+      kind: 'tcp',
+      host: 'engine.example',
+      port: 2376,
+    });
+    expect(parseEndpoint('tcp://[fd00::5]:2375')).toEqual({ kind: 'tcp', host: 'fd00::5', port: 2375 });
+    expect(parseEndpoint('tcp://engine.example:2376/')).toMatchObject({ kind: 'tcp' });
+  });
+
+  it('reads an ssh user, host and port, port 22 by default, the user percent-decoded', () => {
+    expect(parseEndpoint('ssh://deploy@build-01.example')).toEqual({
+      kind: 'ssh',
+      host: 'build-01.example',
+      port: 22,
+      username: 'deploy',
+    });
+    expect(parseEndpoint('ssh://ops%40corp@10.0.0.7:2222')).toEqual({
+      kind: 'ssh',
+      host: '10.0.0.7',
+      port: 2222,
+      username: 'ops@corp',
+    });
+  });
+
+  it.each([
+    ['unix://relative.sock', 'must be unix:///path.sock, tcp://host:port or ssh://user@host'],
+    ['not an endpoint', 'must be unix:///path.sock, tcp://host:port or ssh://user@host'],
+    ['http://engine.example:2375', 'must be unix:///path.sock, tcp://host:port or ssh://user@host'],
+    ['tcp://engine.example:2375/v1.41', 'must not have a path, query or fragment'],
+    ['tcp://engine.example:2375?tls=1', 'must not have a path, query or fragment'],
+    ['tcp://engine.example:2375#x', 'must not have a path, query or fragment'],
+    ['tcp://engine.example', 'tcp:// endpoints need a host and a port'],
+    ['tcp://admin@engine.example:2375', 'tcp:// endpoints take no user'],
+    ['ssh://build-01.example', 'ssh:// endpoints need user@host'],
+    ['ssh://deploy:secret@build-01.example', 'put the SSH key in sshPrivateKey, not a password in the URL'],
+  ])('refuses %j: %s', (text, error) => {
+    expect(parseEndpoint(text)).toEqual({ error });
+  });
+
+  it("probes a unix socket node's ports on loopback and a remote node's on its host", () => {
+    expect(publishedHost({ kind: 'unix', socketPath: '/run/podman/podman.sock' })).toBe('127.0.0.1');
+    expect(publishedHost({ kind: 'ssh', host: 'build-01.example', port: 22, username: 'deploy' })).toBe(
+      'build-01.example',
+    );
   });
 });
