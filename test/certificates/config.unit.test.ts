@@ -27,7 +27,7 @@ describe('HTTPS and ACME configuration', () => {
     expect(config.https).toEqual({ port: 8443, defaultCertificate: 'gateway', redirect: true });
   });
 
-  it('reports every bad value at once', () => {
+  it('reports every bad value at once, in the order of the configuration table', () => {
     expect(
       problems({
         HTTPS_PORT: 'x',
@@ -35,8 +35,8 @@ describe('HTTPS and ACME configuration', () => {
         INFRAGATE_ACME_CA_FILE: '/nonexistent/ca.pem',
       }),
     ).toEqual([
-      'INFRAGATE_ACME_DIRECTORY_URL is invalid: expected an https:// URL',
       'HTTPS_PORT=x is invalid: expected an integer from 0 to 65535',
+      'INFRAGATE_ACME_DIRECTORY_URL=http://ca.example/directory is invalid: expected an https:// URL',
       'INFRAGATE_ACME_CA_FILE=/nonexistent/ca.pem is invalid: no such file',
     ]);
   });
@@ -44,6 +44,12 @@ describe('HTTPS and ACME configuration', () => {
   it('refuses the redirect without an HTTPS port', () => {
     expect(problems({ INFRAGATE_HTTPS_REDIRECT: 'true' })).toEqual([
       'INFRAGATE_HTTPS_REDIRECT=true is invalid without HTTPS_PORT',
+    ]);
+  });
+
+  it('reports only the refused HTTPS port when the redirect needs it', () => {
+    expect(problems({ INFRAGATE_HTTPS_REDIRECT: 'true', HTTPS_PORT: 'x' })).toEqual([
+      'HTTPS_PORT=x is invalid: expected an integer from 0 to 65535',
     ]);
   });
 });

@@ -12,7 +12,8 @@ const graphOf = (dir: string, tsConfig: string, fileExtensions: string[]) =>
 
 /**
  * The layers of src/, lowest first: a file may import its own layer and those below, never one above.
- * config.ts (with the errors and the catalog file it checks) sits with core, which reads the config.
+ * config.ts and its settings in config/ (with the errors and the catalog file it checks) sit with core,
+ * which reads the config.
  * package-root.ts, which finds the files the package ships (migrations among them), is below all.
  */
 const LAYERS: [string, (file: string) => boolean][] = [
@@ -21,7 +22,9 @@ const LAYERS: [string, (file: string) => boolean][] = [
   [
     'core',
     (file) =>
-      file.startsWith('core/') || ['config.ts', 'config-error.ts', 'inference-catalog.ts'].includes(file),
+      file.startsWith('core/') ||
+      file.startsWith('config/') ||
+      ['config.ts', 'config-error.ts', 'inference-catalog.ts'].includes(file),
   ],
   ['modules', (file) => file.startsWith('modules/')],
   ['server', (file) => ['server.ts', 'storage.ts', 'bootstrap.ts'].includes(file)],

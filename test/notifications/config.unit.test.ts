@@ -54,4 +54,15 @@ describe('notification settings', () => {
     expect(problem).toMatch(/^INFRAGATE_NOTIFY_TIMEOUT_MS=60000 is invalid: expected less than/);
     expect(problems({ INFRAGATE_NOTIFY_SWEEP_SECONDS: '0' })).toHaveLength(1);
   });
+
+  it('take a send deadline just shorter than the lease', () => {
+    const config = loadConfig({ INFRAGATE_NOTIFY_TIMEOUT_MS: '59999', INFRAGATE_NOTIFY_LEASE_SECONDS: '60' });
+    expect(config.notify.sendTimeoutMs).toBe(59_999);
+  });
+
+  it('compare the send deadline with the lease only once the lease is accepted', () => {
+    expect(problems({ INFRAGATE_NOTIFY_TIMEOUT_MS: '70000', INFRAGATE_NOTIFY_LEASE_SECONDS: 'abc' })).toEqual(
+      ['INFRAGATE_NOTIFY_LEASE_SECONDS=abc is invalid: expected an integer from 1 to 3600'],
+    );
+  });
 });
