@@ -5,6 +5,7 @@ import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { notFound, unprocessable } from '../../core/errors.js';
+import { type GatewayHostnames, hostnameReserved } from '../../core/gateway-hostnames.js';
 import { certificateNameCovers, hostOfHeader, isBelow } from '../../core/hostnames.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -35,6 +36,7 @@ export class DomainService {
   private readonly hosts: DomainInvalidation;
   private readonly urls: SiteUrls;
   private readonly certificates: DomainCertificates;
+  private readonly gatewayNames: GatewayHostnames;
 
   constructor(
     deps: Pick<Deps, 'db' | 'audit' | 'config'> & {
@@ -42,6 +44,7 @@ export class DomainService {
       hosts: DomainInvalidation;
       urls: SiteUrls;
       certificates: DomainCertificates;
+      gatewayNames: GatewayHostnames;
     },
   ) {
     this.db = deps.db;
@@ -51,6 +54,7 @@ export class DomainService {
     this.hosts = deps.hosts;
     this.urls = deps.urls;
     this.certificates = deps.certificates;
+    this.gatewayNames = deps.gatewayNames;
   }
 
   async list(projectId: string, request: PageRequest) {
@@ -77,8 +81,8 @@ export class DomainService {
   }
 
   /**
-   * Adds a host name to a project (pending until verified). `gatewayHost` is the name the caller
-   * reached the gateway by: the gateway's own name can never become a site.
+   * Adds a host name to a project (pending until verified). `gatewayHost` is the `Host` the caller
+   * reached the gateway by: none of the gateway's own names can ever become a site.
    */
   async create(
     actor: AuditActor,
@@ -87,7 +91,8 @@ export class DomainService {
     gatewayHost?: string,
   ): Promise<Domain> {
     const { hostname } = input;
-    this.assertAvailable(hostname, hostOfHeader(gatewayHost));
+    const reserved = await this.reservation(hostname, gatewayHost);
+    if (reserved) throw hostnameReserved(hostname, reserved);
     const certificateId = input.certificateId ?? null;
     return this.db.transaction(async (tx) => {
       await requireProject(tx, projectId);
@@ -163,23 +168,33 @@ export class DomainService {
   /**
    * Checks ownership now: the TXT record, then the HTTP token (or only the one asked for). The
    * outcome is recorded either way; a verified domain that fails a later check stops being served.
+   * A name reserved since it was added (one of the gateway's own, `gatewayHost` included) fails
+   * without asking anyone.
    */
-  async verify(actor: AuditActor, projectId: string, domainId: string, check: DomainCheck): Promise<Domain> {
+  async verify(
+    actor: AuditActor,
+    projectId: string,
+    domainId: string,
+    check: DomainCheck,
+    gatewayHost?: string,
+  ): Promise<Domain> {
     const domain = await this.row(projectId, domainId);
     const proof = this.proofOf(domain);
-    const failures: string[] = [];
+    const reserved = await this.reservation(domain.hostname, gatewayHost);
+    const failures = reserved ? [`HOSTNAME_RESERVED: ${reserved}`] : [];
     const attempt = async (label: string, run: () => Promise<CheckResult>) => {
       const result = await run();
       if (!result.ok) failures.push(`${label}: ${result.reason}`);
       return result.ok;
     };
     const verified =
-      (check.method !== 'http' &&
+      !reserved &&
+      ((check.method !== 'http' &&
         (await attempt('DNS', () => this.checks.txt(domain.hostname, proof.dnsValue)))) ||
-      (check.method !== 'dns' &&
-        (await attempt('HTTP', () =>
-          this.checks.http(domain.hostname, domain.verificationToken, proof.httpBody),
-        )));
+        (check.method !== 'dns' &&
+          (await attempt('HTTP', () =>
+            this.checks.http(domain.hostname, domain.verificationToken, proof.httpBody),
+          ))));
     const now = new Date();
     const checked = await this.db.transaction(async (tx) => {
       await this.row(projectId, domainId, tx);
@@ -234,24 +249,13 @@ export class DomainService {
     throw notFound({ projectId, domainId });
   }
 
-  private assertAvailable(hostname: string, gatewayHost: string | undefined): void {
+  /** Why a host name can never be a custom domain, or undefined when it may be one. */
+  private async reservation(hostname: string, gatewayHost: string | undefined): Promise<string | undefined> {
     const base = this.baseDomain;
     if (base && (hostname === base || isBelow(hostname, base)))
-      throw unprocessable(
-        'HOSTNAME_RESERVED',
-        `names at and under the pages base domain ${base} are given to sites by slug`,
-        {
-          hostname,
-        },
-      );
-    if (hostname === gatewayHost)
-      throw unprocessable(
-        'HOSTNAME_RESERVED',
-        'the gateway itself answers at this name; it cannot become a site',
-        {
-          hostname,
-        },
-      );
+      return `names at and under the pages base domain ${base} are given to sites by slug`;
+    const own = await this.gatewayNames.refusal(hostname, gatewayHost);
+    return own && `${own}; it cannot become a site`;
   }
 
   private async assertCertificateCovers(
