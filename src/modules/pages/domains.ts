@@ -8,6 +8,7 @@ import { notFound, unprocessable } from '../../core/errors.js';
 import { type GatewayHostnames, hostnameReserved } from '../../core/gateway-hostnames.js';
 import { certificateNameCovers, hostOfHeader, isBelow } from '../../core/hostnames.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { actorHolds } from '../../core/trust-boundary.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { pagesDomains, sslCertificates } from '../../db/schema/index.js';
 import type { DomainCertificates, DomainRow } from './domain-certificates.js';
@@ -96,7 +97,7 @@ export class DomainService {
     const certificateId = input.certificateId ?? null;
     return this.db.transaction(async (tx) => {
       await requireProject(tx, projectId);
-      await this.assertCertificateCovers(tx, certificateId, hostname);
+      await this.assertCertificateUsable(tx, actor, certificateId, hostname);
       const [row] = (await conflictOnDuplicate(
         tx
           .insert(pagesDomains)
@@ -129,7 +130,13 @@ export class DomainService {
   ): Promise<Domain> {
     return this.db.transaction(async (tx) => {
       const before = await this.row(projectId, domainId, tx);
-      await this.assertCertificateCovers(tx, changes.certificateId, before.hostname);
+      await this.assertCertificateUsable(
+        tx,
+        actor,
+        changes.certificateId,
+        before.hostname,
+        before.certificateId,
+      );
       // Choosing the certificate it has already keeps it as it was; any other choice is not an order.
       const certificateOrdered = changes.certificateId === before.certificateId && before.certificateOrdered;
       const [row] = await tx
@@ -258,18 +265,31 @@ export class DomainService {
     return own && `${own}; it cannot become a site`;
   }
 
-  private async assertCertificateCovers(
+  /**
+   * A certificate a domain may be served with: one the caller may view (`certificates:view`, on the
+   * whole area or on that certificate) that names the host. One the caller may not view is answered
+   * as one that does not exist, so neither its existence nor its names leak; the one the domain has
+   * already (`bound`, perhaps ordered for it) may be kept.
+   */
+  private async assertCertificateUsable(
     db: DbOrTx,
+    actor: AuditActor,
     certificateId: string | null,
     hostname: string,
+    bound: string | null = null,
   ): Promise<void> {
     if (certificateId === null) return;
-    const [certificate] = await db
-      .select({ sans: sslCertificates.sans })
-      .from(sslCertificates)
-      .where(eq(sslCertificates.id, certificateId));
+    const viewable = certificateId === bound || actorHolds(actor, 'certificates:view', certificateId);
+    const [certificate] = viewable
+      ? await db
+          .select({ sans: sslCertificates.sans })
+          .from(sslCertificates)
+          .where(eq(sslCertificates.id, certificateId))
+      : [];
     if (!certificate)
-      throw unprocessable('CERTIFICATE_NOT_FOUND', 'no stored certificate has this id', { certificateId });
+      throw unprocessable('CERTIFICATE_NOT_FOUND', 'no stored certificate you may view has this id', {
+        certificateId,
+      });
     // An ACME certificate not issued yet names nothing so far.
     const names = certificate.sans ?? [];
     if (!names.some((name) => certificateNameCovers(name, hostname)))
