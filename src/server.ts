@@ -28,7 +28,7 @@ import { completeDocument, documentRoute } from './core/openapi/openapi-document
 import { SECURITY_SCHEMES } from './core/openapi/security.js';
 import { OneLinePerRequest } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
-import { registerSecurityHeaders } from './core/security-headers.js';
+import { PagePolicies, registerSecurityHeaders } from './core/security-headers.js';
 import { SignInThrottlePort } from './core/sign-in-throttle.js';
 import { registerValidation } from './core/validation.js';
 import { registerWebSockets } from './core/websockets.js';
@@ -188,7 +188,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
 
   registerValidation(app);
   registerErrorHandling(app);
-  registerSecurityHeaders(app, { https: config.cookieSecure });
+  registerSecurityHeaders(app, { https: config.cookieSecure, policies: new PagePolicies(config.publicUrl) });
   registerHttpsPolicy(app, config.https);
   registerJsonBodyParser(app);
   registerInputGuard(app);

@@ -1,3 +1,5 @@
+import { domainToASCII } from 'node:url';
+
 /**
  * DNS host names as the gateway accepts and compares them: lowercase letters, digits and hyphens in
  * labels of 1 to 63 characters, at least two labels, 253 characters in all, a last label that is not
@@ -17,17 +19,25 @@ export function isHostname(value: string): boolean {
 }
 
 /**
- * The host name a request names in its `Host` header: lowercase, without the port and a trailing
- * dot; undefined for an IP literal or anything that is not a host name.
+ * A host name in the one spelling the gateway compares: lowercase ASCII without a trailing dot, an
+ * internationalised name in its `xn--` form (`Bücher.Example.` → `xn--bcher-kva.example`); undefined
+ * for an IP literal or anything that is not a host name. A name already in that form is answered as
+ * it is, without the IDNA mapping.
+ */
+export function canonicalHostname(value: string): string | undefined {
+  const plain = value.trim().toLowerCase().replace(/\.$/, '');
+  if (isHostname(plain)) return plain;
+  const ascii = domainToASCII(plain).replace(/\.$/, '');
+  return isHostname(ascii) ? ascii : undefined;
+}
+
+/**
+ * The host name a request names in its `Host` header, without the port, in its canonical spelling;
+ * undefined for an IP literal or anything that is not a host name.
  */
 export function hostOfHeader(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const name = header
-    .trim()
-    .toLowerCase()
-    .replace(/:\d{1,5}$/, '')
-    .replace(/\.$/, '');
-  return isHostname(name) ? name : undefined;
+  return canonicalHostname(header.trim().replace(/:\d{1,5}$/, ''));
 }
 
 /** Whether `hostname` is a name below `domain` (`a.b.example.com` is below `example.com`; the domain itself is not). */

@@ -18,6 +18,15 @@ import { forbidden } from './errors.js';
 const requestActor = (actor: Actor | AuditActor): actor is Actor => 'scopes' in actor;
 
 /**
+ * Whether the caller holds `required` (on the one resource named, or area-wide): a caller acting
+ * through a request by its scopes; the gateway itself (CLI, jobs) always. For a resource of another
+ * area a record uses, such as the certificate a pages domain is served with.
+ */
+export function actorHolds(actor: Actor | AuditActor, required: RequiredScope, resourceId?: string): boolean {
+  return !requestActor(actor) || hasScope(actor.scopes, required, resourceId);
+}
+
+/**
  * Refuses (403, naming the fields and the scope) a change of `fields` by a caller whose grant of
  * `areaScope` names resources rather than the whole area. `fields` are those the request changes
  * (given but equal to the stored value counts as no change); none: nothing to check.
@@ -27,7 +36,7 @@ export function requireAreaScopeToMove(
   areaScope: RequiredScope,
   fields: readonly string[],
 ): void {
-  if (fields.length === 0 || !requestActor(actor) || hasScope(actor.scopes, areaScope)) return;
+  if (fields.length === 0 || actorHolds(actor, areaScope)) return;
   throw forbidden({
     reason: 'BOUNDARY_CHANGE_NEEDS_AREA_SCOPE',
     requiredScope: areaScope,

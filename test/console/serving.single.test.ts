@@ -4,12 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_BUILD_DIR } from '../../src/modules/console/bundle.js';
 import { ensureConsoleBuilt } from '../support/build.js';
 import { expectError } from '../support/expectations.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { type CallResult, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
 
 let gateway: TestGateway;
 let scriptName: string;
 const html = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+/** The sources of one directive of an answer's content security policy. */
+function directive(result: CallResult, name: string): string[] {
+  const policy = String(result.headers['content-security-policy']);
+  const found = policy.split(';').find((part) => part.trim().startsWith(`${name} `));
+  return found ? found.trim().split(/\s+/).slice(1) : [];
+}
 
 beforeAll(async () => {
   await ensureConsoleBuilt();
@@ -20,12 +27,12 @@ afterAll(() => gateway.close());
 
 describe('the console page', () => {
   it('is served at / with no-cache, the console policy and the security headers', async () => {
-    const result = await gateway.call('GET', '/', { token: null });
+    const result = await gateway.call('GET', '/', { token: null, headers: { host: 'Console.test:8443' } });
     expect(result.status).toBe(200);
     expect(result.headers['content-type']).toMatch(/^text\/html/);
     expect(result.headers['cache-control']).toBe('no-cache');
-    expect(result.headers['content-security-policy']).toContain("script-src 'self'");
-    expect(result.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(directive(result, 'script-src')).toEqual(['127.0.0.1:8080/assets/', 'console.test:8443/assets/']);
+    expect(directive(result, 'frame-ancestors')).toEqual(["'none'"]);
     expect(result.headers['x-frame-options']).toBe('DENY');
     expect(result.headers['x-content-type-options']).toBe('nosniff');
   });
@@ -105,6 +112,20 @@ describe('paths the console never takes over', () => {
     expect((await gateway.call('GET', '/docs', { token: null, headers: html })).text).not.toContain(
       '<div id="root">',
     );
+  });
+
+  it('the docs have a policy of their own: scripts from their static files only', async () => {
+    const docs = await gateway.call('GET', '/docs', { token: null, headers: { ...html, host: 'gw.test' } });
+    expect(directive(docs, 'default-src')).toEqual(["'none'"]);
+    expect(directive(docs, 'script-src')).toEqual(['127.0.0.1:8080/docs/static/', 'gw.test/docs/static/']);
+    expect(directive(docs, 'connect-src')).toEqual(["'self'", '127.0.0.1:8080']);
+  });
+
+  it("a page reached at a Host no policy source can name takes its scripts from 'self' there", async () => {
+    for (const host of ['[::1]:8080', 'a;b', 'x y']) {
+      const page = await gateway.call('GET', '/', { token: null, headers: { host } });
+      expect(directive(page, 'script-src')).toEqual(['127.0.0.1:8080/assets/', "'self'"]);
+    }
   });
 
   it('unknown pages sites and assets answer the JSON 404', async () => {

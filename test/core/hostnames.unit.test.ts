@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { certificateNameCovers, hostOfHeader, isBelow, isHostname } from '../../src/core/hostnames.js';
+import {
+  canonicalHostname,
+  certificateNameCovers,
+  hostOfHeader,
+  isBelow,
+  isHostname,
+} from '../../src/core/hostnames.js';
 
 describe('host names', () => {
   it.each([
@@ -29,6 +35,22 @@ describe('host names', () => {
     expect(hostOfHeader('127.0.0.1:8080')).toBeUndefined();
     expect(hostOfHeader('[::1]:8080')).toBeUndefined();
     expect(hostOfHeader(undefined)).toBeUndefined();
+  });
+
+  it.each([
+    ['Docs.Example.COM', 'docs.example.com'],
+    ['docs.example.com.', 'docs.example.com'],
+    ['Bücher.Example.', 'xn--bcher-kva.example'],
+    ['XN--BCHER-KVA.example', 'xn--bcher-kva.example'],
+    ['docs。example。com', 'docs.example.com'],
+  ])('spells %s canonically as %s', (name, canonical) => expect(canonicalHostname(name)).toBe(canonical));
+
+  it.each(['10.0.0.1', '[::1]', 'localhost', 'docs example.com', ''])('finds no host name in %j', (name) =>
+    expect(canonicalHostname(name)).toBeUndefined(),
+  );
+
+  it('reads an internationalised Host header in its xn-- form', () => {
+    expect(hostOfHeader('Bücher.Example:8080')).toBe('xn--bcher-kva.example');
   });
 
   it('knows which names are below a domain', () => {

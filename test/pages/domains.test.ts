@@ -1,23 +1,30 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestCa } from '../certificates/tls-material.js';
 import { makeTestPki, openssl, type TestPki } from '../services/openssl-pki.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { uploadCertificate } from './domain-tls.js';
 import { auditActions, createProject, pagesConfig, uniqueSlug } from './helpers.js';
 
 const BASE_DOMAIN = 'pages.test';
 
 let gateway: TestGateway;
 let pki: TestPki | undefined;
+let ca: TestCa | undefined;
 let counter = 0;
 
 beforeAll(async () => {
   gateway = await startTestGateway({ pages: pagesConfig({ baseDomain: BASE_DOMAIN }) });
-  if (openssl.path) pki = makeTestPki();
+  if (openssl.path) {
+    pki = makeTestPki();
+    ca = new TestCa();
+  }
 });
 afterAll(async () => {
   await gateway.close();
   pki?.cleanup();
+  ca?.cleanup();
 });
 
 const uniqueHost = () => `${uniqueSlug('d')}-${++counter}.example.org`;
@@ -148,6 +155,71 @@ describe('POST /api/pages/:projectId/domains', () => {
     expectError(result, 422, 'UNPROCESSABLE_ENTITY');
     expect(result.body.details.reason).toBe('CERTIFICATE_NOT_FOUND');
     expect((await gateway.call('GET', domainsOf(project.id))).body.pagination.total).toBe(0);
+  });
+});
+
+describe.skipIf(!openssl.path)('certificates a caller may not view', () => {
+  /** A project, a stored certificate naming `hostname`, and a caller with these scopes beside `pages:manage`. */
+  async function setting(scopes: (certificateId: string) => string[] = () => []) {
+    const project = await createProject(gateway);
+    const hostname = uniqueHost();
+    const certificate = await uploadCertificate(gateway, ca!, [hostname]);
+    const token = await gateway.tokenWithScopes(['pages:manage', ...scopes(certificate.id)]);
+    return { projectId: project.id, hostname, certificateId: certificate.id, token };
+  }
+
+  it('answers a certificate the caller may not view as one that does not exist, naming nothing', async () => {
+    const { projectId, hostname, certificateId, token } = await setting();
+    for (const name of [hostname, uniqueHost()]) {
+      const result = await gateway.call('POST', domainsOf(projectId), {
+        token,
+        body: { hostname: name, certificateId },
+      });
+      expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+      expect(result.body.details).toEqual({
+        reason: 'CERTIFICATE_NOT_FOUND',
+        explanation: expect.any(String),
+        certificateId,
+      });
+    }
+    expect((await gateway.call('GET', domainsOf(projectId))).body.pagination.total).toBe(0);
+  });
+
+  it('does not let such a caller choose it for a domain with PATCH either', async () => {
+    const { projectId, hostname, certificateId, token } = await setting();
+    const domain = await addDomain(projectId, { hostname });
+    const result = await gateway.call('PATCH', `${domainsOf(projectId)}/${domain.id}`, {
+      token,
+      body: { certificateId },
+    });
+    expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+    expect(result.body.details.reason).toBe('CERTIFICATE_NOT_FOUND');
+  });
+
+  it('lets a caller who may view that one certificate choose it, and see its names when they do not fit', async () => {
+    const { projectId, hostname, certificateId, token } = await setting((id) => [`certificates:view:${id}`]);
+    const mismatch = await gateway.call('POST', domainsOf(projectId), {
+      token,
+      body: { hostname: uniqueHost(), certificateId },
+    });
+    expect(mismatch.body.details).toMatchObject({ reason: 'CERTIFICATE_MISMATCH', names: [hostname] });
+    const taken = await gateway.call('POST', domainsOf(projectId), {
+      token,
+      body: { hostname, certificateId },
+    });
+    expect(taken.status, taken.text).toBe(201);
+    expect(taken.body.data.certificateId).toBe(certificateId);
+  });
+
+  it('lets such a caller keep the certificate an operator chose for the domain', async () => {
+    const { projectId, hostname, certificateId, token } = await setting();
+    const domain = await addDomain(projectId, { hostname, certificateId });
+    const kept = await gateway.call('PATCH', `${domainsOf(projectId)}/${domain.id}`, {
+      token,
+      body: { certificateId },
+    });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.body.data.certificateId).toBe(certificateId);
   });
 });
 

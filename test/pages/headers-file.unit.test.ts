@@ -69,9 +69,7 @@ describe('_headers mistakes, reported by line', () => {
     ['/a\n  no colon here', /expected "Name: value" or "! Name"/],
     ['/a\n  Bad Name: 1', /not a valid header name/],
     ['/a\n  X-Emoji: ☃', /printable ASCII/],
-    ['/a\n  Set-Cookie: a=1', /set-cookie header is managed by the gateway/],
-    ['/a\n  Content-Length: 1', /content-length header is managed/],
-    ['/a\n  Strict-Transport-Security: max-age=0', /strict-transport-security header is managed/],
+    ['/a\n  Content-Length: 1', /content-length header is managed by the gateway/],
     ['/a\n  ! ETag', /etag header is managed/],
     ['https://example.com/*\n  X-A: 1', /absolute URL patterns are not supported/],
     ['/a/*/b/*\n  X-A: 1', /one splat/],
@@ -79,6 +77,31 @@ describe('_headers mistakes, reported by line', () => {
     const problems = problemsOf(file);
     expect(problems).toHaveLength(1);
     expect(problems[0]!.message).toMatch(message);
+  });
+
+  // Each acts beyond the answer that carries it: under /sites/ on the gateway's own origin.
+  it.each([
+    ['Set-Cookie: session=x', 'set-cookie', /acts on the whole host/],
+    ['Clear-Site-Data: "cookies"', 'clear-site-data', /acts on the whole host/],
+    ['Strict-Transport-Security: max-age=0', 'strict-transport-security', /acts on the whole host/],
+    ['Alt-Svc: h2="elsewhere.example:443"', 'alt-svc', /acts on the whole host/],
+    ['NEL: {"report_to":"x","max_age":86400}', 'nel', /acts on the whole host/],
+    ['Report-To: {"group":"x","endpoints":[]}', 'report-to', /acts on the whole host/],
+    ['Service-Worker-Allowed: /', 'service-worker-allowed', /acts on the whole host/],
+    ['Access-Control-Allow-Credentials: true', 'access-control-allow-credentials', /visitor's cookies/],
+    ['Refresh: 0; url=https://elsewhere.example/', 'refresh', /write a redirect in _redirects/],
+  ])('refuses a site setting or taking away %j', (line, name, reason) => {
+    for (const file of [`/a\n  ${line}`, `/a\n  ! ${name.toUpperCase()}`]) {
+      expect(problemsOf(file)).toEqual([
+        { line: 2, message: expect.stringMatching(new RegExp(`^the ${name} header .*${reason.source}`)) },
+      ]);
+    }
+  });
+
+  it('lets a site send its own content security policy and framing', () => {
+    expect(
+      problemsOf('/a\n  Content-Security-Policy: frame-ancestors self\n  X-Frame-Options: SAMEORIGIN'),
+    ).toEqual([]);
   });
 
   it('numbers the lines of the file, comments included', () => {

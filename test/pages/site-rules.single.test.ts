@@ -176,6 +176,23 @@ describe('rules checked at deploy time', () => {
     expect(after.body.pagination.total).toBe(before.body.pagination.total);
   });
 
+  it('refuses headers that would act on the gateway itself, naming their lines', async () => {
+    const result = await deploy(
+      gateway,
+      projectId,
+      await tarGz({
+        'index.html': 'x',
+        _headers: '/*\n  X-Site: fine\n  Clear-Site-Data: "*"\n/later\n  Refresh: 0; url=/sites/\n',
+      }),
+    );
+    expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+    expect(result.body.details).toMatchObject({ reason: 'SITE_RULES_INVALID', problemCount: 2 });
+    expect(result.body.details.problems).toEqual([
+      { file: '_headers', line: 3, message: expect.stringMatching(/^the clear-site-data header/) },
+      { file: '_headers', line: 5, message: expect.stringMatching(/^the refresh header/) },
+    ]);
+  });
+
   it('refuses rules files that are not UTF-8 text', async () => {
     const result = await deploy(
       gateway,

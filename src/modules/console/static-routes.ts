@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App, GatewayModule } from '../../core/app.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { requestWithoutQuery } from '../../core/query-free-log.js';
-import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../core/security-headers.js';
+import { PagePolicies } from '../../core/security-headers.js';
 import type { ConsoleBundle, ConsoleFile } from './bundle.js';
 
 // Paths the console never answers: an unknown path under them keeps its JSON 404 (after a 401 for
@@ -35,10 +35,16 @@ export function isConsolePageRequest(method: string | undefined, url: string, ac
   return pathname === '/' || (accept ?? '').includes('text/html');
 }
 
-function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, cacheControl: string) {
+function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: ConsoleFile,
+  cacheControl: string,
+  policies: PagePolicies,
+) {
   reply
     .header('cache-control', cacheControl)
-    .header('content-security-policy', CONSOLE_CONTENT_SECURITY_POLICY)
+    .header('content-security-policy', policies.console(request.headers.host))
     .header('etag', file.etag)
     .type(file.contentType);
   if (request.headers['if-none-match'] === file.etag) return reply.status(304).send();
@@ -59,6 +65,7 @@ type ConstraintStrategy = Parameters<App['addConstraintStrategy']>[0];
 type RouteHandler = NonNullable<ReturnType<ReturnType<ConstraintStrategy['storage']>['get']>>;
 
 export const consoleStaticRoutes: GatewayModule<{ bundle: ConsoleBundle }> = async (app, { bundle }) => {
+  const policies = new PagePolicies(app.deps.config.publicUrl);
   // Deep links (/users, /account…) are the console's own routes: a constraint lets the catch-all
   // match only page requests, so every other unknown path falls through to the usual 404 handling.
   app.addConstraintStrategy({
@@ -89,7 +96,7 @@ export const consoleStaticRoutes: GatewayModule<{ bundle: ConsoleBundle }> = asy
     async (request, reply) => {
       const page = await bundle.page();
       if (!page) throw consoleNotBuilt();
-      return sendFile(request, reply, page, REVALIDATE);
+      return sendFile(request, reply, page, REVALIDATE, policies);
     },
   );
 
@@ -102,7 +109,7 @@ export const consoleStaticRoutes: GatewayModule<{ bundle: ConsoleBundle }> = asy
     async (request, reply) => {
       const asset = await bundle.asset(request.params.name);
       if (!asset) throw notFound();
-      return sendFile(request, reply, asset, IMMUTABLE);
+      return sendFile(request, reply, asset, IMMUTABLE, policies);
     },
   );
 };

@@ -6,6 +6,7 @@ import type { CertificateRequests } from '../../core/certificate-requests.js';
 import type { Deps } from '../../core/deps.js';
 import { describeError } from '../../core/error-text.js';
 import { AppError } from '../../core/errors.js';
+import type { GatewayHostnames } from '../../core/gateway-hostnames.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { pagesDomains } from '../../db/schema/index.js';
 
@@ -25,7 +26,8 @@ function orderFailure(name: string, error: unknown): string {
  * The certificates of custom domains, across the module boundary: the TLS listener serves the one a
  * verified domain chose (`deps.certificateChoices`, served here), one is ordered for a verified
  * domain without one (`deps.certificateRequests`), and an ordered one is given back when no domain
- * uses it any more, so it is not renewed for nothing.
+ * uses it any more, so it is not renewed for nothing. A domain that claims one of the gateway's own
+ * names (added before they were reserved) chooses nothing for it.
  */
 export class DomainCertificates implements CertificateChoices {
   private readonly db: Db;
@@ -33,9 +35,15 @@ export class DomainCertificates implements CertificateChoices {
   private readonly requests: CertificateRequests;
   private readonly choices: CertificateChoicePort;
   private readonly acmeEmail: string | undefined;
+  private readonly gatewayNames: GatewayHostnames;
 
-  constructor(deps: Pick<Deps, 'db' | 'audit' | 'config' | 'certificateRequests' | 'certificateChoices'>) {
+  constructor(
+    deps: Pick<Deps, 'db' | 'audit' | 'config' | 'certificateRequests' | 'certificateChoices'> & {
+      gatewayNames: GatewayHostnames;
+    },
+  ) {
     this.db = deps.db;
+    this.gatewayNames = deps.gatewayNames;
     this.audit = deps.audit;
     this.requests = deps.certificateRequests;
     this.choices = deps.certificateChoices;
@@ -43,11 +51,16 @@ export class DomainCertificates implements CertificateChoices {
   }
 
   async chosen(): Promise<ReadonlyMap<string, string>> {
-    const rows = await this.db
-      .select({ hostname: pagesDomains.hostname, certificateId: pagesDomains.certificateId })
-      .from(pagesDomains)
-      .where(and(eq(pagesDomains.status, 'verified'), isNotNull(pagesDomains.certificateId)));
-    return new Map(rows.map((row) => [row.hostname, row.certificateId!]));
+    const [rows, gatewayNames] = await Promise.all([
+      this.db
+        .select({ hostname: pagesDomains.hostname, certificateId: pagesDomains.certificateId })
+        .from(pagesDomains)
+        .where(and(eq(pagesDomains.status, 'verified'), isNotNull(pagesDomains.certificateId))),
+      this.gatewayNames.names(),
+    ]);
+    return new Map(
+      rows.filter((row) => !gatewayNames.has(row.hostname)).map((row) => [row.hostname, row.certificateId!]),
+    );
   }
 
   /** Tells every gateway process's TLS listener, once `tx` commits, that what a domain serves changed. */

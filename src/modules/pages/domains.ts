@@ -5,8 +5,10 @@ import type { AuditRecorder } from '../../core/audit-recorder.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { notFound, unprocessable } from '../../core/errors.js';
+import { type GatewayHostnames, hostnameReserved } from '../../core/gateway-hostnames.js';
 import { certificateNameCovers, hostOfHeader, isBelow } from '../../core/hostnames.js';
 import { fetchPage, type PageRequest } from '../../core/pagination.js';
+import { actorHolds } from '../../core/trust-boundary.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { pagesDomains, sslCertificates } from '../../db/schema/index.js';
 import type { DomainCertificates, DomainRow } from './domain-certificates.js';
@@ -35,6 +37,7 @@ export class DomainService {
   private readonly hosts: DomainInvalidation;
   private readonly urls: SiteUrls;
   private readonly certificates: DomainCertificates;
+  private readonly gatewayNames: GatewayHostnames;
 
   constructor(
     deps: Pick<Deps, 'db' | 'audit' | 'config'> & {
@@ -42,6 +45,7 @@ export class DomainService {
       hosts: DomainInvalidation;
       urls: SiteUrls;
       certificates: DomainCertificates;
+      gatewayNames: GatewayHostnames;
     },
   ) {
     this.db = deps.db;
@@ -51,6 +55,7 @@ export class DomainService {
     this.hosts = deps.hosts;
     this.urls = deps.urls;
     this.certificates = deps.certificates;
+    this.gatewayNames = deps.gatewayNames;
   }
 
   async list(projectId: string, request: PageRequest) {
@@ -77,8 +82,8 @@ export class DomainService {
   }
 
   /**
-   * Adds a host name to a project (pending until verified). `gatewayHost` is the name the caller
-   * reached the gateway by: the gateway's own name can never become a site.
+   * Adds a host name to a project (pending until verified). `gatewayHost` is the `Host` the caller
+   * reached the gateway by: none of the gateway's own names can ever become a site.
    */
   async create(
     actor: AuditActor,
@@ -87,11 +92,12 @@ export class DomainService {
     gatewayHost?: string,
   ): Promise<Domain> {
     const { hostname } = input;
-    this.assertAvailable(hostname, hostOfHeader(gatewayHost));
+    const reserved = await this.reservation(hostname, gatewayHost);
+    if (reserved) throw hostnameReserved(hostname, reserved);
     const certificateId = input.certificateId ?? null;
     return this.db.transaction(async (tx) => {
       await requireProject(tx, projectId);
-      await this.assertCertificateCovers(tx, certificateId, hostname);
+      await this.assertCertificateUsable(tx, actor, certificateId, hostname);
       const [row] = (await conflictOnDuplicate(
         tx
           .insert(pagesDomains)
@@ -124,7 +130,13 @@ export class DomainService {
   ): Promise<Domain> {
     return this.db.transaction(async (tx) => {
       const before = await this.row(projectId, domainId, tx);
-      await this.assertCertificateCovers(tx, changes.certificateId, before.hostname);
+      await this.assertCertificateUsable(
+        tx,
+        actor,
+        changes.certificateId,
+        before.hostname,
+        before.certificateId,
+      );
       // Choosing the certificate it has already keeps it as it was; any other choice is not an order.
       const certificateOrdered = changes.certificateId === before.certificateId && before.certificateOrdered;
       const [row] = await tx
@@ -163,23 +175,33 @@ export class DomainService {
   /**
    * Checks ownership now: the TXT record, then the HTTP token (or only the one asked for). The
    * outcome is recorded either way; a verified domain that fails a later check stops being served.
+   * A name reserved since it was added (one of the gateway's own, `gatewayHost` included) fails
+   * without asking anyone.
    */
-  async verify(actor: AuditActor, projectId: string, domainId: string, check: DomainCheck): Promise<Domain> {
+  async verify(
+    actor: AuditActor,
+    projectId: string,
+    domainId: string,
+    check: DomainCheck,
+    gatewayHost?: string,
+  ): Promise<Domain> {
     const domain = await this.row(projectId, domainId);
     const proof = this.proofOf(domain);
-    const failures: string[] = [];
+    const reserved = await this.reservation(domain.hostname, gatewayHost);
+    const failures = reserved ? [`HOSTNAME_RESERVED: ${reserved}`] : [];
     const attempt = async (label: string, run: () => Promise<CheckResult>) => {
       const result = await run();
       if (!result.ok) failures.push(`${label}: ${result.reason}`);
       return result.ok;
     };
     const verified =
-      (check.method !== 'http' &&
+      !reserved &&
+      ((check.method !== 'http' &&
         (await attempt('DNS', () => this.checks.txt(domain.hostname, proof.dnsValue)))) ||
-      (check.method !== 'dns' &&
-        (await attempt('HTTP', () =>
-          this.checks.http(domain.hostname, domain.verificationToken, proof.httpBody),
-        )));
+        (check.method !== 'dns' &&
+          (await attempt('HTTP', () =>
+            this.checks.http(domain.hostname, domain.verificationToken, proof.httpBody),
+          ))));
     const now = new Date();
     const checked = await this.db.transaction(async (tx) => {
       await this.row(projectId, domainId, tx);
@@ -234,38 +256,40 @@ export class DomainService {
     throw notFound({ projectId, domainId });
   }
 
-  private assertAvailable(hostname: string, gatewayHost: string | undefined): void {
+  /** Why a host name can never be a custom domain, or undefined when it may be one. */
+  private async reservation(hostname: string, gatewayHost: string | undefined): Promise<string | undefined> {
     const base = this.baseDomain;
     if (base && (hostname === base || isBelow(hostname, base)))
-      throw unprocessable(
-        'HOSTNAME_RESERVED',
-        `names at and under the pages base domain ${base} are given to sites by slug`,
-        {
-          hostname,
-        },
-      );
-    if (hostname === gatewayHost)
-      throw unprocessable(
-        'HOSTNAME_RESERVED',
-        'the gateway itself answers at this name; it cannot become a site',
-        {
-          hostname,
-        },
-      );
+      return `names at and under the pages base domain ${base} are given to sites by slug`;
+    const own = await this.gatewayNames.refusal(hostname, gatewayHost);
+    return own && `${own}; it cannot become a site`;
   }
 
-  private async assertCertificateCovers(
+  /**
+   * A certificate a domain may be served with: one the caller may view (`certificates:view`, on the
+   * whole area or on that certificate) that names the host. One the caller may not view is answered
+   * as one that does not exist, so neither its existence nor its names leak; the one the domain has
+   * already (`bound`, perhaps ordered for it) may be kept.
+   */
+  private async assertCertificateUsable(
     db: DbOrTx,
+    actor: AuditActor,
     certificateId: string | null,
     hostname: string,
+    bound: string | null = null,
   ): Promise<void> {
     if (certificateId === null) return;
-    const [certificate] = await db
-      .select({ sans: sslCertificates.sans })
-      .from(sslCertificates)
-      .where(eq(sslCertificates.id, certificateId));
+    const viewable = certificateId === bound || actorHolds(actor, 'certificates:view', certificateId);
+    const [certificate] = viewable
+      ? await db
+          .select({ sans: sslCertificates.sans })
+          .from(sslCertificates)
+          .where(eq(sslCertificates.id, certificateId))
+      : [];
     if (!certificate)
-      throw unprocessable('CERTIFICATE_NOT_FOUND', 'no stored certificate has this id', { certificateId });
+      throw unprocessable('CERTIFICATE_NOT_FOUND', 'no stored certificate you may view has this id', {
+        certificateId,
+      });
     // An ACME certificate not issued yet names nothing so far.
     const names = certificate.sans ?? [];
     if (!names.some((name) => certificateNameCovers(name, hostname)))

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { systemActor } from '../../core/actor.js';
 import type { GatewayModule } from '../../core/app.js';
+import { GatewayHostnames } from '../../core/gateway-hostnames.js';
 import { BlobCollector } from './blob-gc.js';
 import { BlobStore } from './blob-store.js';
 import { DeployTokenService } from './deploy-tokens.js';
@@ -39,7 +40,8 @@ const pagesModule: GatewayModule = async (app) => {
     ...deps,
     readBlob: (sha256) => fs.promises.readFile(blobs.blobPath(sha256)),
   });
-  const hosts = new SiteHosts(deps);
+  const gatewayNames = new GatewayHostnames(deps);
+  const hosts = new SiteHosts({ ...deps, gatewayNames });
   // A project renamed, deleted or promoted: what its slug, its id and its domains serve changes.
   const invalidation: SiteInvalidation = {
     forgetSite(projectId, slug) {
@@ -51,7 +53,7 @@ const pagesModule: GatewayModule = async (app) => {
   const sites = new SiteServer({ directory, blobs });
   const gc = new BlobCollector({ db: deps.db, blobs });
   const retention = new RetentionService({ ...deps, blobs, gc });
-  const certificates = new DomainCertificates(deps);
+  const certificates = new DomainCertificates({ ...deps, gatewayNames });
   // The TLS listener serves a verified domain's chosen certificate for its name.
   deps.certificateChoices.serve(certificates);
   const projects = new ProjectService({ ...deps, gc, sites: invalidation, urls, certificates });
@@ -62,6 +64,7 @@ const pagesModule: GatewayModule = async (app) => {
     hosts,
     urls,
     certificates,
+    gatewayNames,
   });
   const tokens = new DeployTokenService({ ...deps, projects });
 

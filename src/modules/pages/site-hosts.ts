@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../core/deps.js';
+import type { GatewayHostnames } from '../../core/gateway-hostnames.js';
 import { hostOfHeader, isBelow } from '../../core/hostnames.js';
 import type { Db } from '../../db/client.js';
 import { pagesDomains } from '../../db/schema/index.js';
@@ -25,12 +26,14 @@ const DOMAINS_TTL_MS = 1000;
  * Which requests belong to a site by their Host header: a verified custom domain serves its
  * project's production deployment, `<slug>.<baseDomain>` a project's production deployment and
  * `<deploymentId>.<slug>.<baseDomain>` one deployment (a preview). Any other name under the base
- * domain belongs to sites too (and finds none); the base domain itself and every other name are the
- * gateway's. The verified domains are held in memory as one small map, so deciding costs no query
- * per request.
+ * domain belongs to sites too (and finds none); the base domain itself, the gateway's own names
+ * (`GatewayHostnames`, even where a domain added before they were reserved claims one) and every
+ * other name are the gateway's. The verified domains and the gateway's names are held in memory,
+ * so deciding costs no query per request.
  */
 export class SiteHosts implements DomainInvalidation {
   private domains = new Map<string, string>();
+  private gatewayNames: ReadonlySet<string> = new Set();
   private loadedAt = Number.NEGATIVE_INFINITY;
   /** Bumped by every change, so a read that began before it does not count as fresh. */
   private generation = 0;
@@ -38,11 +41,13 @@ export class SiteHosts implements DomainInvalidation {
   private readonly db: Db;
   private readonly log: FastifyBaseLogger;
   private readonly baseDomain: string | undefined;
+  private readonly gatewayHostnames: GatewayHostnames;
 
-  constructor(deps: Pick<Deps, 'db' | 'log' | 'config'>) {
+  constructor(deps: Pick<Deps, 'db' | 'log' | 'config'> & { gatewayNames: GatewayHostnames }) {
     this.db = deps.db;
     this.log = deps.log;
     this.baseDomain = deps.config.pages.baseDomain;
+    this.gatewayHostnames = deps.gatewayNames;
   }
 
   forgetDomains(): void {
@@ -71,7 +76,7 @@ export class SiteHosts implements DomainInvalidation {
   }
 
   private lookUp(host: string | undefined): HostTarget | null | undefined {
-    if (host === undefined) return undefined;
+    if (host === undefined || this.gatewayNames.has(host)) return undefined;
     const projectId = this.domains.get(host);
     if (projectId) return { site: { projectId }, preview: false };
     const base = this.baseDomain;
@@ -83,17 +88,22 @@ export class SiteHosts implements DomainInvalidation {
   }
 
   /**
-   * One read at a time, shared by the requests waiting for it. Answers false when it failed: the last
-   * map is kept (the API fails on its own when the database is down).
+   * One read at a time of the verified domains and the gateway's names, shared by the requests
+   * waiting for it. Answers false when it failed: the last ones are kept (the API fails on its own
+   * when the database is down).
    */
   private reload(): Promise<boolean> {
     const generation = this.generation;
-    this.loading ??= this.db
-      .select({ hostname: pagesDomains.hostname, projectId: pagesDomains.projectId })
-      .from(pagesDomains)
-      .where(eq(pagesDomains.status, 'verified'))
-      .then((rows) => {
+    this.loading ??= Promise.all([
+      this.db
+        .select({ hostname: pagesDomains.hostname, projectId: pagesDomains.projectId })
+        .from(pagesDomains)
+        .where(eq(pagesDomains.status, 'verified')),
+      this.gatewayHostnames.names(),
+    ])
+      .then(([rows, gatewayNames]) => {
         this.domains = new Map(rows.map((row) => [row.hostname, row.projectId]));
+        this.gatewayNames = gatewayNames;
         if (generation === this.generation) this.loadedAt = Date.now();
         return true;
       })

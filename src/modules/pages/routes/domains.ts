@@ -109,6 +109,7 @@ export const domainRoutes: GatewayModule<{ domains: DomainService }> = async (ap
         request.params.projectId,
         request.params.domainId,
         request.query,
+        request.headers.host,
       ),
     }),
   );

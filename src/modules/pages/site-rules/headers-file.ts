@@ -14,27 +14,45 @@ export const HEADERS_FILE = '_headers';
 export const HEADER_LIMITS = { maxRules: 100, maxLineLength: 2000, maxHeadersPerRule: 100 };
 
 /**
- * Headers a site may neither set nor take away: message framing and connection handling, which the
- * server owns, the ETag that conditional requests rely on, the request id, and cookies and HSTS,
- * which would act on every site of a shared host name (and on the gateway under `/sites/`).
+ * Headers a site may neither set nor take away, and why: the one list of them. Message framing and
+ * connection handling, which the server owns, the ETag that conditional requests rely on and the
+ * request id are the gateway's. The host-wide ones act beyond the answer that carries them, on what
+ * the browser holds for the whole host (under `/sites/` the gateway's own origin, where the console
+ * runs): its cookies (`Set-Cookie`, and `Clear-Site-Data`, which would sign every operator out), its
+ * transport (HSTS, `Alt-Svc`), reports of every request to it (`NEL`, `Report-To`) and service
+ * workers beyond the site's own path. A site's own `Content-Security-Policy` may be set: it can
+ * only narrow the sandbox sent beside it, which is kept whatever the rules say.
  */
-const RESERVED_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'content-length',
-  'content-encoding',
-  'content-range',
-  'date',
-  'etag',
-  'location',
-  'set-cookie',
-  'strict-transport-security',
-  'x-request-id',
+const SERVER_OWNED = 'is managed by the gateway';
+const HOST_WIDE = 'acts on the whole host (under /sites/, on the gateway itself), not on this site alone';
+const RESERVED_HEADERS: ReadonlyMap<string, string> = new Map([
+  ...[
+    'connection',
+    'keep-alive',
+    'proxy-connection',
+    'transfer-encoding',
+    'te',
+    'trailer',
+    'upgrade',
+    'content-length',
+    'content-encoding',
+    'content-range',
+    'date',
+    'etag',
+    'location',
+    'x-request-id',
+  ].map((name) => [name, SERVER_OWNED] as const),
+  ...[
+    'set-cookie',
+    'clear-site-data',
+    'strict-transport-security',
+    'alt-svc',
+    'nel',
+    'report-to',
+    'service-worker-allowed',
+  ].map((name) => [name, HOST_WIDE] as const),
+  ['access-control-allow-credentials', "would let other origins read answers with a visitor's cookies"],
+  ['refresh', 'navigates away from the answer: write a redirect in _redirects instead'],
 ]);
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -60,7 +78,8 @@ export interface HeaderChanges {
 function headerName(name: string): string | { error: string } {
   if (!TOKEN.test(name)) return { error: `"${name}" is not a valid header name` };
   const lower = name.toLowerCase();
-  if (RESERVED_HEADERS.has(lower)) return { error: `the ${lower} header is managed by the gateway` };
+  const reserved = RESERVED_HEADERS.get(lower);
+  if (reserved) return { error: `the ${lower} header ${reserved}` };
   return lower;
 }
 
