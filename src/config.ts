@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError } from './config-error.js';
 import { ACME_EMAIL_PATTERN } from './core/email-address.js';
+import { realPathOf } from './core/host-paths.js';
 import { isHostname } from './core/hostnames.js';
 import { catalogFileProblems } from './inference-catalog.js';
 
@@ -35,6 +36,11 @@ export interface Config {
   setupCodeTtlSeconds: number;
   /** Deadline of every call to a container engine (Docker Engine API), in milliseconds. */
   dockerTimeoutMs: number;
+  /**
+   * Unix sockets, or directories holding them, that engine nodes may use (`INFRAGATE_ENGINE_SOCKETS`,
+   * real paths); unset: any socket.
+   */
+  engineSockets: string[] | undefined;
   /** Largest file accepted by a container-host volume file write, in bytes (413 past it). */
   volumeWriteLimitBytes: number;
   /** How many results each saved container health check keeps. */
@@ -74,6 +80,11 @@ export interface Config {
   uploadSweepSeconds: number;
   /** How long a chunk writer holds a session; after a crash mid-chunk, the session is free again after this. */
   uploadLeaseSeconds: number;
+  /**
+   * Directories node roots must be on or under (`INFRAGATE_NODE_ROOTS`, real paths); unset: any
+   * directory outside the data directory.
+   */
+  nodeRoots: string[] | undefined;
   /** HTTPS listener (`HTTPS_PORT`); unset means plain HTTP only. */
   https: HttpsConfig;
   /** ACME issuance and renewal of certificates. */
@@ -265,6 +276,30 @@ class EnvReader {
     return [];
   }
 
+  /**
+   * Comma-separated absolute paths, each as its real path (links followed, so a rule holds for the
+   * place and not the name); with `directories`, each must be an existing directory. Unset stays
+   * undefined.
+   */
+  realPaths(name: string, directories: boolean): string[] | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    const bad = entries.filter(
+      (entry) =>
+        !path.isAbsolute(entry) ||
+        (directories && !fs.statSync(entry, { throwIfNoEntry: false })?.isDirectory()),
+    );
+    if (entries.length > 0 && bad.length === 0) return entries.map(realPathOf);
+    this.problems.push(
+      `${name}=${raw} is invalid: expected absolute paths${directories ? ' of existing directories' : ''}, comma-separated${bad.length > 0 ? ` (not: ${bad.join(', ')})` : ''}`,
+    );
+    return undefined;
+  }
+
   boolean(name: string, fallback: boolean): boolean {
     const raw = this.optional(name);
     if (raw === undefined) return fallback;
@@ -319,6 +354,7 @@ export function loadConfig(env: Env = process.env): Config {
       acmeEmail: read.acmeEmail('INFRAGATE_PAGES_ACME_EMAIL'),
     },
     dockerTimeoutMs: read.integer('INFRAGATE_DOCKER_TIMEOUT_MS', 10_000, 100, 600_000),
+    engineSockets: read.realPaths('INFRAGATE_ENGINE_SOCKETS', false),
     volumeWriteLimitBytes: read.integer(
       'INFRAGATE_VOLUME_WRITE_LIMIT_BYTES',
       10 * 1024 * 1024,
@@ -345,6 +381,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadTtlSeconds: read.integer('INFRAGATE_UPLOAD_TTL_SECONDS', 24 * 3600, 60, 30 * 24 * 3600),
     uploadSweepSeconds: read.integer('INFRAGATE_UPLOAD_SWEEP_SECONDS', 60, 1, 24 * 3600),
     uploadLeaseSeconds: read.integer('INFRAGATE_UPLOAD_LEASE_SECONDS', 60, 1, 3600),
+    nodeRoots: read.realPaths('INFRAGATE_NODE_ROOTS', true),
     https: {
       port: httpsPortText === undefined ? undefined : read.integer('HTTPS_PORT', 0, 0, 65535),
       defaultCertificate: read.optional('INFRAGATE_TLS_DEFAULT_CERTIFICATE'),
