@@ -3267,7 +3267,9 @@ export interface paths {
         head?: never;
         /**
          * Rename a node or move its root
-         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
+         * @description Moving the root (a changed rootPath) needs nodes:manage on the whole area; a root may never be on, inside or above the gateway's data directory, nor outside INFRAGATE_NODE_ROOTS when set (422).
+         *
+         *     Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         patch: operations["updateNode"];
         trace?: never;
