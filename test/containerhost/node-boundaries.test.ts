@@ -24,14 +24,16 @@ describe('changing the endpoint of a node', () => {
   });
   afterAll(() => gateway.close());
 
-  const scopedTo = (nodeId: string) => gateway.tokenWithScopes([`containerhost:manage:${nodeId}`]);
+  /** A PATCH by a caller holding `containerhost:manage` on this one node. */
+  const changeAsNodeManager = async (nodeId: string, body: Record<string, unknown>) =>
+    gateway.call('PATCH', `${NODES}/${nodeId}`, {
+      token: await gateway.tokenWithScopes([`containerhost:manage:${nodeId}`]),
+      body,
+    });
 
   it('is refused to a manager of that one node, naming the field and the scope it needs', async () => {
     const node = await createNode(gateway, 'tcp://10.20.0.1:2376');
-    const result = await gateway.call('PATCH', `${NODES}/${node.id}`, {
-      token: await scopedTo(node.id),
-      body: { endpoint: 'unix:///var/run/docker.sock' },
-    });
+    const result = await changeAsNodeManager(node.id, { endpoint: 'unix:///var/run/docker.sock' });
     expectError(result, 403, 'FORBIDDEN');
     expect(result.body.details).toMatchObject({
       reason: 'BOUNDARY_CHANGE_NEEDS_AREA_SCOPE',
@@ -45,18 +47,15 @@ describe('changing the endpoint of a node', () => {
 
   it('is refused to that manager for an ssh user too, which logs in as someone else', async () => {
     const node = await createNode(gateway, 'ssh://deploy@10.20.0.2');
-    const result = await gateway.call('PATCH', `${NODES}/${node.id}`, {
-      token: await scopedTo(node.id),
-      body: { endpoint: 'ssh://root@10.20.0.2' },
-    });
+    const result = await changeAsNodeManager(node.id, { endpoint: 'ssh://root@10.20.0.2' });
     expectError(result, 403, 'FORBIDDEN');
   });
 
   it('leaves that manager free to rename the node and to send the endpoint it has', async () => {
     const node = await createNode(gateway, 'tcp://10.20.0.3:2376');
-    const result = await gateway.call('PATCH', `${NODES}/${node.id}`, {
-      token: await scopedTo(node.id),
-      body: { name: `${node.name}-renamed`, endpoint: ' tcp://10.20.0.3:2376 ' },
+    const result = await changeAsNodeManager(node.id, {
+      name: `${node.name}-renamed`,
+      endpoint: ' tcp://10.20.0.3:2376 ',
     });
     expect(result.status, result.text).toBe(200);
     expect(result.body.data).toMatchObject({

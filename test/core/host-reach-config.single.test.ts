@@ -2,20 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { configProblems as problems } from '../support/config-problems.js';
 
 // The operator's settings of what on the gateway's own host its records may reach: node roots and
 // engine sockets, both compared by real path.
 const tempRoot = () => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-reach-')));
-
-const problems = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-  return [];
-};
 
 describe('INFRAGATE_NODE_ROOTS', () => {
   it('is unset by default: roots may be anywhere outside the data directory', () => {

@@ -25,14 +25,16 @@ describe('moving the root of a node', () => {
   });
   afterAll(() => gateway.close());
 
-  const scopedTo = (nodeId: string) => gateway.tokenWithScopes([`nodes:manage:${nodeId}`]);
+  /** A PATCH by a caller holding `nodes:manage` on this one node. */
+  const changeAsNodeManager = async (nodeId: string, body: Record<string, unknown>) =>
+    gateway.call('PATCH', `/api/nodes/${nodeId}`, {
+      token: await gateway.tokenWithScopes([`nodes:manage:${nodeId}`]),
+      body,
+    });
 
   it('is refused to a manager of that one node, naming the field and the scope it needs', async () => {
     const node = await createNode(gateway);
-    const result = await gateway.call('PATCH', `/api/nodes/${node.id}`, {
-      token: await scopedTo(node.id),
-      body: { rootPath: tempRoot() },
-    });
+    const result = await changeAsNodeManager(node.id, { rootPath: tempRoot() });
     expectError(result, 403, 'FORBIDDEN');
     expect(result.body.details).toMatchObject({
       reason: 'BOUNDARY_CHANGE_NEEDS_AREA_SCOPE',
@@ -44,18 +46,15 @@ describe('moving the root of a node', () => {
 
   it('is refused to that manager before the directory is looked at, so nothing about the host leaks', async () => {
     const node = await createNode(gateway);
-    const result = await gateway.call('PATCH', `/api/nodes/${node.id}`, {
-      token: await scopedTo(node.id),
-      body: { rootPath: '/no/such/directory' },
-    });
+    const result = await changeAsNodeManager(node.id, { rootPath: '/no/such/directory' });
     expectError(result, 403, 'FORBIDDEN');
   });
 
   it('leaves that manager free to rename the node and to send the root it has', async () => {
     const node = await createNode(gateway);
-    const result = await gateway.call('PATCH', `/api/nodes/${node.id}`, {
-      token: await scopedTo(node.id),
-      body: { name: `${node.name}-renamed`, rootPath: `${node.rootPath}/` },
+    const result = await changeAsNodeManager(node.id, {
+      name: `${node.name}-renamed`,
+      rootPath: `${node.rootPath}/`,
     });
     expect(result.status, result.text).toBe(200);
     expect(result.body.data).toMatchObject({ name: `${node.name}-renamed`, rootPath: node.rootPath });
