@@ -1,4 +1,14 @@
-import { GiB, integer, MiB, section, text } from './settings.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { realPathOf } from '../core/host-paths.js';
+import { GiB, integer, list, MiB, section, text } from './settings.js';
+
+/** An absolute path as its real path (links followed, so a rule holds for the place, not the name). */
+const realAbsolutePath = (entry: string) => (path.isAbsolute(entry) ? realPathOf(entry) : undefined);
+const realDirectory = (entry: string) =>
+  path.isAbsolute(entry) && fs.statSync(entry, { throwIfNoEntry: false })?.isDirectory()
+    ? realPathOf(entry)
+    : undefined;
 
 export const containerhostSettings = section('Container hosts', {
   dockerTimeoutMs: integer('INFRAGATE_DOCKER_TIMEOUT_MS', {
@@ -23,5 +33,17 @@ export const containerhostSettings = section('Container hosts', {
     default: 'docker.io/library/busybox:latest',
     accepts: 'an image reference',
     doc: 'Image of the short-lived helper container used for volume files when a node names none (pulled when missing)',
+  }),
+  engineSockets: list('INFRAGATE_ENGINE_SOCKETS', {
+    accepts: 'absolute paths, comma-separated',
+    entry: realAbsolutePath,
+    unset: 'unset (any socket)',
+    doc: 'Unix sockets, or directories holding them, that engine nodes may name (compared by real path; checked on create, change and use)',
+  }),
+  nodeRoots: list('INFRAGATE_NODE_ROOTS', {
+    accepts: 'absolute paths of existing directories, comma-separated',
+    entry: realDirectory,
+    unset: 'unset (anywhere outside the data directory)',
+    doc: 'Directories a node root must be on or under (compared by real path; checked on create, change and every upload). Never on, in or above the data directory',
   }),
 });

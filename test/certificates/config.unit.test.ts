@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ConfigError, loadConfig } from '../../src/config.js';
-
-const problems = (env: Record<string, string>) => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    return (error as ConfigError).problems;
-  }
-};
+import { loadConfig } from '../../src/config.js';
+import { configProblems as problems } from '../support/config-problems.js';
 
 describe('HTTPS and ACME configuration', () => {
   it("starts no TLS listener and orders from Let's Encrypt by default", () => {

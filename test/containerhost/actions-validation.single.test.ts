@@ -215,6 +215,13 @@ describe('file move (POST …/containers/:containerId/files/move) limits', () =>
     expectValidationError(result, ['toPath']);
   });
 
+  it('refuses .. segments in either path, naming each field', async () => {
+    const result = await move({ fromPath: '/srv/app/../../etc/shadow', toPath: '/tmp/..' });
+    expectValidationError(result, ['fromPath']);
+    expectValidationError(result, ['toPath']);
+    expect(result.body.details[0].message).toBe('must not contain .. segments');
+  });
+
   it('refuses a NUL character in a path', async () => {
     expectValidationError(await move({ fromPath: '/tmp/a\u0000b', toPath: '/tmp/c' }), ['fromPath']);
   });

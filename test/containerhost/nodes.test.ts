@@ -303,7 +303,9 @@ describe('PATCH /api/containerhost/nodes/{nodeId}', () => {
       'tlsKey',
     ]);
     expectValidationError(
-      await gateway.call('PATCH', `${NODES}/${node.id}`, { body: { endpoint: 'unix:///x.sock' } }),
+      await gateway.call('PATCH', `${NODES}/${node.id}`, {
+        body: { endpoint: 'unix:///x.sock', tlsCert: CERT, tlsKey: KEY },
+      }),
       ['tlsCert'],
     );
   });

@@ -1,12 +1,6 @@
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
-import {
-  conflict,
-  notFound,
-  unprocessable,
-  type ValidationIssue,
-  validationError,
-} from '../../core/errors.js';
+import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import {
   type ArchiveTarget,
   type FileRead,
@@ -21,7 +15,7 @@ import { stripSlash } from './docker.js';
 import { recordEngineChange } from './engine-audit.js';
 import { runTool } from './engine-exec.js';
 import type { EngineNodeService } from './engine-nodes.js';
-import { belowRoot, containerPath, namingFile } from './file-paths.js';
+import { belowRoot, containerPath, containerPaths, namingFile } from './file-paths.js';
 import type { DirectoryListing, FileMove } from './schemas/files.js';
 
 /**
@@ -103,15 +97,8 @@ export class ContainerFileService {
    * `mv fromPath toPath` as an exec (argument array, no shell) in a running container. NUL needs no
    * check here: the gateway's input guard (core/input-guard.ts) refuses it in every request.
    */
-  async move(actor: AuditActor, nodeId: string, containerId: string, { fromPath, toPath }: FileMove) {
-    const issues: ValidationIssue[] = [];
-    for (const [field, value] of [
-      ['fromPath', fromPath],
-      ['toPath', toPath],
-    ] as const) {
-      if (!value.startsWith('/')) issues.push({ path: [field], message: 'must be an absolute path' });
-    }
-    if (issues.length > 0) throw validationError(issues);
+  async move(actor: AuditActor, nodeId: string, containerId: string, paths: FileMove) {
+    const { fromPath, toPath } = containerPaths(paths);
     const { engine } = await this.deps.engineNodes.engine(nodeId);
     const container = await engine.call({ nodeId, containerId }, (docker) =>
       docker.getContainer(containerId).inspect(),

@@ -1,4 +1,6 @@
+import https from 'node:https';
 import { createRequire } from 'node:module';
+import net from 'node:net';
 import type { Duplex, Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { type EgressGuard, findEgressDenial } from '../../core/egress-guard.js';
@@ -87,6 +89,8 @@ export class Engine {
     readonly streams: Docker,
     readonly endpoint: Endpoint,
     readonly timeoutMs: number,
+    /** The checked address a remote engine's client connects to (none for a unix socket). */
+    readonly address: string | undefined,
   ) {}
 
   /** A node on a local unix socket is the gateway's own host (see EgressGuard.forOwnHost). */
@@ -226,29 +230,49 @@ export function translateEngineError(error: EngineFailure, what: Record<string, 
 }
 
 /**
- * Builds the client for a node. It connects lazily, on the first call; the egress check of remote hosts
- * is the caller's (EngineNodeService), which also repeats it whenever it reuses a client.
+ * Builds the client for a node. It connects lazily, on the first call. A remote engine's client
+ * connects to `address`, the one the egress guard checked for the endpoint's host (the caller's
+ * check, EngineNodeService, repeated whenever it reuses a client), never to the host name again: a
+ * second lookup could answer another address (DNS rebinding).
  */
-export function connectEngine(endpoint: Endpoint, credentials: EngineCredentials, timeoutMs: number): Engine {
-  const options = clientOptions(endpoint, credentials, timeoutMs);
+export function connectEngine(
+  endpoint: Endpoint,
+  credentials: EngineCredentials,
+  timeoutMs: number,
+  address: string | undefined,
+): Engine {
+  const options = clientOptions(endpoint, credentials, timeoutMs, address);
   const { timeout: _socketTimeout, ...streamOptions } = options;
   const DockerClient = loadDockerode();
-  return new Engine(new DockerClient(options), new DockerClient(streamOptions), endpoint, timeoutMs);
+  return new Engine(new DockerClient(options), new DockerClient(streamOptions), endpoint, timeoutMs, address);
 }
+
+/** Idle connections of a TLS engine close after this, as with Node's global agent. */
+const IDLE_SOCKET_MS = 5000;
 
 function clientOptions(
   endpoint: Endpoint,
   credentials: EngineCredentials,
   timeoutMs: number,
+  address: string | undefined,
 ): Docker.DockerOptions {
   if (endpoint.kind === 'unix') return { socketPath: endpoint.socketPath, timeout: timeoutMs };
+  const host = address ?? endpoint.host;
   if (endpoint.kind === 'tcp') {
     const tls = Boolean(credentials.tlsCa || credentials.tlsCert || credentials.tlsKey);
+    // Connected to the address, the TLS session still names the host: its certificate is verified
+    // against the name (and SNI sent for it), as if the name had been connected to.
+    const named = tls && !net.isIP(endpoint.host);
     return {
-      host: endpoint.host,
+      host,
       port: endpoint.port,
       protocol: tls ? 'https' : 'http',
       timeout: timeoutMs,
+      ...(named
+        ? {
+            agent: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, servername: endpoint.host }),
+          }
+        : {}),
       ...(credentials.tlsCa ? { ca: credentials.tlsCa } : {}),
       ...(credentials.tlsCert ? { cert: credentials.tlsCert } : {}),
       ...(credentials.tlsKey ? { key: credentials.tlsKey } : {}),
@@ -256,7 +280,7 @@ function clientOptions(
   }
   return {
     protocol: 'ssh',
-    host: endpoint.host,
+    host,
     port: endpoint.port,
     username: endpoint.username,
     timeout: timeoutMs,

@@ -4,14 +4,24 @@ import type { Actor, AuditActor } from '../../core/actor.js';
 import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
-import { notFound, type ValidationIssue, validationError } from '../../core/errors.js';
+import { notFound, unprocessable, type ValidationIssue, validationError } from '../../core/errors.js';
+import { isOnOrUnder, realPathOf } from '../../core/host-paths.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
+import {
+  changedFields,
+  destinationMoved,
+  requireAreaScopeToMove,
+  type StoredSecret,
+  secretsToDrop,
+  withDroppedSecrets,
+} from '../../core/trust-boundary.js';
 import type { DbOrTx } from '../../db/client.js';
 import { containerhostNodes } from '../../db/schema/index.js';
 import { connectEngine, type Endpoint, type Engine, parseEndpoint, translateEngineError } from './docker.js';
+import { dropRegistryCredentials } from './registry-credentials.js';
 import type {
   EngineNode,
   EngineNodeChanges,
@@ -28,6 +38,8 @@ const SECRET_COLUMNS = {
   tlsKey: { column: 'tlsKeySealed', context: 'containerhost_nodes.tls_key' },
   sshPrivateKey: { column: 'sshKeySealed', context: 'containerhost_nodes.ssh_key' },
 } as const;
+type SecretKey = keyof typeof SECRET_COLUMNS;
+const SECRET_KEYS = Object.keys(SECRET_COLUMNS) as SecretKey[];
 
 /** Engine clients kept for reuse, one per node. */
 const ENGINE_CLIENTS = 500;
@@ -139,10 +151,29 @@ export class EngineNodeService {
     });
   }
 
-  async update(actor: AuditActor, nodeId: string, input: EngineNodeChanges): Promise<EngineNode> {
+  /**
+   * Changes a node. Its endpoint is its boundary: changing it needs `containerhost:manage` on the
+   * whole area, as registering a node does. A new destination (scheme, host, port or socket; the
+   * ssh user is not one) drops the node's TLS material and SSH key unless the request gives them
+   * again, and its stored registry credentials (the engine receives them with every pull).
+   */
+  async update(actor: AuditActor, nodeId: string, input: EngineNodeChanges) {
     return this.deps.db.transaction(async (tx) => {
       const current = await this.row(nodeId, tx);
-      const values = this.checkedValues(input, current);
+      const endpoint = input.endpoint?.trim();
+      requireAreaScopeToMove(
+        actor,
+        'containerhost:manage',
+        changedFields(current, { endpoint }, ['endpoint']),
+      );
+      const moved = destinationMoved(current.endpoint, endpoint);
+      const registries = moved ? await dropRegistryCredentials(tx, nodeId) : [];
+      const dropped = secretsToDrop(moved, {
+        ...storedSecrets(current, input),
+        registryCredentials: { stored: registries.length > 0, supplied: false },
+      });
+      const cleared = Object.fromEntries(dropped.map((key) => [key, null]));
+      const values = this.checkedValues({ ...input, ...cleared }, current);
       const [row] = (await conflictOnDuplicate(
         tx
           .update(containerhostNodes)
@@ -152,7 +183,6 @@ export class EngineNodeService {
         'NODE_NAME_TAKEN',
         { name: values.name },
       )) as [EngineNodeRow];
-      const changed = Object.keys(input).filter((key) => !(key in SECRET_COLUMNS));
       await this.deps.audit.record(tx, actor, {
         action: 'containerhost.node.updated',
         targetType: 'containerhost_node',
@@ -160,14 +190,14 @@ export class EngineNodeService {
         metadata: {
           name: row.name,
           endpoint: row.endpoint,
-          changed,
+          changed: Object.keys(input).filter((key) => !(key in SECRET_COLUMNS)),
           secretsSet: secretNames(input),
-          secretsCleared: Object.keys(SECRET_COLUMNS).filter(
-            (key) => input[key as keyof typeof SECRET_COLUMNS] === null,
-          ),
+          secretsCleared: SECRET_KEYS.filter((key) => input[key] === null),
+          droppedSecrets: dropped,
+          ...(registries.length > 0 ? { droppedRegistryCredentials: registries } : {}),
         },
       });
-      return toView(row);
+      return withDroppedSecrets(toView(row), dropped);
     });
   }
 
@@ -189,39 +219,60 @@ export class EngineNodeService {
     });
   }
 
+  /**
+   * The client of a node, reused while the node and the address its host resolves to are unchanged.
+   * Where it connects is checked on every use, a reused client too (DNS may have moved the host).
+   */
   private async engineFor(row: EngineNodeRow): Promise<Engine> {
+    const endpoint = parseEndpoint(row.endpoint);
+    if ('error' in endpoint) throw validationError([{ path: ['endpoint'], message: endpoint.error }]);
+    const address = await this.reach(endpoint);
     const cached = this.engines.get(row.id);
-    if (cached && cached.updatedAt === row.updatedAt.getTime()) {
-      // A reused client is checked again on every use: DNS may have moved the host since.
-      await this.checkEgress(cached.engine.endpoint);
+    if (cached && cached.updatedAt === row.updatedAt.getTime() && cached.engine.address === address)
       return cached.engine;
-    }
-    const engine = await this.openEngine(row);
+    const open = (key: SecretKey) => {
+      const sealed = row[SECRET_COLUMNS[key].column];
+      return sealed === null ? undefined : this.deps.secrets.open(sealed, SECRET_COLUMNS[key].context);
+    };
+    const credentials = {
+      tlsCa: open('tlsCa'),
+      tlsCert: open('tlsCert'),
+      tlsKey: open('tlsKey'),
+      sshKey: open('sshPrivateKey'),
+    };
+    const engine = connectEngine(endpoint, credentials, this.deps.config.dockerTimeoutMs, address);
     this.engines.set(row.id, { updatedAt: row.updatedAt.getTime(), engine });
     return engine;
   }
 
-  private async openEngine(row: EngineNodeRow): Promise<Engine> {
-    const endpoint = parseEndpoint(row.endpoint);
-    if ('error' in endpoint) throw validationError([{ path: ['endpoint'], message: endpoint.error }]);
-    const open = (sealed: string | null, context: string) =>
-      sealed === null ? undefined : this.deps.secrets.open(sealed, context);
-    const credentials = {
-      tlsCa: open(row.tlsCaSealed, SECRET_COLUMNS.tlsCa.context),
-      tlsCert: open(row.tlsCertSealed, SECRET_COLUMNS.tlsCert.context),
-      tlsKey: open(row.tlsKeySealed, SECRET_COLUMNS.tlsKey.context),
-      sshKey: open(row.sshKeySealed, SECRET_COLUMNS.sshPrivateKey.context),
-    };
-    await this.checkEgress(endpoint);
-    return connectEngine(endpoint, credentials, this.deps.config.dockerTimeoutMs);
-  }
-
-  /** Remote hosts must pass the egress policy before the gateway talks to them; local sockets need not. */
-  private async checkEgress(endpoint: Endpoint): Promise<void> {
-    if (endpoint.kind === 'unix') return;
-    await this.deps.egress.resolve(endpoint.host).catch((error: unknown) => {
+  /**
+   * Where an engine may be reached: a unix socket INFRAGATE_ENGINE_SOCKETS allows, or a remote host
+   * whose every address the egress policy allows; answers the checked address, the one to connect to.
+   */
+  private async reach(endpoint: Endpoint): Promise<string | undefined> {
+    if (endpoint.kind === 'unix') {
+      this.allowSocket(endpoint.socketPath);
+      return undefined;
+    }
+    return this.deps.egress.resolve(endpoint.host).catch((error: unknown) => {
       throw translateEngineError(error, {});
     });
+  }
+
+  /**
+   * A local socket reaches the gateway's own host, so the operator decides which ones nodes may
+   * use (INFRAGATE_ENGINE_SOCKETS, compared by real path); unset, any.
+   */
+  private allowSocket(socketPath: string): void {
+    const allowed = this.deps.config.engineSockets;
+    if (allowed === undefined) return;
+    const real = realPathOf(socketPath);
+    if (allowed.some((entry) => isOnOrUnder(entry, real))) return;
+    throw unprocessable(
+      'ENGINE_SOCKET_NOT_ALLOWED',
+      `${socketPath} is not a socket INFRAGATE_ENGINE_SOCKETS allows (the operator's list of engine sockets on the gateway's host)`,
+      { socketPath, allowedSockets: allowed },
+    );
   }
 
   /** Validates the merged node and answers the columns to write (secrets sealed). */
@@ -238,13 +289,13 @@ export class EngineNodeService {
     if (input.endpoint !== undefined) values.endpoint = endpointText;
     if (input.helperImage !== undefined) values.helperImage = input.helperImage?.trim() || null;
 
-    const has = (key: keyof typeof SECRET_COLUMNS) => {
+    const has = (key: SecretKey) => {
       const given = input[key];
       if (given === null) return false;
       if (given !== undefined) return true;
       return current ? current[SECRET_COLUMNS[key].column] !== null : false;
     };
-    for (const key of Object.keys(SECRET_COLUMNS) as (keyof typeof SECRET_COLUMNS)[]) {
+    for (const key of SECRET_KEYS) {
       const given = input[key];
       if (given === undefined) continue;
       if (given === null) {
@@ -266,12 +317,22 @@ export class EngineNodeService {
         message: 'tlsCert and tlsKey go together',
       });
     if (issues.length > 0) throw validationError(issues);
+    if (input.endpoint !== undefined && 'kind' in endpoint && endpoint.kind === 'unix')
+      this.allowSocket(endpoint.socketPath);
     return values;
   }
 }
 
 function secretNames(input: EngineNodeChanges): string[] {
-  return Object.keys(SECRET_COLUMNS).filter(
-    (key) => typeof input[key as keyof typeof SECRET_COLUMNS] === 'string',
+  return SECRET_KEYS.filter((key) => typeof input[key] === 'string');
+}
+
+/** Which of its secrets a node holds, and which of them a change gives (a value, or null to clear it). */
+function storedSecrets(row: EngineNodeRow, input: EngineNodeChanges): Record<string, StoredSecret> {
+  return Object.fromEntries(
+    SECRET_KEYS.map((key) => [
+      key,
+      { stored: row[SECRET_COLUMNS[key].column] !== null, supplied: input[key] !== undefined },
+    ]),
   );
 }

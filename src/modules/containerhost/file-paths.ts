@@ -1,5 +1,5 @@
 import path from 'node:path/posix';
-import { invalidField } from '../../core/errors.js';
+import { invalidField, type ValidationIssue, validationError } from '../../core/errors.js';
 
 // Paths of the file operations, confined to the root they name (a container's or a volume's): `..`
 // segments are refused rather than resolved, and the result is normalised (`a//b/./c` → `/a/b/c`). NUL
@@ -10,13 +10,23 @@ import { invalidField } from '../../core/errors.js';
  * container are resolved by the engine within the container's root, never outside it.
  */
 export function containerPath(raw: string, field = 'path'): string {
-  if (!raw.startsWith('/')) throw invalidField([field], 'must be an absolute path');
-  return confined(raw, field);
+  return containerPaths({ [field]: raw })[field]!;
+}
+
+/** Several paths inside a container, by field, each as `containerPath` answers it; one 400 names every bad one. */
+export function containerPaths<Field extends string>(raw: Record<Field, string>): Record<Field, string> {
+  const fields = Object.keys(raw) as Field[];
+  const issues: ValidationIssue[] = fields.flatMap((field) => {
+    const problem = problemOf(raw[field]);
+    return problem ? [{ path: [field], message: problem }] : [];
+  });
+  if (issues.length > 0) throw validationError(issues);
+  return Object.fromEntries(fields.map((field) => [field, normalise(raw[field])])) as Record<Field, string>;
 }
 
 /** A path inside a volume: a leading `/` is optional; answered absolute from the volume root. */
 export function volumePath(raw: string, field = 'path'): string {
-  return confined(`/${raw}`, field);
+  return containerPath(`/${raw}`, field);
 }
 
 /** Refuses the root and paths that end in `/`, for operations that need a file's name. */
@@ -32,8 +42,13 @@ export function belowRoot(normalised: string, field = 'path'): string {
   return normalised;
 }
 
-function confined(raw: string, field: string): string {
-  if (raw.split(/[\\/]/).includes('..')) throw invalidField([field], 'must not contain .. segments');
+function problemOf(raw: string): string | undefined {
+  if (!raw.startsWith('/')) return 'must be an absolute path';
+  if (raw.split(/[\\/]/).includes('..')) return 'must not contain .. segments';
+  return undefined;
+}
+
+function normalise(raw: string): string {
   const normalised = path.normalize(raw).replace(/\/+$/, '');
   return normalised === '' || normalised === '.' ? '/' : normalised;
 }

@@ -3,6 +3,7 @@ import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { notFound } from '../../core/errors.js';
 import { fetchPage, type Page, type PageRequest } from '../../core/pagination.js';
+import type { DbOrTx } from '../../db/client.js';
 import { containerhostRegistryCredentials } from '../../db/schema/index.js';
 import type { EngineNodeService } from './engine-nodes.js';
 import { DOCKER_HUB, registryKey } from './image-references.js';
@@ -30,7 +31,23 @@ const view = (row: CredentialRow): RegistryCredential => ({
   updatedAt: row.updatedAt,
 });
 
-/** Registry credentials a node's pulls use when a request brings none; the password is sealed at rest. */
+/**
+ * Deletes the stored credentials of a node whose engine moved: its pulls hand them to the engine, so
+ * they would follow the node to the new one. Answers their registries.
+ */
+export async function dropRegistryCredentials(tx: DbOrTx, nodeId: string): Promise<string[]> {
+  const rows = await tx
+    .delete(containerhostRegistryCredentials)
+    .where(eq(containerhostRegistryCredentials.nodeId, nodeId))
+    .returning({ registry: containerhostRegistryCredentials.registry });
+  return rows.map((row) => row.registry).sort();
+}
+
+/**
+ * Registry credentials a node's pulls use when a request brings none; the password is sealed at rest.
+ * Each is stored under its registry and replaced only with its password: its destination cannot
+ * change without it.
+ */
 export class RegistryCredentialService {
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets'> & { engineNodes: EngineNodeService },

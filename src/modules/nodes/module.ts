@@ -1,4 +1,5 @@
 import type { GatewayModule } from '../../core/app.js';
+import { NodeRoots } from './node-roots.js';
 import { storageNodeRoutes } from './routes/storage-nodes.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { StorageNodeService } from './storage-nodes.js';
@@ -8,16 +9,17 @@ import { UploadService } from './upload-service.js';
 import { UPLOAD_SWEEP_JOB, UploadSweep } from './upload-sweep.js';
 
 /**
- * Storage nodes: builds the node and upload services once, owns the upload sweep (expired sessions,
+ * Storage nodes: builds the node and upload services once (sharing where roots may be), owns the upload sweep (expired sessions,
  * orphaned temp files) and registers the node and upload routes.
  */
 const nodesModule: GatewayModule = async (app) => {
   const { deps } = app;
   const digests = new UploadDigests();
   const leases = new UploadLeases(deps);
-  const storageNodes = new StorageNodeService(deps);
-  const uploads = new UploadService({ ...deps, leases, digests });
-  const sweep = new UploadSweep({ ...deps, digests });
+  const roots = new NodeRoots(deps.config);
+  const storageNodes = new StorageNodeService({ ...deps, roots });
+  const uploads = new UploadService({ ...deps, leases, digests, roots });
+  const sweep = new UploadSweep({ ...deps, digests, roots });
 
   deps.jobs.register({
     name: UPLOAD_SWEEP_JOB,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { conflict, invalidField, unprocessable } from '../../core/errors.js';
 import { fsyncDirectory } from '../../core/fsync-directory.js';
+import { isOnOrUnder } from '../../core/host-paths.js';
 
 /**
  * The node's filesystem: the only code of this module that touches disk. Every path it is handed is
@@ -45,20 +46,19 @@ export function normaliseRelativePath(raw: string, field: (string | number)[] = 
   return segments.join('/');
 }
 
-function isInside(root: string, candidate: string): boolean {
-  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  return candidate === root || candidate.startsWith(prefix);
-}
-
 function errno(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException).code;
 }
 
-/** Checks a root directory given by an operator: absolute, existing, a directory, writable. */
-export async function checkRootDirectory(rootPath: string, field: (string | number)[] = ['rootPath']) {
-  if (!path.isAbsolute(rootPath)) throw invalidField(field, 'must be an absolute path');
-  if (rootPath.includes('\0')) throw invalidField(field, 'must not contain NUL bytes');
-  const resolved = path.resolve(rootPath);
+/** A root path as given by an operator, checked to be absolute (400) and normalised. */
+export function absoluteRootPath(rootPath: string): string {
+  if (!path.isAbsolute(rootPath)) throw invalidField(['rootPath'], 'must be an absolute path');
+  if (rootPath.includes('\0')) throw invalidField(['rootPath'], 'must not contain NUL bytes');
+  return path.resolve(rootPath);
+}
+
+/** Checks a normalised root directory (absoluteRootPath): existing, a directory, writable. */
+export async function checkRootDirectory(resolved: string): Promise<void> {
   let stat: fs.Stats;
   try {
     stat = await fsp.stat(resolved);
@@ -76,7 +76,6 @@ export async function checkRootDirectory(rootPath: string, field: (string | numb
       rootPath: resolved,
     });
   }
-  return resolved;
 }
 
 /** The real path of a node root; a root that vanished since it was registered is a 422. */
@@ -128,7 +127,7 @@ export async function resolveTarget(root: string, relative: string, create = fal
     }
     if (stat.isSymbolicLink()) {
       const real = await fsp.realpath(candidate).catch(() => undefined);
-      if (!real || !isInside(root, real)) throw outsideRoot(relative);
+      if (!real || !isOnOrUnder(root, real)) throw outsideRoot(relative);
       stat = await fsp.stat(real);
       current = real;
     } else {

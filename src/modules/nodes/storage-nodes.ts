@@ -8,9 +8,11 @@ import { conflict, notFound } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
+import { changedFields, requireAreaScopeToMove } from '../../core/trust-boundary.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { nodes, nodeUploads } from '../../db/schema/index.js';
-import { checkRootDirectory, realRoot, removeTempFile } from './node-fs.js';
+import { absoluteRootPath, removeTempFile } from './node-fs.js';
+import type { NodeRoots } from './node-roots.js';
 import type { NewStorageNode, StorageNode, StorageNodeChanges, StorageNodeListQuery } from './schemas.js';
 
 const nodeColumns = {
@@ -25,10 +27,12 @@ const nodeColumns = {
 export class StorageNodeService {
   private readonly db: Db;
   private readonly audit: AuditRecorder;
+  private readonly roots: NodeRoots;
 
-  constructor(deps: Pick<Deps, 'db' | 'audit'>) {
+  constructor(deps: Pick<Deps, 'db' | 'audit'> & { roots: NodeRoots }) {
     this.db = deps.db;
     this.audit = deps.audit;
+    this.roots = deps.roots;
   }
 
   /** The storage nodes the actor may see (all with an area-wide scope). */
@@ -55,7 +59,7 @@ export class StorageNodeService {
 
   async create(actor: AuditActor, input: NewStorageNode): Promise<StorageNode> {
     const name = trimmedName(input.name);
-    const rootPath = await checkRootDirectory(input.rootPath);
+    const rootPath = await this.roots.registered(input.rootPath);
     return this.db.transaction(async (tx) => {
       const [row] = (await conflictOnDuplicate(
         tx.insert(nodes).values({ name, rootPath }).returning(nodeColumns),
@@ -72,10 +76,19 @@ export class StorageNodeService {
     });
   }
 
+  /**
+   * Renames a node or moves its root. Moving the root is the node's boundary: it needs `nodes:manage`
+   * on the whole area, decided before the new directory is looked at (so a caller who may not move it
+   * learns nothing about the host's directories). A root given as it is stored is no move, and is not
+   * written: a move by someone else meanwhile is never undone by it.
+   */
   async update(actor: AuditActor, id: string, input: StorageNodeChanges): Promise<StorageNode> {
     const changes: { name?: string; rootPath?: string } = {};
     if (input.name !== undefined) changes.name = trimmedName(input.name);
-    if (input.rootPath !== undefined) changes.rootPath = await checkRootDirectory(input.rootPath);
+    const requested = input.rootPath === undefined ? undefined : absoluteRootPath(input.rootPath);
+    const moved = changedFields(await this.get(id), { rootPath: requested }, ['rootPath']);
+    requireAreaScopeToMove(actor, 'nodes:manage', moved);
+    if (moved.length > 0) changes.rootPath = await this.roots.registered(requested!);
     return this.db.transaction(async (tx) => {
       const current = await this.get(id, tx);
       if (changes.rootPath !== undefined && changes.rootPath !== current.rootPath) {
@@ -127,7 +140,7 @@ export class StorageNodeService {
       return { node, openIds: open.map((row) => row.id) };
     });
     if (openIds.length === 0) return;
-    const root = await realRoot(node.rootPath).catch(() => undefined);
+    const root = await this.roots.real(node.rootPath).catch(() => undefined);
     if (root) for (const uploadId of openIds) await removeTempFile(root, uploadId);
   }
 }

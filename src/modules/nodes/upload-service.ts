@@ -18,13 +18,13 @@ import {
   normaliseRelativePath,
   publishedFileMatches,
   publishTempFile,
-  realRoot,
   removeTempFile,
   resolveTarget,
   TempDataLostError,
   tempFileSize,
   writeChunk,
 } from './node-fs.js';
+import type { NodeRoots } from './node-roots.js';
 import type { NewUpload, Upload, UploadListQuery } from './schemas.js';
 import type { UploadDigests } from './upload-digests.js';
 import { chunkTooLarge, incomplete, pastTotal } from './upload-errors.js';
@@ -69,9 +69,14 @@ export class UploadService {
   private readonly log: FastifyBaseLogger;
   private readonly leases: UploadLeases;
   private readonly digests: UploadDigests;
+  private readonly roots: NodeRoots;
 
   constructor(
-    deps: Pick<Deps, 'db' | 'audit' | 'config' | 'log'> & { leases: UploadLeases; digests: UploadDigests },
+    deps: Pick<Deps, 'db' | 'audit' | 'config' | 'log'> & {
+      leases: UploadLeases;
+      digests: UploadDigests;
+      roots: NodeRoots;
+    },
   ) {
     this.db = deps.db;
     this.audit = deps.audit;
@@ -79,6 +84,7 @@ export class UploadService {
     this.log = deps.log;
     this.leases = deps.leases;
     this.digests = deps.digests;
+    this.roots = deps.roots;
   }
 
   async create(actor: AuditActor, nodeId: string, input: NewUpload): Promise<Upload> {
@@ -86,7 +92,7 @@ export class UploadService {
     if (input.totalBytes > this.config.uploadMaxFileBytes)
       throw invalidField(['totalBytes'], `must be at most ${this.config.uploadMaxFileBytes} bytes`);
     const node = await findNodeRow(this.db, nodeId);
-    const root = await realRoot(node.rootPath);
+    const root = await this.roots.real(node.rootPath);
     const overwrite = input.overwrite ?? false;
     const { exists } = await resolveTarget(root, relative);
     if (exists && !overwrite) throw fileExists(relative);
@@ -260,7 +266,7 @@ export class UploadService {
     if (current.status !== 'open') return this.upload(current);
     const claim = await this.leases.claim(nodeId, uploadId, null);
     const ended = await this.end(actor, claim, { status: 'aborted' });
-    const root = await realRoot((await findNodeRow(this.db, nodeId)).rootPath).catch(() => undefined);
+    const root = await this.roots.real((await findNodeRow(this.db, nodeId)).rootPath).catch(() => undefined);
     if (root) await removeTempFile(root, claim.row.id);
     return this.upload(ended);
   }
@@ -272,7 +278,7 @@ export class UploadService {
   /** The node root of a claimed session; a vanished root releases the lease and answers 422. */
   private async rootOf(claim: UploadClaim): Promise<string> {
     try {
-      return await realRoot((await findNodeRow(this.db, claim.row.nodeId)).rootPath);
+      return await this.roots.real((await findNodeRow(this.db, claim.row.nodeId)).rootPath);
     } catch (error) {
       await this.leases.release(claim);
       throw error;

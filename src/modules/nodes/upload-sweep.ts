@@ -5,7 +5,8 @@ import type { AuditRecorder } from '../../core/audit-recorder.js';
 import type { Deps } from '../../core/deps.js';
 import type { Db } from '../../db/client.js';
 import { nodes, nodeUploads } from '../../db/schema/index.js';
-import { listTempUploads, realRoot, removeTempFile } from './node-fs.js';
+import { listTempUploads, removeTempFile } from './node-fs.js';
+import type { NodeRoots } from './node-roots.js';
 import type { UploadDigests } from './upload-digests.js';
 import { leaseFree } from './upload-lease.js';
 
@@ -20,12 +21,14 @@ export class UploadSweep {
   private readonly audit: AuditRecorder;
   private readonly log: FastifyBaseLogger;
   private readonly digests: UploadDigests;
+  private readonly roots: NodeRoots;
 
-  constructor(deps: Pick<Deps, 'db' | 'audit' | 'log'> & { digests: UploadDigests }) {
+  constructor(deps: Pick<Deps, 'db' | 'audit' | 'log'> & { digests: UploadDigests; roots: NodeRoots }) {
     this.db = deps.db;
     this.audit = deps.audit;
     this.log = deps.log;
     this.digests = deps.digests;
+    this.roots = deps.roots;
   }
 
   async run(): Promise<{ expired: number; orphansRemoved: number }> {
@@ -75,7 +78,7 @@ export class UploadSweep {
       if (!ended) continue;
       this.digests.forget(candidate.id);
       expired += 1;
-      const root = await realRoot(candidate.rootPath).catch(() => undefined);
+      const root = await this.roots.real(candidate.rootPath).catch(() => undefined);
       if (root) await removeTempFile(root, candidate.id);
     }
     return expired;
@@ -84,7 +87,7 @@ export class UploadSweep {
   private async removeOrphanedTempFiles(): Promise<number> {
     let removed = 0;
     for (const node of await this.db.select({ id: nodes.id, rootPath: nodes.rootPath }).from(nodes)) {
-      const root = await realRoot(node.rootPath).catch(() => undefined);
+      const root = await this.roots.real(node.rootPath).catch(() => undefined);
       if (!root) continue;
       const ids = await listTempUploads(root);
       if (ids.length === 0) continue;

@@ -1184,7 +1184,9 @@ export interface paths {
         head?: never;
         /**
          * Change a node (null clears a secret)
-         * @description Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
+         * @description Changing the endpoint needs containerhost:manage on the whole area. A new destination drops the TLS material and SSH key the request does not give again, and the node's registry credentials (droppedSecrets names them).
+         *
+         *     Requires scope `containerhost:manage`, or `containerhost:manage:{nodeId}` for this engine node; a caller whose scopes name only other engine nodes gets 404.
          */
         patch: operations["updateContainerhostNode"];
         trace?: never;
@@ -3269,7 +3271,9 @@ export interface paths {
         head?: never;
         /**
          * Rename a node or move its root
-         * @description Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
+         * @description Moving the root (a changed rootPath) needs nodes:manage on the whole area; a root may never be on, inside or above the gateway's data directory, nor outside INFRAGATE_NODE_ROOTS when set (422).
+         *
+         *     Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         patch: operations["updateNode"];
         trace?: never;
@@ -7728,6 +7732,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     getContainerhostNode: {
@@ -7822,6 +7827,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EngineNode"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };
@@ -7832,6 +7839,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listContainers: {

@@ -1,5 +1,6 @@
 import type { GatewayModule } from '../../../core/app.js';
 import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
+import { DataWithDroppedSecrets } from '../../../core/trust-boundary.js';
 import type { EngineNodeService } from '../engine-nodes.js';
 import {
   EngineNode,
@@ -32,7 +33,7 @@ export const engineNodeRoutes: GatewayModule<{ engineNodes: EngineNodeService }>
   app.post(
     '/',
     {
-      config: { ...manage, errors: [409] },
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Register a node (TLS material and SSH keys are stored encrypted and never returned)',
@@ -61,18 +62,20 @@ export const engineNodeRoutes: GatewayModule<{ engineNodes: EngineNodeService }>
   app.patch(
     '/:nodeId',
     {
-      config: { ...manage, errors: [409] },
+      config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
         summary: 'Change a node (null clears a secret)',
+        description:
+          'Changing the endpoint needs containerhost:manage on the whole area. A new destination drops the ' +
+          "TLS material and SSH key the request does not give again, and the node's registry credentials " +
+          '(droppedSecrets names them).',
         params: NodeParams,
         body: EngineNodeChanges,
-        response: { 200: DataOf(EngineNode) },
+        response: { 200: DataWithDroppedSecrets(EngineNode) },
       },
     },
-    async (request) => ({
-      data: await engineNodes.update(request.actor, request.params.nodeId, request.body),
-    }),
+    async (request) => engineNodes.update(request.actor, request.params.nodeId, request.body),
   );
 
   app.delete(

@@ -57,6 +57,9 @@ export const storageNodeRoutes: GatewayModule<{ storageNodes: StorageNodeService
       schema: {
         tags,
         summary: 'Rename a node or move its root',
+        description:
+          'Moving the root (a changed rootPath) needs nodes:manage on the whole area; a root may never be ' +
+          "on, inside or above the gateway's data directory, nor outside INFRAGATE_NODE_ROOTS when set (422).",
         params: IdParams,
         body: StorageNodeChanges,
         response: { 200: DataOf(StorageNode) },
