@@ -57,7 +57,7 @@ function registerPull(area: Command): void {
 export function registerImages(program: Command): void {
   const area = program.command('images').description('images of a container host (--host)');
   lsCommand(area, images, {
-    columns: ['tags', 'size', 'created', 'id'],
+    columns: ['repoTags', 'size', 'createdAt', 'id'],
     filters: [text('--q <text>', 'q', 'substring of the id or a tag')],
   });
   getCommand(area, images, 'inspect an image (id or reference such as library/nginx:1.27)');
