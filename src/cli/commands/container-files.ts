@@ -14,15 +14,19 @@ export function registerContainerFiles(area: Command, containers: Resource): voi
   const command = (nameAndArgs: string, description: string) =>
     resourceCommand(sub, containers, nameAndArgs, description);
 
-  apiAction(command('ls <container> [path]', 'list a directory (default /)'), async (context) => {
-    const query = { path: context.args[1] };
-    const listing = unwrap(await context.api.call('GET', await filesOf(context), { query })) as Static<
-      typeof DirectoryListing
-    >;
-    if (context.out.json) return context.out.record(listing);
-    context.out.list(listing.entries, ['name', 'type', 'size', 'mode', 'mtime', 'linkTarget']);
-    if (listing.truncated) process.stderr.write('(the listing stopped early: the directory is too large)\n');
-  });
+  apiAction(
+    command('ls <container> [path]', 'list a directory (default /)').alias('list'),
+    async (context) => {
+      const query = { path: context.args[1] };
+      const listing = unwrap(await context.api.call('GET', await filesOf(context), { query })) as Static<
+        typeof DirectoryListing
+      >;
+      if (context.out.json) return context.out.record(listing);
+      context.out.list(listing.entries, ['name', 'type', 'size', 'mode', 'mtime', 'linkTarget']);
+      if (listing.truncated)
+        process.stderr.write('(the listing stopped early: the directory is too large)\n');
+    },
+  );
   apiAction(
     command('get <container> <path>', 'download a file to standard output, or to a file with -o').option(
       '-o, --output <file>',
