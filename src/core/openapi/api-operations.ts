@@ -37,12 +37,18 @@ export type AnswerOf<Operation> = ContentOf<Success<Operation>, 'application/jso
 export type EventDataOf<Operation> = ContentOf<Success<Operation>, 'text/event-stream'>;
 /** The JSON body an operation accepts; never when it takes none, or takes raw bytes. */
 export type BodyOf<Operation> = ContentOf<RequestOf<Operation>, 'application/json'>;
-/** Whether an operation takes a body other than JSON (a file, an archive, a chunk). */
+type RequestTypes<Operation> =
+  RequestOf<Operation> extends { content: infer Content } ? keyof Content : never;
+
+/**
+ * Whether an operation may take a body other than JSON: one it describes so (a file), or one it does
+ * not describe (the routes that read an archive or a chunk as it is).
+ */
 export type TakesRawBody<Operation> = [RequestOf<Operation>] extends [never]
-  ? false
-  : [BodyOf<Operation>] extends [never]
-    ? true
-    : false;
+  ? true
+  : [Exclude<RequestTypes<Operation>, 'application/json'>] extends [never]
+    ? false
+    : true;
 /** Whether an operation's body may be left out. */
 export type BodyIsOptional<Operation> = Operation extends { requestBody: unknown } ? false : true;
 /** The query parameters an operation accepts. */
@@ -50,7 +56,9 @@ export type QueryOf<Operation> = Operation extends { parameters: { query?: infer
   ? NonNullable<Query>
   : never;
 /** The values of the placeholders of an operation's route (`{nodeId, containerId}`); never when it has none. */
-export type PathParamsOf<Operation> = Operation extends { parameters: { path: infer Params } }
+export type PathParamsOf<Operation> = Operation extends {
+  parameters: { path: infer Params extends Record<string, string> };
+}
   ? Params
   : never;
 
