@@ -1,7 +1,7 @@
 /**
  * Writes the gateway's OpenAPI document to docs/openapi.json, the reviewed copy that
- * test/foundation/openapi.test.ts compares with the served one, and the console's API types
- * generated from it to web/src/api/schema.d.ts: run after changing a route.
+ * test/foundation/openapi.test.ts compares with the served one, and the API types generated from
+ * it (for the CLI and the console) to src/core/openapi/api-types.d.ts: run after changing a route.
  *   npm run openapi
  */
 import fs from 'node:fs';

@@ -1,5 +1,18 @@
+import type {
+  AnswerOf,
+  BodyIsOptional,
+  BodyOf,
+  EventDataOf,
+  Method,
+  OperationAt,
+  PathParamsOf,
+  QueryOf,
+  Route as RouteOf,
+  TakesRawBody,
+} from '../core/openapi/api-operations.js';
 import { CliError } from './cli-error.js';
-import { readEvents, type StreamEvent } from './event-stream.js';
+import { readEvents } from './event-stream.js';
+import type { FieldPath, FlagValues } from './field-paths.js';
 
 /** An error answer of the gateway: the HTTP status with the `{code, message, details}` envelope. */
 export interface ApiError {
@@ -11,20 +24,69 @@ export interface ApiError {
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
-export type QueryValues = Record<string, string | number | boolean | undefined>;
+/** The methods of the API's operations. */
+export type Verb = Uppercase<Method>;
 
-export interface RequestOptions {
+/** The route templates with an operation for `method` (`/api/admin/users/{id}` for `DELETE`). */
+export type Route<M extends Verb> = RouteOf<Lowercase<M>>;
+
+type Operation<Path, M extends Verb> = OperationAt<Path, Lowercase<M>>;
+
+/** A body sent as it is, streamed; `length` becomes its `content-length` when known. */
+interface RawBody {
+  body: NodeJS.ReadableStream | Buffer | string;
+  length?: number;
+  /** Its content type (default `application/octet-stream`). */
+  contentType?: string;
+}
+
+/** What any request may carry; the typed calls narrow it to what their operation takes. */
+export interface RequestOptions extends Partial<RawBody> {
+  /** The values of the route's `{placeholders}`, each URL-encoded. */
+  path?: Record<string, string>;
   /** Query parameters; undefined values are left out. Repeated keys: pass URLSearchParams. */
-  query?: QueryValues | URLSearchParams;
+  query?: Record<string, unknown> | URLSearchParams;
   /** A JSON body (sets `content-type: application/json`). */
   json?: unknown;
-  /** A raw body, streamed; `length` becomes its `content-length` when known. */
-  body?: NodeJS.ReadableStream | Buffer | string;
-  length?: number;
-  /** Content type of a raw body (default `application/octet-stream`). */
-  contentType?: string;
   headers?: Record<string, string>;
 }
+
+/** A JSON body as written, or gathered from flags that set only the operation's fields. */
+type JsonInput<Body> = Body | FlagValues<FieldPath<Body>>;
+
+type PathOption<Op> = [PathParamsOf<Op>] extends [never] ? { path?: never } : { path: PathParamsOf<Op> };
+type QueryOption<Op> = [QueryOf<Op>] extends [never]
+  ? { query?: never }
+  : { query?: QueryOf<Op> | FlagValues<keyof QueryOf<Op> & string> };
+type JsonOption<Op> = [BodyOf<Op>] extends [never] ? never : { json: JsonInput<BodyOf<Op>>; body?: never };
+type RawOption<Op> = TakesRawBody<Op> extends true ? RawBody & { json?: never } : never;
+type NoBody<Op> = BodyIsOptional<Op> extends true ? { json?: never; body?: never } : never;
+type BodyOption<Op> = JsonOption<Op> | RawOption<Op> | NoBody<Op>;
+
+/** What a call of `method route` takes: its placeholders, query and body, typed by the API document. */
+type CallOptions<Path, M extends Verb> = PathOption<Operation<Path, M>> &
+  QueryOption<Operation<Path, M>> &
+  BodyOption<Operation<Path, M>> & { headers?: Record<string, string> };
+
+/** The options argument, left out only when nothing in it is required. */
+type OptionsArgument<Options> = object extends Options ? [options?: Options] : [options: Options];
+
+/** The JSON answer of a call of `method route`. */
+export type CallAnswer<Path, M extends Verb> = AnswerOf<Operation<Path, M>>;
+
+/**
+ * One Server-Sent Event of a typed stream: the operation's main event (`main`, e.g. `log`), whose
+ * data the API document describes (unknown where it describes no stream), or another one (`end`,
+ * `skipped`, …).
+ */
+type TypedEvent<Data> =
+  | { event: string; main: true; data: Data }
+  | { event: string; main: false; data: unknown };
+
+type StreamData<Op> = [EventDataOf<Op>] extends [never] ? unknown : EventDataOf<Op>;
+
+/** The options of a stream: those of its call, and the name of its main event. */
+type StreamOptions<Path, M extends Verb> = CallOptions<Path, M> & { main: string };
 
 /** An answer as received: status, headers, the raw bytes and, when they are JSON, the parsed body. */
 export interface ApiResponse {
@@ -42,7 +104,20 @@ export class ApiRequestError extends CliError {
   }
 }
 
-/** The gateway's HTTP API as the CLI calls it: bearer token, JSON or raw bodies. */
+/** `/api/pages/{projectId}/domains` with `{projectId: 'x'}` → `/api/pages/x/domains`, each value URL-encoded. */
+function fillRoute(route: string, params: Record<string, string> = {}): string {
+  return route.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in ${route}`);
+    return encodeURIComponent(value);
+  });
+}
+
+/**
+ * The gateway's HTTP API as the CLI calls it: bearer token, JSON or raw bodies, Server-Sent Events.
+ * Calls name an operation of the API document by method and route template (`GET
+ * /api/admin/users/{id}`), so the build checks their placeholders, query, body and answer.
+ */
 export class ApiClient {
   readonly baseUrl: string;
 
@@ -53,15 +128,52 @@ export class ApiClient {
     this.baseUrl = baseUrl.replace(/\/+$/, '');
   }
 
-  /** Sends one request and answers whatever came back, error statuses included. */
-  async send(method: HttpMethod, route: string, options: RequestOptions = {}): Promise<ApiResponse> {
-    const response = await this.open(method, route, options);
+  /**
+   * Calls one operation and answers its JSON body, as the API document types it (the gateway's
+   * answers follow its document); an error status throws an ApiRequestError (see `apiError`).
+   */
+  call<M extends Verb, Path extends Route<M>>(
+    method: M,
+    route: Path,
+    ...options: OptionsArgument<CallOptions<Path, M>>
+  ): Promise<CallAnswer<Path, M>>;
+  async call(method: Verb, route: string, options?: RequestOptions): Promise<unknown> {
+    return this.request(method, route, options);
+  }
+
+  /**
+   * `call` for a route and options put together at run time: the shared verbs of resource.ts, whose
+   * routes and fields are checked where each resource is declared.
+   */
+  async request(method: Verb, route: string, options: RequestOptions = {}): Promise<unknown> {
+    return (await this.fetch(method, fillRoute(route, options.path), options)).body ?? {};
+  }
+
+  /** The bytes of a download (a certificate's chain, a file of a container). */
+  download<Path extends Route<'GET'>>(
+    route: Path,
+    ...options: OptionsArgument<CallOptions<Path, 'GET'>>
+  ): Promise<Buffer>;
+  async download(route: string, options: RequestOptions = {}): Promise<Buffer> {
+    return (await this.fetch('GET', fillRoute(route, options.path), options)).bytes;
+  }
+
+  /** Sends one request to `url` (a path, as typed) and answers whatever came back, error statuses included. */
+  async send(method: HttpMethod, url: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const response = await this.open(method, url, options);
     const bytes = Buffer.from(await response.body.arrayBuffer());
     return { status: response.statusCode, headers: response.headers, bytes, body: parseJson(bytes) };
   }
 
+  /** Like `send`, but an error status throws an ApiRequestError. */
+  private async fetch(method: HttpMethod, url: string, options: RequestOptions): Promise<ApiResponse> {
+    const response = await this.send(method, url, options);
+    if (response.status >= 400) throw new ApiRequestError(errorOf(response));
+    return response;
+  }
+
   /** Sends one request and answers as soon as the headers are in, the body still to be read. */
-  private async open(method: HttpMethod, route: string, options: RequestOptions) {
+  private async open(method: HttpMethod, url: string, options: RequestOptions) {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, ...options.headers };
     let body: string | Buffer | NodeJS.ReadableStream | undefined;
     if (options.json !== undefined) {
@@ -75,7 +187,7 @@ export class ApiClient {
     // Loaded here, not at the top: `infragate serve` shares this program and never sends a request.
     const { request } = await import('undici');
     try {
-      return await request(this.url(route, options.query), {
+      return await request(this.url(url, options.query), {
         method,
         headers,
         body: body as string,
@@ -92,24 +204,43 @@ export class ApiClient {
    * status throws an ApiRequestError before the first, an `error` event a CliError with its message.
    * Leaving the loop closes the connection.
    */
+  events<M extends Verb, Path extends Route<M>>(
+    method: M,
+    route: Path,
+    options: StreamOptions<Path, M>,
+  ): AsyncGenerator<TypedEvent<StreamData<Operation<Path, M>>>>;
   async *events(
-    method: HttpMethod,
+    method: Verb,
     route: string,
-    options: RequestOptions = {},
-  ): AsyncGenerator<StreamEvent> {
-    yield* await this.openEvents(method, route, options);
+    options: RequestOptions & { main: string },
+  ): AsyncGenerator<TypedEvent<unknown>> {
+    yield* await this.stream(method, route, options);
   }
 
   /**
    * Like `events`, but answers once the gateway accepted the stream (its headers are in), so the
    * caller can do something else knowing the stream already runs (e.g. read what came before it).
    */
+  openEvents<M extends Verb, Path extends Route<M>>(
+    method: M,
+    route: Path,
+    options: StreamOptions<Path, M>,
+  ): Promise<AsyncGenerator<TypedEvent<StreamData<Operation<Path, M>>>>>;
   async openEvents(
-    method: HttpMethod,
+    method: Verb,
     route: string,
-    options: RequestOptions = {},
-  ): Promise<AsyncGenerator<StreamEvent>> {
-    const { statusCode, headers, body } = await this.open(method, route, {
+    options: RequestOptions & { main: string },
+  ): Promise<AsyncGenerator<TypedEvent<unknown>>> {
+    return this.stream(method, route, options);
+  }
+
+  private async stream(
+    method: Verb,
+    route: string,
+    options: RequestOptions & { main: string },
+  ): Promise<AsyncGenerator<TypedEvent<unknown>>> {
+    const url = fillRoute(route, options.path);
+    const { statusCode, headers, body } = await this.open(method, url, {
       ...options,
       headers: { accept: 'text/event-stream', ...options.headers },
     });
@@ -118,16 +249,15 @@ export class ApiClient {
       const response = { status: statusCode, headers, bytes, body: parseJson(bytes) };
       if (statusCode >= 400) throw new ApiRequestError(errorOf(response));
       throw new CliError(
-        `expected an event stream from ${route}, got ${headers['content-type'] ?? 'no content type'}`,
+        `expected an event stream from ${url}, got ${headers['content-type'] ?? 'no content type'}`,
       );
     }
     return (async function* () {
       try {
-        for await (const event of readEvents(body)) {
+        for await (const { event, data } of readEvents(body)) {
           // A failure after the stream began: the error envelope, with no status of its own.
-          if (event.event === 'error')
-            throw new CliError(describeApiFailure(event.data as Omit<ApiError, 'status'>));
-          yield event;
+          if (event === 'error') throw new CliError(describeApiFailure(envelopeOf(data)));
+          yield event === options.main ? { event, main: true, data } : { event, main: false, data };
         }
       } finally {
         body.destroy();
@@ -135,30 +265,18 @@ export class ApiClient {
     })();
   }
 
-  /** Like `send`, but an error status throws an ApiRequestError (see `apiError`). */
-  async fetch(method: HttpMethod, route: string, options: RequestOptions = {}): Promise<ApiResponse> {
-    const response = await this.send(method, route, options);
-    if (response.status >= 400) throw new ApiRequestError(errorOf(response));
-    return response;
-  }
-
-  /** Answers the parsed JSON body; an error status throws an ApiRequestError (see `apiError`). */
-  async call<T>(method: HttpMethod, route: string, options: RequestOptions = {}): Promise<T> {
-    return ((await this.fetch(method, route, options)).body ?? {}) as T;
-  }
-
-  private url(route: string, query: RequestOptions['query']): string {
+  private url(path: string, query: RequestOptions['query']): string {
     const params =
       query instanceof URLSearchParams
         ? query
         : new URLSearchParams(
-            Object.entries(query ?? {})
-              .filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined)
-              .map(([key, value]): [string, string] => [key, String(value)]),
+            Object.entries(query ?? {}).flatMap(([key, value]): [string, string][] =>
+              value === undefined ? [] : [[key, String(value)]],
+            ),
           );
     const search = params.toString();
-    if (!search) return `${this.baseUrl}${route}`;
-    return `${this.baseUrl}${route}${route.includes('?') ? '&' : '?'}${search}`;
+    if (!search) return `${this.baseUrl}${path}`;
+    return `${this.baseUrl}${path}${path.includes('?') ? '&' : '?'}${search}`;
   }
 }
 
@@ -171,11 +289,14 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
+/** The `{code, message, details}` envelope of a refusal (nothing when the body is not one). */
+function envelopeOf(body: unknown): Omit<ApiError, 'status'> {
+  return body && typeof body === 'object' && !Array.isArray(body) ? (body as Omit<ApiError, 'status'>) : {};
+}
+
 /** The error envelope of an error answer (a status alone when the body is not the envelope). */
 export function errorOf(response: ApiResponse): ApiError {
-  const body = response.body;
-  const envelope = body && typeof body === 'object' && !Array.isArray(body) ? body : {};
-  return { status: response.status, ...(envelope as Omit<ApiError, 'status'>) };
+  return { status: response.status, ...envelopeOf(response.body) };
 }
 
 /** The gateway's answer behind an error thrown by `ApiClient.call`; undefined for other errors. */
@@ -186,7 +307,8 @@ export function apiError(error: unknown): ApiError | undefined {
 /** `details.reason` of an error answer (e.g. `UPLOAD_OFFSET_MISMATCH`). */
 export function reasonOf(error: unknown): string | undefined {
   const details = apiError(error)?.details;
-  return details && !Array.isArray(details) ? (details.reason as string | undefined) : undefined;
+  const reason = details && !Array.isArray(details) ? details.reason : undefined;
+  return typeof reason === 'string' ? reason : undefined;
 }
 
 /** One line for the user: status, code, message and the details that explain them. */

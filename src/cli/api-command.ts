@@ -58,9 +58,9 @@ export interface ApiContext {
   /** The command's options (commander's camelCase keys). */
   // biome-ignore lint/suspicious/noExplicitAny: option values are typed by each command's own flags
   opts: Record<string, any>;
-  /** The command's arguments, in order (variadic ones as arrays). */
+  /** The command's arguments, in order (variadic ones as arrays): `const [a, b]: [string, string[]] = args`. */
   // biome-ignore lint/suspicious/noExplicitAny: argument values are typed by each command's own arguments
-  args: any[];
+  args: any;
 }
 
 /** Adds the options every API command takes. */

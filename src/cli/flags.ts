@@ -1,18 +1,21 @@
 import type { Command } from 'commander';
 import type { ApiContext } from './api-command.js';
 import { CliError } from './cli-error.js';
+import { FLAG_FIELDS, type FlagValues } from './field-paths.js';
 import { collect, readStdinOnce, readTextArgument } from './fields.js';
 
 /**
- * Typed command-line flags that become fields of a request body. Each area declares its flags once
- * with these constructors; `addFlags` puts them on a command and `bodyFromFlags` reads them back.
+ * Typed command-line flags that become fields of a request body (or query parameters). Each area
+ * declares its flags once with these constructors; `addFlags` puts them on a command and
+ * `bodyFromFlags` reads them back. `Field` is the field's name, which the command that sends the
+ * flags checks against its operation in the API document.
  */
-export interface Flag {
+export interface Flag<Field extends string = string> {
   /** Commander flag syntax, e.g. `--name <name>`. */
   flags: string;
   description: string;
   /** Body field; dots nest (`tls.caPem`). */
-  field: string;
+  field: Field;
   required?: boolean;
   /** Also `--no-…` (booleans: unset means "leave as is"). */
   negatable?: boolean;
@@ -34,14 +37,23 @@ export function integer(text: string, flag: string): number {
   return Number(text);
 }
 
-export const text = (flags: string, field: string, description: string, required = false): Flag => ({
+export const text = <Field extends string>(
+  flags: string,
+  field: Field,
+  description: string,
+  required = false,
+): Flag<Field> => ({
   flags,
   field,
   description,
   required,
 });
 
-export const whole = (flags: string, field: string, description: string): Flag => ({
+export const whole = <Field extends string>(
+  flags: string,
+  field: Field,
+  description: string,
+): Flag<Field> => ({
   flags,
   field,
   description,
@@ -49,7 +61,7 @@ export const whole = (flags: string, field: string, description: string): Flag =
 });
 
 /** `--name` sets true, `--no-name` false, neither leaves the field out. */
-export const bool = (name: string, field: string, description: string): Flag => ({
+export const bool = <Field extends string>(name: string, field: Field, description: string): Flag<Field> => ({
   flags: `--${name}`,
   field,
   description,
@@ -65,7 +77,12 @@ export function commaList(value: string): string[] {
 }
 
 /** A comma-separated list flag. */
-export const list = (flags: string, field: string, description: string, required = false): Flag => ({
+export const list = <Field extends string>(
+  flags: string,
+  field: Field,
+  description: string,
+  required = false,
+): Flag<Field> => ({
   flags,
   field,
   description,
@@ -74,7 +91,12 @@ export const list = (flags: string, field: string, description: string, required
 });
 
 /** The text of a file (`-` for standard input). */
-export const fileText = (flags: string, field: string, description: string, required = false): Flag => ({
+export const fileText = <Field extends string>(
+  flags: string,
+  field: Field,
+  description: string,
+  required = false,
+): Flag<Field> => ({
   flags,
   field,
   description,
@@ -86,7 +108,11 @@ export const fileText = (flags: string, field: string, description: string, requ
 let stdinTakenBy: string | undefined;
 
 /** A secret read from standard input (one trailing newline dropped), never from the command line. */
-export const stdinSecret = (name: string, field: string, description: string): Flag => ({
+export const stdinSecret = <Field extends string>(
+  name: string,
+  field: Field,
+  description: string,
+): Flag<Field> => ({
   flags: `--${name}`,
   field,
   description,
@@ -103,22 +129,26 @@ export const stdinSecret = (name: string, field: string, description: string): F
 });
 
 /** A reference to another record, turned into its id (`resolve` looks it up). */
-export const idFlag = (
+export const idFlag = <Field extends string>(
   flags: string,
-  field: string,
+  field: Field,
   description: string,
   resolve: (context: ApiContext, ref: string) => Promise<string>,
-): Flag => ({ flags, field, description, parse: (ref: string, context) => resolve(context, ref) });
+): Flag<Field> => ({ flags, field, description, parse: (ref: string, context) => resolve(context, ref) });
 
 /** A value where `none` means null (clears the field). */
-export const nullable = (flags: string, field: string, description: string): Flag => ({
+export const nullable = <Field extends string>(
+  flags: string,
+  field: Field,
+  description: string,
+): Flag<Field> => ({
   flags,
   field,
   description: `${description} (none: clear it)`,
   parse: (value: string) => (value === 'none' ? null : value),
 });
 
-export function addFlags(command: Command, flags: Flag[]): Command {
+export function addFlags(command: Command, flags: readonly Flag[]): Command {
   for (const flag of flags) {
     if (flag.repeatable) command.option(flag.flags, `${flag.description} (repeatable)`, collect);
     else if (flag.required) command.requiredOption(flag.flags, flag.description);
@@ -140,8 +170,11 @@ function setPath(body: Record<string, unknown>, field: string, value: unknown): 
 }
 
 /** The body fields set by the given flags (flags left out are left out of the body). */
-export async function bodyFromFlags(context: ApiContext, flags: Flag[]): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = {};
+export async function bodyFromFlags<Field extends string>(
+  context: ApiContext,
+  flags: readonly Flag<Field>[],
+): Promise<FlagValues<Field>> {
+  const body: FlagValues<Field> = { [FLAG_FIELDS]: flags.map((flag) => flag.field) };
   for (const flag of flags) {
     const value = context.opts[optionKey(flag.flags)];
     if (value === undefined) continue;

@@ -13,21 +13,24 @@ export async function readLocalFile(file: string): Promise<Buffer> {
   });
 }
 
+/** A file's bytes as the raw body of a PUT to `?path=…`. */
+export interface FileUpload {
+  query: { path: string };
+  body: Buffer;
+  length: number;
+}
+
 /**
- * Sends a local file (`-`: standard input) as the raw body of `PUT route?path=…`, saying how much
- * went to `where` (`volume:/path`).
+ * Reads a local file (`-`: standard input), has `send` put it at `path`, and says how much went to
+ * `where` (`volume:/path`).
  */
 export async function putLocalFile(
   context: ApiContext,
-  route: string,
   { file, path, where }: { file: string; path: string; where: string },
+  send: (upload: FileUpload) => Promise<unknown>,
 ): Promise<void> {
   const content = await readLocalFile(file);
-  const answer = await context.api.call('PUT', route, {
-    query: { path },
-    body: content,
-    length: content.length,
-  });
+  const answer = await send({ query: { path }, body: content, length: content.length });
   context.out.done(answer, `wrote ${content.length} bytes to ${where}`);
 }
 

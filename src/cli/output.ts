@@ -1,3 +1,5 @@
+import type { FieldPath } from './field-paths.js';
+
 /**
  * How commands print answers: an aligned table (or `key  value` lines) for a person at a terminal,
  * JSON with `--json` and whenever stdout is not a terminal, so scripts always get JSON.
@@ -76,8 +78,8 @@ export class Output {
     this.line(JSON.stringify(value, null, 2));
   }
 
-  /** Records as a table of `columns` (dotted paths allowed), or as a JSON array. */
-  list(rows: unknown[], columns: string[], pagination?: Pagination): void {
+  /** Records as a table of `columns` (fields of the records, dotted paths allowed), or as a JSON array. */
+  list<Item>(rows: readonly Item[], columns: readonly FieldPath<Item>[], pagination?: Pagination): void {
     if (this.json) {
       this.printJson(rows);
       return;

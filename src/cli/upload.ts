@@ -1,13 +1,12 @@
 import fsp from 'node:fs/promises';
 import { isUuid } from '../core/ids.js';
-import type { StorageNode } from '../modules/nodes/schemas.js';
-import { type ApiClient, apiError, describeApiError } from './api-client.js';
+import { type ApiClient, apiError, type CallAnswer, describeApiError } from './api-client.js';
 import { CliError } from './cli-error.js';
 import { Progress } from './progress.js';
 import { formatBytes, parseByteSize } from './upload/byte-sizes.js';
 import { ResumeState } from './upload/resume-state.js';
 import { sendChunks } from './upload/send-chunks.js';
-import { openSession, type UploadSession } from './upload/session.js';
+import { openSession, type SessionParams, type UploadSession } from './upload/session.js';
 
 /**
  * `infragate upload --node <name|id> <local-file> <remote-path>`: a client of the HTTP API (it does not
@@ -42,13 +41,12 @@ export async function runUpload(
   const rate = options.limitRate ? parseByteSize(options.limitRate, '--limit-rate') : undefined;
 
   const node = await findNode(api, options.node);
-  const uploadsRoute = `/api/nodes/${node.id}/files/uploads`;
   const state = new ResumeState({ baseUrl, nodeId: node.id, localFile, remotePath });
   if (options.restart) await state.forget();
 
   const session = await openSession({
     api,
-    uploadsRoute,
+    nodeId: node.id,
     state,
     localFile,
     stamp: stat,
@@ -61,19 +59,19 @@ export async function runUpload(
     return `already uploaded: ${localArg} → ${node.name}:${session.path} (${session.totalBytes} bytes)`;
   }
 
-  const sessionRoute = `${uploadsRoute}/${session.uploadId}`;
+  const path = { id: node.id, uploadId: session.uploadId };
   const started = Date.now();
   const startBytes = session.receivedBytes;
   let { status } = await sendChunks({
     api,
-    sessionRoute,
+    path,
     localFile,
     session,
     chunkSize: Math.min(chunkOverride ?? session.chunkSize, session.maxChunkBytes),
     rate,
     progress: new Progress(session.totalBytes, session.receivedBytes),
   });
-  if (status === 'open') status = await complete(api, sessionRoute);
+  if (status === 'open') status = await complete(api, path);
   if (status !== 'complete') throw new CliError(`the upload ended as ${status}`);
   await state.forget();
   const seconds = (Date.now() - started) / 1000;
@@ -85,21 +83,19 @@ export async function runUpload(
   );
 }
 
-async function complete(api: ApiClient, sessionRoute: string): Promise<UploadSession['status']> {
+async function complete(api: ApiClient, path: SessionParams): Promise<UploadSession['status']> {
   try {
-    return (await api.call<{ data: UploadSession }>('POST', `${sessionRoute}/complete`)).data.status;
+    const { data } = await api.call('POST', '/api/nodes/{id}/files/uploads/{uploadId}/complete', { path });
+    return data.status;
   } catch (error) {
     throw new CliError(describeApiError(error));
   }
 }
 
-/** The node as the command reads it. */
-type NodeRef = Pick<StorageNode, 'id' | 'name'>;
-
-async function findNode(api: ApiClient, ref: string): Promise<NodeRef> {
+async function findNode(api: ApiClient, ref: string): Promise<CallAnswer<'/api/nodes/{id}', 'GET'>['data']> {
   try {
-    if (isUuid(ref)) return (await api.call<{ data: NodeRef }>('GET', `/api/nodes/${ref}`)).data;
-    const page = await api.call<{ data: NodeRef[] }>('GET', `/api/nodes?name=${encodeURIComponent(ref)}`);
+    if (isUuid(ref)) return (await api.call('GET', '/api/nodes/{id}', { path: { id: ref } })).data;
+    const page = await api.call('GET', '/api/nodes', { query: { name: ref } });
     if (page.data[0]) return page.data[0];
   } catch (error) {
     if (apiError(error)?.status !== 404) throw new CliError(describeApiError(error));

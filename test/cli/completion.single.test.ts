@@ -46,6 +46,12 @@ describe('infragate completion', () => {
     ]);
   });
 
+  it('bash: offers both names of a list command, list and ls', async () => {
+    expect((await bashCompletes(['users', 'l'])).sort()).toEqual(['list', 'ls']);
+    expect((await bashCompletes(['admin', 'users', 'l'])).sort()).toEqual(['list', 'ls']);
+    expect((await bashCompletes(['containers', 'files', 'l'])).sort()).toEqual(['list', 'ls']);
+  });
+
   it('bash: offers the options of the command typed, skipping option values', async () => {
     expect(await bashCompletes(['containers', 'ls', '--host', 'build-01', '--a'])).toEqual([
       '--all',

@@ -66,11 +66,11 @@ describe('infragate --help', () => {
     }
   });
 
-  it('shows the subcommands of a command with subcommands (users --help lists create and list)', async () => {
+  it('shows the subcommands of a command with subcommands (users --help lists create and list|ls)', async () => {
     const result = await runCli(['users', '--help'], {});
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/create \[options\]\s+create a user/);
-    expect(result.stdout).toMatch(/list \[options\]\s+list users/);
+    expect(result.stdout).toMatch(/list\|ls \[options\]\s+list users/);
   });
 
   it('works for a nested command in a real process (containers health set --help)', async () => {
@@ -112,6 +112,21 @@ describe('infragate --version and usage errors', () => {
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain("unknown option '--frobnicate'");
+  });
+});
+
+describe('list commands', () => {
+  const names = (command: Command) => [command.name(), ...command.aliases()];
+  const lists = tree.filter(({ command }) => names(command).some((name) => name === 'list' || name === 'ls'));
+
+  it('answer to both list and ls: each one named either has the other as an alias', () => {
+    expect(lists.map(({ words }) => words.join(' '))).toEqual(
+      expect.arrayContaining(['users list', 'groups list', 'admin users ls', 'containers files ls']),
+    );
+    const oneName = lists
+      .filter(({ command }) => !(names(command).includes('list') && names(command).includes('ls')))
+      .map(({ words }) => words.join(' '));
+    expect(oneName).toEqual([]);
   });
 });
 

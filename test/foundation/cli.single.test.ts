@@ -26,6 +26,14 @@ describe('infragate CLI on a fresh data dir (server stopped)', () => {
     expect(groups.find((g) => g.name === 'empty')?.scopes).toEqual([]);
   });
 
+  it('groups ls is groups list (every list command answers to both)', async () => {
+    const ls = await runCli(['groups', 'ls', '--json'], env);
+    expect(ls.code, ls.stderr).toBe(0);
+    expect(JSON.parse(ls.stdout)).toEqual(
+      JSON.parse((await runCli(['groups', 'list', '--json'], env)).stdout),
+    );
+  });
+
   it('users create reads the password from stdin', async () => {
     const result = await runCli(
       [

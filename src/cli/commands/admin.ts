@@ -9,9 +9,8 @@ import {
   getCommand,
   idOf,
   lsCommand,
-  type Resource,
+  resource,
   resourceCommand,
-  unwrap,
   updateCommand,
 } from '../resource.js';
 
@@ -19,8 +18,13 @@ import {
  * Users and groups through the API (`admin:users`). The top-level `users` and `groups` commands
  * are the local bootstrap ones that open the database; these act as the token's user, audited.
  */
-const users: Resource = { noun: 'user', route: '/api/admin/users', lookup: { by: 'email', search: 'q' } };
-const groups: Resource = { noun: 'group', route: '/api/admin/groups', lookup: { by: 'name' } };
+const users = resource({
+  noun: 'user',
+  list: '/api/admin/users',
+  id: 'id',
+  lookup: { by: 'email', search: 'q' },
+});
+const groups = resource({ noun: 'group', list: '/api/admin/groups', id: 'id', lookup: { by: 'name' } });
 
 function registerUsers(area: Command): void {
   const sub = area.command('users').description('users (by email or id)');
@@ -100,8 +104,8 @@ function registerGroups(area: Command): void {
   // The API has no route for one group: it is picked from the list.
   apiAction(resourceCommand(sub, groups, 'get <group>', 'show one group'), async (context) => {
     const id = await idOf(groups, context, context.args[0]);
-    const all = unwrap(await context.api.call('GET', groups.route as string)) as { id: string }[];
-    const group = all.find((row) => row.id === id);
+    const { data } = await context.api.call('GET', '/api/admin/groups');
+    const group = data.find((row) => row.id === id);
     if (!group) throw new CliError(`no group with id ${id}`);
     context.out.record(group);
   });

@@ -79,9 +79,8 @@ export function registerApi(program: Command): void {
     .addOption(new Option('--url <url>', 'gateway base URL (default: $INFRAGATE_URL, else the saved login)'))
     .addOption(new Option('--token <token>', 'API token (default: $INFRAGATE_TOKEN, else the saved login)'))
     .action(async (methodArg: string, pathArg: string, opts: ApiOptions) => {
-      const method = methodArg.toUpperCase() as HttpMethod;
-      if (!METHODS.includes(method))
-        throw new CliError(`method ${methodArg} is not one of ${METHODS.join(', ')}`);
+      const method = METHODS.find((known) => known === methodArg.toUpperCase());
+      if (!method) throw new CliError(`method ${methodArg} is not one of ${METHODS.join(', ')}`);
       const route = pathArg.startsWith('/') ? pathArg : `/${pathArg}`;
       const target = await resolveTarget(opts);
       const api = new ApiClient(target.url, target.token);

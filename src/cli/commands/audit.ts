@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { text } from '../flags.js';
-import { getCommand, lsCommand, type Resource, unwrap } from '../resource.js';
+import { getCommand, lsCommand, resource } from '../resource.js';
 
 /** The audit trail: events (newest first) and the hash-chain check. */
-const events: Resource = { noun: 'event', route: '/api/audit/events', lookup: 'as-is' };
+const events = resource({ noun: 'event', list: '/api/audit/events', id: 'id', lookup: 'as-is' });
 
 export function registerAudit(program: Command): void {
   const area = program.command('audit').description('the tamper-evident audit trail (audit:view)');
@@ -25,9 +25,9 @@ export function registerAudit(program: Command): void {
   apiAction(
     area.command('verify').description('walk the whole hash chain; exit 1 when a link is broken'),
     async (context) => {
-      const result = unwrap(await context.api.call('GET', '/api/audit/verify')) as { valid: boolean };
-      context.out.record(result);
-      if (!result.valid) process.exitCode = 1;
+      const { data } = await context.api.call('GET', '/api/audit/verify');
+      context.out.record(data);
+      if (!data.valid) process.exitCode = 1;
     },
   );
 }

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { text, whole } from '../flags.js';
-import { createCommand, deleteCommand, lsCommand, type Resource, unwrap } from '../resource.js';
+import { createCommand, deleteCommand, lsCommand, resource } from '../resource.js';
 
 /** The caller's own API tokens and browser sessions (`/auth/…`, any valid token). */
-const tokens: Resource = { noun: 'token', route: '/auth/tokens', lookup: { by: 'name' } };
-const sessions: Resource = { noun: 'session', route: '/auth/me/sessions', lookup: 'as-is' };
+const tokens = resource({ noun: 'token', list: '/auth/tokens', id: 'id', lookup: { by: 'name' } });
+const sessions = resource({ noun: 'session', list: '/auth/me/sessions', lookup: 'as-is' });
 
 export function registerAuth(program: Command): void {
   const area = program.command('auth').description("the caller's own API tokens and sessions");
@@ -37,8 +37,8 @@ export function registerAuth(program: Command): void {
       .command('revoke-others')
       .description('end your other sessions (all of them with an API token)'),
     async (context) => {
-      const answer = unwrap(await context.api.call('POST', '/auth/me/sessions/revoke-others'));
-      context.out.done(answer, `revoked ${(answer as { revoked: number }).revoked} sessions`);
+      const answer = await context.api.call('POST', '/auth/me/sessions/revoke-others');
+      context.out.done(answer, `revoked ${answer.revoked} sessions`);
     },
   );
 }

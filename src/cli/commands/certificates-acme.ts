@@ -1,23 +1,26 @@
 import type { Command } from 'commander';
 import { ACME_CHALLENGE_TYPES, TSIG_ALGORITHMS } from '../../db/schema/certificates.js';
-import type { Certificate } from '../../modules/certificates/schemas.js';
+import type { CallAnswer } from '../api-client.js';
 import { type ApiContext, apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { addFlags, bodyFromFlags, type Flag, idFlag, integer, stdinSecret, text, whole } from '../flags.js';
 import {
+  type BodyField,
   createCommand,
   deleteCommand,
   getCommand,
   idOf,
   lsCommand,
   type Resource,
-  recordRoute,
+  recordParams,
+  resource,
   resourceCommand,
-  unwrap,
 } from '../resource.js';
 
 /** ACME: ordering, confirming (manual dns-01) and renewing certificates, and the DNS providers for dns-01. */
-const dnsProviders: Resource = { noun: 'provider', route: '/api/ssl-certificates/dns-providers' };
+const dnsProviders = resource({ noun: 'provider', list: '/api/ssl-certificates/dns-providers', id: 'id' });
+
+type Certificate = CallAnswer<'/api/ssl-certificates/{id}', 'GET'>['data'];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,10 +30,12 @@ const inProgress = (certificate: Certificate) =>
   !certificate.acme?.awaitingConfirmation;
 
 /** Reads the certificate once a second until the CA's work is done (or the operator's turn comes). */
-async function waitFor(context: ApiContext, route: string, timeoutSeconds: number): Promise<Certificate> {
+async function waitFor(context: ApiContext, id: string, timeoutSeconds: number): Promise<Certificate> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   for (;;) {
-    const certificate = unwrap(await context.api.call('GET', route)) as Certificate;
+    const { data: certificate } = await context.api.call('GET', '/api/ssl-certificates/{id}', {
+      path: { id },
+    });
     if (!inProgress(certificate)) return certificate;
     if (Date.now() >= deadline)
       throw new CliError(
@@ -68,7 +73,7 @@ async function report(context: ApiContext, certificate: Certificate): Promise<vo
   const settled = context.opts.wait
     ? await waitFor(
         context,
-        `/api/ssl-certificates/${certificate.id}`,
+        certificate.id,
         context.opts.timeout === undefined ? 300 : integer(context.opts.timeout, '--timeout'),
       )
     : certificate;
@@ -76,7 +81,7 @@ async function report(context: ApiContext, certificate: Certificate): Promise<vo
   if (settled.status === 'failed') process.exitCode = 1;
 }
 
-const orderFlags: Flag[] = [
+const orderFlags: Flag<BodyField<'/api/ssl-certificates/acme', 'POST'>>[] = [
   text('--name <name>', 'name', 'unique name of the certificate', true),
   {
     flags: '--domain <name>',
@@ -99,7 +104,7 @@ const orderFlags: Flag[] = [
   ),
 ];
 
-function registerAcme(area: Command, certificates: Resource): void {
+function registerAcme(area: Command, certificates: Resource<'/api/ssl-certificates', 'id'>): void {
   const acme = area
     .command('acme')
     .description('certificates ordered from an ACME CA and renewed by the gateway');
@@ -108,22 +113,23 @@ function registerAcme(area: Command, certificates: Resource): void {
       addFlags(acme.command('order').description('order a certificate from an ACME CA'), orderFlags),
     ),
     async (context) => {
-      const body = await bodyFromFlags(context, orderFlags);
-      await report(
-        context,
-        unwrap(await context.api.call('POST', '/api/ssl-certificates/acme', { json: body })) as Certificate,
-      );
+      const json = await bodyFromFlags(context, orderFlags);
+      await report(context, (await context.api.call('POST', '/api/ssl-certificates/acme', { json })).data);
     },
   );
-  for (const [verb, description] of [
-    ['confirm', 'manual dns-01: the TXT records are in place, go on'],
-    ['renew', 'renew now (or retry a failed order now)'],
+  for (const [verb, route, description] of [
+    [
+      'confirm',
+      '/api/ssl-certificates/{id}/acme/confirm',
+      'manual dns-01: the TXT records are in place, go on',
+    ],
+    ['renew', '/api/ssl-certificates/{id}/acme/renew', 'renew now (or retry a failed order now)'],
   ] as const)
     apiAction(
       waitOptions(resourceCommand(acme, certificates, `${verb} <certificate>`, description)),
       async (context) => {
-        const route = `${await recordRoute(certificates, context, context.args[0])}/acme/${verb}`;
-        await report(context, unwrap(await context.api.call('POST', route)) as Certificate);
+        const path = await recordParams(certificates, context, context.args[0]);
+        await report(context, (await context.api.call('POST', route, { path })).data);
       },
     );
 }
@@ -159,7 +165,10 @@ function registerDnsProviders(area: Command): void {
   deleteCommand(sub, dnsProviders, { description: 'delete a DNS provider no ACME certificate uses' });
 }
 
-export function registerCertificatesAcme(area: Command, certificates: Resource): void {
+export function registerCertificatesAcme(
+  area: Command,
+  certificates: Resource<'/api/ssl-certificates', 'id'>,
+): void {
   registerAcme(area, certificates);
   registerDnsProviders(area);
 }

@@ -2,13 +2,13 @@ import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { type Flag, fileText, stdinSecret, text, whole } from '../flags.js';
 import { saveDownload } from '../local-files.js';
-import { crudCommands, type Resource, recordRoute, resourceCommand } from '../resource.js';
+import { type BodyField, crudCommands, recordParams, resource, resourceCommand } from '../resource.js';
 import { registerCertificatesAcme } from './certificates-acme.js';
 
 /** SSL certificates (`/api/ssl-certificates`): uploaded from PEM files, the key never read back. */
-export const certificates: Resource = { noun: 'certificate', route: '/api/ssl-certificates' };
+export const certificates = resource({ noun: 'certificate', list: '/api/ssl-certificates', id: 'id' });
 
-const material: Flag[] = [
+const material = [
   fileText('--cert <file>', 'certificatePem', 'PEM certificate (the leaf)', true),
   fileText('--key <file>', 'privateKeyPem', 'PEM private key', true),
   fileText('--chain <file>', 'chainPem', 'PEM intermediates, issuer of the leaf first'),
@@ -19,7 +19,7 @@ const material: Flag[] = [
     field: 'allowNotYetValid',
     description: 'accept a certificate not valid yet',
   },
-];
+] satisfies Flag<BodyField<'/api/ssl-certificates/upload', 'POST'>>[];
 
 export function registerCertificates(program: Command): void {
   const area = program.command('certificates').description('SSL certificates (certificates:view|manage)');
@@ -57,8 +57,9 @@ export function registerCertificates(program: Command): void {
       'download the certificate and chain (fullchain PEM)',
     ).option('-o, --output <file>', 'write to this file instead of standard output'),
     async (context) => {
-      const route = `${await recordRoute(certificates, context, context.args[0])}/download`;
-      await saveDownload(context, (await context.api.fetch('GET', route)).bytes, context.opts.output);
+      const path = await recordParams(certificates, context, context.args[0]);
+      const bytes = await context.api.download('/api/ssl-certificates/{id}/download', { path });
+      await saveDownload(context, bytes, context.opts.output);
     },
   );
   registerCertificatesAcme(area, certificates);

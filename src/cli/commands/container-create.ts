@@ -1,5 +1,6 @@
 import { CliError } from '../cli-error.js';
 import { type Flag, text } from '../flags.js';
+import type { BodyField } from '../resource.js';
 
 /** The flags of `containers create` that say in a word what the body says in a structure. */
 
@@ -30,7 +31,7 @@ export function publishedPort(spec: string): Record<string, unknown> {
 }
 
 /** `-e NAME=value`, repeatable: the `env` object of a create or an exec. */
-export const envFlag: Flag = {
+export const envFlag: Flag<'env'> = {
   flags: '-e, --env <NAME=value>',
   field: 'env',
   description: 'an environment variable',
@@ -38,7 +39,7 @@ export const envFlag: Flag = {
   parse: envObject,
 };
 
-export const createFlags: Flag[] = [
+export const createFlags: Flag<BodyField<'/api/containerhost/nodes/{nodeId}/containers', 'POST'>>[] = [
   envFlag,
   {
     flags: '-p, --publish <[[ip:]hostPort:]port[/proto]>',

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import type { ApiContext } from '../api-command.js';
 import { type Flag, fileText, nullable, text, whole } from '../flags.js';
-import { crudCommands, type Resource, recordRoute } from '../resource.js';
+import { crudCommands, idOf, resource } from '../resource.js';
 
 /** Container hosts: Docker Engine endpoints (`/api/containerhost/nodes`). */
-export const hosts: Resource = { noun: 'host', route: '/api/containerhost/nodes' };
+export const hosts = resource({ noun: 'host', list: '/api/containerhost/nodes', id: 'nodeId' });
 
 /** `--host <name|id>`, the option of every command on a host's containers, networks, volumes, images. */
 export const hostFlag: Flag = {
@@ -14,20 +14,18 @@ export const hostFlag: Flag = {
   required: true,
 };
 
-/** `/api/containerhost/nodes/<id of --host>/<collection>` */
-export async function underHost(context: ApiContext, collection: string): Promise<string> {
-  return `${await recordRoute(hosts, context, context.opts.host)}/${collection}`;
+/** `{nodeId}` of the routes on the host `--host` names. */
+export async function hostParams(context: ApiContext): Promise<{ nodeId: string }> {
+  return { nodeId: await idOf(hosts, context, context.opts.host) };
 }
 
-/** A collection on a host (`containers`, `images`, …), whose names the API takes as they are. */
-export const onHost = (noun: string, collection: string): Resource => ({
-  noun,
-  route: (context) => underHost(context, collection),
-  lookup: 'as-is',
-  scope: [hostFlag],
-});
+/**
+ * What a collection on a host (`containers`, `images`, …) adds to its resource: `--host`, and
+ * names the API takes as they are.
+ */
+export const onHost = { parents: hostParams, lookup: 'as-is', scope: [hostFlag] } as const;
 
-function hostFlags(required: boolean): Flag[] {
+function hostFlags(required: boolean) {
   return [
     text('--name <name>', 'name', 'unique name of the host', required),
     text(
@@ -44,7 +42,12 @@ function hostFlags(required: boolean): Flag[] {
   ];
 }
 
-const folders: Resource = { noun: 'folder', route: '/api/containerhost/folders', lookup: { by: 'name' } };
+const folders = resource({
+  noun: 'folder',
+  list: '/api/containerhost/folders',
+  id: 'id',
+  lookup: { by: 'name' },
+});
 const FOLDER_TYPES = 'container, image, network, volume or compose';
 
 export function registerContainerHosts(program: Command): void {

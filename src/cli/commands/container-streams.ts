@@ -1,15 +1,9 @@
 import type { Command } from 'commander';
-import type { Static } from 'typebox';
-import type {
-  LogLine as LogLineSchema,
-  LogLines,
-  StatsSample,
-} from '../../modules/containerhost/schemas/container-streams.js';
-import type { ExecResult } from '../../modules/containerhost/schemas/exec.js';
+import type { CallAnswer } from '../api-client.js';
 import { type ApiContext, apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
-import { addFlags, bodyFromFlags, type Flag, integer, text, whole } from '../flags.js';
-import { type Resource, recordRoute, resourceCommand, unwrap } from '../resource.js';
+import { addFlags, bodyFromFlags, integer, text, whole } from '../flags.js';
+import { type Resource, recordParams, resourceCommand } from '../resource.js';
 import { formatBytes } from '../upload/byte-sizes.js';
 import { envFlag } from './container-create.js';
 
@@ -19,7 +13,11 @@ import { envFlag } from './container-create.js';
  * `docker logs` and `docker exec`; JSON only with an explicit `--json`. And what it uses: `stats`.
  */
 
-type LogLine = Static<typeof LogLineSchema>;
+type Containers = Resource<'/api/containerhost/nodes/{nodeId}/containers', 'containerId'>;
+const LOGS = '/api/containerhost/nodes/{nodeId}/containers/{containerId}/logs';
+const STATS = '/api/containerhost/nodes/{nodeId}/containers/{containerId}/stats';
+type LogLine = CallAnswer<typeof LOGS, 'GET'>['data'][number];
+type StatsSample = CallAnswer<typeof STATS, 'GET'>['data'];
 
 function printLine(context: ApiContext, entry: LogLine): void {
   if (context.opts.json) {
@@ -30,16 +28,7 @@ function printLine(context: ApiContext, entry: LogLine): void {
   (entry.stream === 'stderr' ? process.stderr : process.stdout).write(`${text}\n`);
 }
 
-async function followLogs(context: ApiContext, route: string, query: Record<string, string>): Promise<void> {
-  for await (const { event, data } of context.api.events('GET', route, {
-    query: { ...query, follow: 'true' },
-  })) {
-    if (event === 'log') printLine(context, data as LogLine);
-    else if (event === 'end') return;
-  }
-}
-
-function registerLogs(area: Command, containers: Resource): void {
+function registerLogs(area: Command, containers: Containers): void {
   const command = resourceCommand(
     area,
     containers,
@@ -53,15 +42,26 @@ function registerLogs(area: Command, containers: Resource): void {
     .option('-f, --follow', 'keep printing new lines until the container stops (or Ctrl-C)');
   apiAction(command, async (context) => {
     const { tail, since, until, timestamps } = context.opts;
-    if (tail !== undefined && tail !== 'all') integer(tail, '--tail');
-    const route = `${await recordRoute(containers, context, context.args[0])}/logs`;
-    const query = Object.fromEntries(
-      Object.entries({ tail, since, until, timestamps: String(Boolean(timestamps)) }).filter(
-        (entry): entry is [string, string] => entry[1] !== undefined,
-      ),
-    );
-    if (context.opts.follow) return followLogs(context, route, query);
-    const answer = await context.api.call<LogLines>('GET', route, { query });
+    const query = {
+      tail: tail === undefined || tail === 'all' ? tail : integer(tail, '--tail'),
+      since,
+      until,
+      timestamps: Boolean(timestamps),
+    };
+    const path = await recordParams(containers, context, context.args[0]);
+    if (context.opts.follow) {
+      const events = context.api.events('GET', LOGS, {
+        path,
+        query: { ...query, follow: true },
+        main: 'log',
+      });
+      for await (const event of events) {
+        if (event.main) printLine(context, event.data);
+        else if (event.event === 'end') return;
+      }
+      return;
+    }
+    const answer = await context.api.call('GET', LOGS, { path, query });
     if (context.opts.json) return context.out.done(answer, '');
     for (const entry of answer.data) printLine(context, entry);
     if (answer.truncated)
@@ -70,14 +70,14 @@ function registerLogs(area: Command, containers: Resource): void {
   jsonOnlyWhenAsked(command);
 }
 
-const execFlags: Flag[] = [
+const execFlags = [
   envFlag,
   text('-w, --workdir <path>', 'workingDir', 'working directory (absolute)'),
   text('-u, --user <user[:group]>', 'user', 'run as this user'),
   whole('--timeout <seconds>', 'timeoutSeconds', 'stop waiting after this long (1-600, default 60)'),
 ];
 
-function registerExec(area: Command, containers: Resource): void {
+function registerExec(area: Command, containers: Containers): void {
   const command = resourceCommand(
     area,
     containers,
@@ -86,9 +86,13 @@ function registerExec(area: Command, containers: Resource): void {
   );
   addFlags(command, execFlags);
   apiAction(command, async (context) => {
-    const body = { cmd: context.args[1] as string[], ...(await bodyFromFlags(context, execFlags)) };
-    const route = `${await recordRoute(containers, context, context.args[0])}/exec`;
-    const result = (await context.api.call<{ data: ExecResult }>('POST', route, { json: body })).data;
+    const [container, cmd]: [string, string[]] = context.args;
+    const json = { cmd, ...(await bodyFromFlags(context, execFlags)) };
+    const { data: result } = await context.api.call(
+      'POST',
+      '/api/containerhost/nodes/{nodeId}/containers/{containerId}/exec',
+      { path: await recordParams(containers, context, container), json },
+    );
     if (context.opts.json) context.out.done(result, '');
     else {
       process.stdout.write(result.stdout);
@@ -121,7 +125,7 @@ function statsLine(sample: StatsSample): string {
   ].join('  ');
 }
 
-function registerStats(area: Command, containers: Resource): void {
+function registerStats(area: Command, containers: Containers): void {
   const command = resourceCommand(
     area,
     containers,
@@ -132,20 +136,23 @@ function registerStats(area: Command, containers: Resource): void {
     'print a sample a second (one JSON line each for scripts) until the container stops or Ctrl-C',
   );
   apiAction(command, async (context) => {
-    const route = `${await recordRoute(containers, context, context.args[0])}/stats`;
+    const path = await recordParams(containers, context, context.args[0]);
     if (!context.opts.stream) {
-      const sample = unwrap(await context.api.call('GET', route)) as StatsSample;
+      const { data: sample } = await context.api.call('GET', STATS, { path });
       return context.out.json ? context.out.record(sample) : context.out.line(statsLine(sample));
     }
-    for await (const { event, data } of context.api.events('GET', route, { query: { stream: 'true' } })) {
-      if (event === 'end') return;
-      if (event === 'stats')
-        context.out.line(context.out.json ? JSON.stringify(data) : statsLine(data as StatsSample));
+    for await (const event of context.api.events('GET', STATS, {
+      path,
+      query: { stream: true },
+      main: 'stats',
+    })) {
+      if (event.event === 'end') return;
+      if (event.main) context.out.line(context.out.json ? JSON.stringify(event.data) : statsLine(event.data));
     }
   });
 }
 
-export function registerContainerStreams(area: Command, containers: Resource): void {
+export function registerContainerStreams(area: Command, containers: Containers): void {
   registerLogs(area, containers);
   registerExec(area, containers);
   registerStats(area, containers);

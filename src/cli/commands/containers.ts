@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
-import { bool, type Flag, nullable, text, whole } from '../flags.js';
+import { bool, nullable, text, whole } from '../flags.js';
 import { putLocalFile } from '../local-files.js';
 import {
   actionCommand,
@@ -8,23 +8,45 @@ import {
   deleteCommand,
   getCommand,
   lsCommand,
-  type Resource,
-  recordRoute,
+  recordParams,
+  resource,
   resourceCommand,
 } from '../resource.js';
 import { createFlags } from './container-create.js';
 import { registerContainerFiles } from './container-files.js';
-import { onHost } from './container-hosts.js';
+import { hostFlag, hostParams, onHost } from './container-hosts.js';
 import { registerContainerStreams } from './container-streams.js';
 
 /** What runs on a container host: containers (with health checks), networks, volumes. */
 
-const containers = onHost('container', 'containers');
-const networks = onHost('network', 'networks');
-const volumes = onHost('volume', 'volumes');
+const containers = resource({
+  noun: 'container',
+  list: '/api/containerhost/nodes/{nodeId}/containers',
+  id: 'containerId',
+  ...onHost,
+});
+/** The same containers, named as their health checks are saved: by name. */
+const containersByName = resource({
+  noun: 'container',
+  list: '/api/containerhost/nodes/{nodeId}/containers',
+  id: 'containerName',
+  ...onHost,
+});
+const networks = resource({
+  noun: 'network',
+  list: '/api/containerhost/nodes/{nodeId}/networks',
+  id: 'networkId',
+  ...onHost,
+});
+const volumes = resource({
+  noun: 'volume',
+  list: '/api/containerhost/nodes/{nodeId}/volumes',
+  id: 'name',
+  ...onHost,
+});
 const nameFilter = text('--q <text>', 'q', 'substring of the name');
 
-const healthFlags: Flag[] = [
+const healthFlags = [
   bool('enabled', 'enabled', 'run the check on its schedule'),
   text('--scheme <scheme>', 'scheme', 'http or https'),
   whole('--host-port <port>', 'hostPort', 'probe this port on the host'),
@@ -43,37 +65,38 @@ function registerHealth(parent: Command): void {
   const health = parent
     .command('health')
     .description("a container's HTTP health check (saved per container name)");
-  actionCommand(health, containers, {
+  actionCommand(health, containersByName, {
     name: 'get',
     method: 'GET',
     path: '/health-check',
     description: 'show the saved check',
   });
-  actionCommand(health, containers, {
+  actionCommand(health, containersByName, {
     name: 'set',
     method: 'PUT',
     path: '/health-check',
     flags: healthFlags,
     description: 'save the check (fields left out keep their defaults)',
   });
-  actionCommand(health, containers, {
+  actionCommand(health, containersByName, {
     name: 'delete',
     method: 'DELETE',
     path: '/health-check',
     description: 'remove the check',
     done: 'health check deleted',
   });
-  actionCommand(health, containers, {
+  actionCommand(health, containersByName, {
     name: 'test',
     path: '/health-check/test',
     flags: healthFlags,
     description: 'probe the container once now (flags override the saved check)',
   });
-  const results: Resource = {
-    ...containers,
-    route: async (context) =>
-      `${await recordRoute(containers, context, context.args[0])}/health-check/results`,
-  };
+  const results = resource({
+    noun: 'result',
+    list: '/api/containerhost/nodes/{nodeId}/containers/{containerName}/health-check/results',
+    parents: async (context) => ({ ...(await hostParams(context)), containerName: context.args[0] }),
+    scope: [hostFlag],
+  });
   lsCommand(health, results, {
     name: 'results <container>',
     columns: ['checkedAt', 'status', 'httpStatus', 'responseMs', 'slow', 'error'],
@@ -96,7 +119,7 @@ function registerLifecycle(area: Command): void {
     description:
       'create a container from an image on the host (-F for the other fields, e.g. -F memoryBytes=268435456)',
   });
-  const states: { name: string; description: string; done: string; flags?: Flag[] }[] = [
+  const states = [
     { name: 'start', description: 'start a container (an already running one is success)', done: 'started' },
     {
       name: 'stop',
@@ -113,8 +136,8 @@ function registerLifecycle(area: Command): void {
     },
     { name: 'pause', description: 'pause the processes of a running container', done: 'paused' },
     { name: 'unpause', description: 'resume a paused container', done: 'unpaused' },
-  ];
-  for (const state of states) actionCommand(area, containers, { ...state, path: `/${state.name}` });
+  ] as const;
+  for (const state of states) actionCommand(area, containers, { ...state, path: `/${state.name}` as const });
   actionCommand(area, containers, {
     name: 'recreate',
     path: '/recreate',
@@ -209,9 +232,14 @@ export function registerContainers(program: Command): void {
       'write a local file (- for standard input) to a path in the volume',
     ),
     async (context) => {
-      const [volume, path, file] = context.args as [string, string, string];
-      const route = `${await recordRoute(volumes, context, volume)}/files/write`;
-      await putLocalFile(context, route, { file, path, where: `${volume}:${path}` });
+      const [volume, path, file]: [string, string, string] = context.args;
+      const params = await recordParams(volumes, context, volume);
+      await putLocalFile(context, { file, path, where: `${volume}:${path}` }, (upload) =>
+        context.api.call('PUT', '/api/containerhost/nodes/{nodeId}/volumes/{name}/files/write', {
+          path: params,
+          ...upload,
+        }),
+      );
     },
   );
 }

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
-import { bool, type Flag, fileText, nullable, stdinSecret, text, whole } from '../flags.js';
-import { crudCommands, type Resource, recordRoute, unwrap } from '../resource.js';
+import { bool, fileText, nullable, stdinSecret, text, whole } from '../flags.js';
+import { crudCommands, recordParams, resource } from '../resource.js';
 
 /** Registered key-value databases (`/api/databases`) and their console (`kv`). */
-const databases: Resource = { noun: 'database', route: '/api/databases' };
+const databases = resource({ noun: 'database', list: '/api/databases', id: 'id' });
 
-function databaseFlags(creating: boolean): Flag[] {
+function databaseFlags(creating: boolean) {
   return [
     text('--name <name>', 'name', 'unique name', creating),
     text('--db-url <url>', 'url', 'redis://host[:port][/db] or rediss://… (no credentials in it)', creating),
@@ -67,17 +67,15 @@ export function registerDatabases(program: Command): void {
       // before the command when it has a word such as `--json`).
       .allowUnknownOption(),
     async (context) => {
-      const [database, words] = context.args as [string, string[]];
-      const route = `${await recordRoute(databases, context, database)}/keyvalue/command`;
-      const answer = unwrap(
-        await context.api.call('POST', route, { json: { command: commandLine(words) } }),
-      ) as {
-        result: unknown;
-      };
-      if (context.out.json) context.out.record(answer);
+      const [database, words]: [string, string[]] = context.args;
+      const { data } = await context.api.call('POST', '/api/databases/{id}/keyvalue/command', {
+        path: await recordParams(databases, context, database),
+        json: { command: commandLine(words) },
+      });
+      if (context.out.json) context.out.record(data);
       else
         context.out.line(
-          typeof answer.result === 'string' ? answer.result : JSON.stringify(answer.result, null, 2),
+          typeof data.result === 'string' ? data.result : JSON.stringify(data.result, null, 2),
         );
     },
   );
@@ -87,15 +85,11 @@ export function registerDatabases(program: Command): void {
       .description('recent console commands on a database')
       .option('--limit <n>', 'how many (1-50, default 50)'),
     async (context) => {
-      const route = `${await recordRoute(databases, context, context.args[0])}/keyvalue/history`;
-      const answer = await context.api.call('GET', route, { query: { limit: context.opts.limit } });
-      context.out.list(unwrap(answer) as unknown[], [
-        'createdAt',
-        'status',
-        'durationMs',
-        'command',
-        'error',
-      ]);
+      const { data } = await context.api.call('GET', '/api/databases/{id}/keyvalue/history', {
+        path: await recordParams(databases, context, context.args[0]),
+        query: { limit: context.opts.limit },
+      });
+      context.out.list(data, ['createdAt', 'status', 'durationMs', 'command', 'error']);
     },
   );
 }

@@ -2,16 +2,28 @@ import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { addFlags, bodyFromFlags, stdinSecret, text } from '../flags.js';
-import { type PullEvent, PullProgress } from '../pull-progress.js';
-import { deleteCommand, getCommand, lsCommand, resourceCommand, unwrap, updateCommand } from '../resource.js';
-import { onHost, underHost } from './container-hosts.js';
+import { PullProgress } from '../pull-progress.js';
+import {
+  deleteCommand,
+  getCommand,
+  lsCommand,
+  resource,
+  resourceCommand,
+  updateCommand,
+} from '../resource.js';
+import { hostParams, onHost } from './container-hosts.js';
 
 /**
  * Images of a container host: list, inspect, pull (with a progress bar), delete, prune; and the
  * registry credentials its pulls use.
  */
 
-const images = onHost('image', 'images');
+const images = resource({
+  noun: 'image',
+  list: '/api/containerhost/nodes/{nodeId}/images',
+  id: 'imageId',
+  ...onHost,
+});
 
 const pullFlags = [
   text(
@@ -37,15 +49,19 @@ function registerPull(area: Command): void {
   apiAction(command, async (context) => {
     if (Boolean(context.opts.username) !== Boolean(context.opts.passwordStdin))
       throw new CliError('--username and --password-stdin go together');
-    const body = { image: context.args[0] as string, ...(await bodyFromFlags(context, pullFlags)) };
+    const json = { image: context.args[0], ...(await bodyFromFlags(context, pullFlags)) };
     const progress = new PullProgress();
     try {
-      const route = `${await underHost(context, 'images')}/pull`;
-      for await (const { event, data } of context.api.events('POST', route, { json: body })) {
-        if (event === 'progress') progress.update(data as PullEvent);
-        else if (event === 'pulled') {
+      const events = context.api.events('POST', '/api/containerhost/nodes/{nodeId}/images/pull', {
+        path: await hostParams(context),
+        json,
+        main: 'progress',
+      });
+      for await (const event of events) {
+        if (event.main) progress.update(event.data);
+        else if (event.event === 'pulled') {
           progress.finish();
-          context.out.record(data);
+          context.out.record(event.data);
         }
       }
     } finally {
@@ -57,7 +73,7 @@ function registerPull(area: Command): void {
 export function registerImages(program: Command): void {
   const area = program.command('images').description('images of a container host (--host)');
   lsCommand(area, images, {
-    columns: ['tags', 'size', 'created', 'id'],
+    columns: ['repoTags', 'size', 'createdAt', 'id'],
     filters: [text('--q <text>', 'q', 'substring of the id or a tag')],
   });
   getCommand(area, images, 'inspect an image (id or reference such as library/nginx:1.27)');
@@ -69,8 +85,10 @@ export function registerImages(program: Command): void {
   apiAction(
     resourceCommand(area, images, 'prune', 'delete the dangling images (untagged and unused)'),
     async (context) => {
-      const answer = await context.api.call('POST', `${await underHost(context, 'images')}/prune`);
-      context.out.record(unwrap(answer));
+      const answer = await context.api.call('POST', '/api/containerhost/nodes/{nodeId}/images/prune', {
+        path: await hostParams(context),
+      });
+      context.out.record(answer.data);
     },
   );
 }
@@ -80,7 +98,12 @@ export function registerRegistryCredentials(program: Command): void {
   const area = program
     .command('registry-credentials')
     .description('registry logins a container host pulls with (--host; passwords are write-only)');
-  const credentials = onHost('registry', 'registry-credentials');
+  const credentials = resource({
+    noun: 'registry',
+    list: '/api/containerhost/nodes/{nodeId}/registry-credentials',
+    id: 'registry',
+    ...onHost,
+  });
   lsCommand(area, credentials, {
     columns: ['registry', 'username', 'updatedAt'],
     description: 'list the registries the host has credentials for (never the passwords)',

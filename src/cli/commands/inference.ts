@@ -1,31 +1,38 @@
 import type { Command } from 'commander';
-import type { Session } from '../../modules/inference/schemas.js';
+import type { CallAnswer } from '../api-client.js';
 import { type ApiContext, apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
-import { type Flag, integer, nullable, stdinSecret, text } from '../flags.js';
+import { integer, nullable, stdinSecret, text } from '../flags.js';
 import {
   actionCommand,
   crudCommands,
   getCommand,
   lsCommand,
-  type Resource,
-  recordRoute,
+  recordParams,
+  resource,
   resourceCommand,
 } from '../resource.js';
 
 /** Inference providers: the catalog, connections (API key, local, OAuth) and OAuth sign-in sessions. */
-const connections: Resource = { noun: 'connection', route: '/api/inference/connections' };
-const sessions: Resource = { noun: 'session', route: '/api/inference/providers/oauth', lookup: 'as-is' };
+const connections = resource({ noun: 'connection', list: '/api/inference/connections', id: 'id' });
+const sessions = resource({
+  noun: 'session',
+  list: '/api/inference/providers/oauth',
+  id: 'id',
+  lookup: 'as-is',
+});
+const COMPLETE = '/api/inference/providers/oauth/{id}/complete';
+type Session = CallAnswer<typeof COMPLETE, 'POST'>;
 
 const apiKey = stdinSecret('api-key-stdin', 'apiKey', "read the provider's API key from standard input");
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls a device-flow session (one `complete` per interval) until it is no longer pending. */
-async function poll(context: ApiContext, route: string, timeoutSeconds: number): Promise<Session> {
+async function poll(context: ApiContext, id: string, timeoutSeconds: number): Promise<Session> {
   const deadline = Date.now() + timeoutSeconds * 1000;
   for (;;) {
-    const session = await context.api.call<Session>('POST', `${route}/complete`, { json: {} });
+    const session = await context.api.call('POST', COMPLETE, { path: { id }, json: {} });
     if (session.status !== 'pending') return session;
     if (Date.now() >= deadline)
       throw new CliError(`session ${session.id} is still pending after ${timeoutSeconds} s`);
@@ -65,7 +72,7 @@ function registerOAuth(area: Command): void {
       .requiredOption('--provider <id>', 'catalog entry with OAuth (see infragate inference catalog)')
       .option('--name <name>', 'name of the connection it creates'),
     async (context) => {
-      const session = await context.api.call<Session>('POST', `${sessions.route}/start`, {
+      const session = await context.api.call('POST', '/api/inference/providers/oauth/start', {
         json: { providerId: context.opts.provider, name: context.opts.name },
       });
       await report(context, session);
@@ -79,9 +86,9 @@ function registerOAuth(area: Command): void {
       'finish a redirect sign-in with the callback URL (or poll a device sign-in once)',
     ).option('--callback <url>', 'the callback URL, its query string, or code#state'),
     async (context) => {
-      const route = await recordRoute(sessions, context, context.args[0]);
+      const path = await recordParams(sessions, context, context.args[0]);
       const json = context.opts.callback === undefined ? {} : { callback: context.opts.callback };
-      await report(context, await context.api.call<Session>('POST', `${route}/complete`, { json }));
+      await report(context, await context.api.call('POST', COMPLETE, { path, json }));
     },
   );
   apiAction(
@@ -94,8 +101,8 @@ function registerOAuth(area: Command): void {
       integer(value, '--timeout'),
     ),
     async (context) => {
-      const route = await recordRoute(sessions, context, context.args[0]);
-      await report(context, await poll(context, route, context.opts.timeout ?? 900));
+      const { id } = await recordParams(sessions, context, context.args[0]);
+      await report(context, await poll(context, id, context.opts.timeout ?? 900));
     },
   );
   actionCommand(oauth, sessions, {
@@ -105,7 +112,7 @@ function registerOAuth(area: Command): void {
   });
 }
 
-const connectionFlags = (creating: boolean): Flag[] => [
+const connectionFlags = (creating: boolean) => [
   text('--name <name>', 'name', 'unique name', creating),
   apiKey,
   creating
@@ -118,7 +125,7 @@ export function registerInference(program: Command): void {
     .command('inference')
     .description('inference providers, connections and OAuth (inference:view|manage)');
   apiAction(area.command('catalog').description('the provider catalog'), async (context) => {
-    const catalog = await context.api.call<unknown[]>('GET', '/api/inference/providers/catalog');
+    const catalog = await context.api.call('GET', '/api/inference/providers/catalog');
     context.out.list(catalog, ['id', 'label', 'family', 'authTypes', 'oauthFlow']);
   });
 

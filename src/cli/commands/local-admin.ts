@@ -25,7 +25,7 @@ function adminArgv(command: Command, words: string[]): string[] {
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of process.stdin) chunks.push(chunk);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -106,7 +106,7 @@ export function registerLocalAdmin(program: Command): void {
     .requiredOption('--name <name>', 'group name')
     .option('--scopes <a,b>', 'comma-separated scopes, e.g. logging:view,pages:*')
     .option('--json', 'print JSON');
-  adminCommand(groups, 'list', 'list groups').option('--json', 'print JSON');
+  adminCommand(groups, 'list', 'list groups').alias('ls').option('--json', 'print JSON');
 
   const users = program.command('users').description(`users${local} users)`);
   adminCommand(users, 'create', 'create a user')
@@ -115,7 +115,7 @@ export function registerLocalAdmin(program: Command): void {
     .requiredOption('--group <group>', 'group name or id')
     .option('--password-stdin', 'read the password (8 characters or more) from standard input')
     .option('--json', 'print JSON');
-  adminCommand(users, 'list', 'list users').option('--json', 'print JSON');
+  adminCommand(users, 'list', 'list users').alias('ls').option('--json', 'print JSON');
 
   const tokens = program
     .command('tokens')

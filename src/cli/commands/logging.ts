@@ -1,28 +1,51 @@
 import type { Command } from 'commander';
-import { LOG_FIELD_TYPES, type LogFieldType } from '../../db/schema/logging.js';
+import { LOG_FIELD_TYPES } from '../../db/schema/logging.js';
 import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { type Flag, idFlag, text, whole } from '../flags.js';
 import {
+  type AnyResource,
+  type BodyField,
   createCommand,
   crudCommands,
   deleteCommand,
   getCommand,
   idOf,
+  isRecord,
   lsCommand,
-  type Resource,
+  resource,
   resourceCommand,
-  unwrap,
   updateCommand,
 } from '../resource.js';
 import { registerRecords } from './logging-records.js';
 
 /** Logging: two folder trees (schema folders, environment folders), schemas and environments. */
 
-const route = (name: string) => `/api/logging/${name}`;
+/** The routes of each folder tree. */
+const TREES = {
+  schema: {
+    folders: '/api/logging/schema-folders',
+    reorder: '/api/logging/schema-folders/reorder',
+    moveItems: '/api/logging/schema-folders/move-schemas',
+    items: '/api/logging/schemas',
+  },
+  environment: {
+    folders: '/api/logging/environment-folders',
+    reorder: '/api/logging/environment-folders/reorder',
+    moveItems: '/api/logging/environment-folders/move-environments',
+    items: '/api/logging/environments',
+  },
+} as const;
+
+type Tree = keyof typeof TREES;
 
 /** A folder named by name or id; `root` is the top level (null). */
-function folderFlag(flags: string, field: string, folders: Resource, description: string): Flag {
+function folderFlag<Field extends string>(
+  flags: string,
+  field: Field,
+  folders: AnyResource,
+  description: string,
+): Flag<Field> {
   return {
     flags,
     field,
@@ -32,7 +55,7 @@ function folderFlag(flags: string, field: string, folders: Resource, description
 }
 
 /** The same, for list filters, where the API takes `root` itself. */
-function folderFilter(flags: string, field: string, folders: Resource): Flag {
+function folderFilter<Field extends string>(flags: string, field: Field, folders: AnyResource): Flag<Field> {
   return {
     flags,
     field,
@@ -41,21 +64,19 @@ function folderFilter(flags: string, field: string, folders: Resource): Flag {
   };
 }
 
-interface TreeFolder {
-  id: string;
-  name: string;
-  children: TreeFolder[];
+/** The folders of a tree, a line each, indented by depth (the document types children as a list only). */
+function printTree(folders: readonly unknown[], depth = 0): string[] {
+  return folders
+    .filter(isRecord)
+    .flatMap((folder) => [
+      `${'  '.repeat(depth)}${folder.name}  ${folder.id}`,
+      ...printTree(Array.isArray(folder.children) ? folder.children : [], depth + 1),
+    ]);
 }
 
-function printTree(folders: TreeFolder[], depth = 0): string[] {
-  return folders.flatMap((folder) => [
-    `${'  '.repeat(depth)}${folder.name}  ${folder.id}`,
-    ...printTree(folder.children, depth + 1),
-  ]);
-}
-
-function registerFolders(program: Command, tree: 'schema' | 'environment'): Resource {
-  const folders: Resource = { noun: 'folder', route: route(`${tree}-folders`) };
+function registerFolders(program: Command, tree: Tree) {
+  const routes = TREES[tree];
+  const folders = resource({ noun: 'folder', list: routes.folders, id: 'id' });
   const area = program.command(`${tree}-folders`).description(`the ${tree} folder tree`);
   lsCommand(area, folders, {
     columns: ['name', 'parentId', 'sortOrder', 'id'],
@@ -65,8 +86,7 @@ function registerFolders(program: Command, tree: 'schema' | 'environment'): Reso
     ],
   });
   apiAction(resourceCommand(area, folders, 'tree', 'show the whole tree'), async (context) => {
-    const answer = await context.api.call('GET', route(`${tree}-folders`), { query: { tree: true } });
-    const roots = unwrap(answer) as TreeFolder[];
+    const { data: roots } = await context.api.call('GET', routes.folders, { query: { tree: true } });
     if (context.out.json) context.out.record(roots);
     else context.out.line(printTree(roots).join('\n') || '(none)');
   });
@@ -100,14 +120,12 @@ function registerFolders(program: Command, tree: 'schema' | 'environment'): Reso
       'put these children of --parent first, in this order',
     ).requiredOption('--parent <folder>', 'their parent (name, id or root)'),
     async (context) => {
-      const [refs] = context.args as [string[]];
+      const [refs]: [string[]] = context.args;
       const parentId =
         context.opts.parent === 'root' ? null : await idOf(folders, context, context.opts.parent);
       const ids = await Promise.all(refs.map((ref) => idOf(folders, context, ref)));
-      const answer = await context.api.call('PUT', `${route(`${tree}-folders`)}/reorder`, {
-        json: { parentId, ids },
-      });
-      context.out.list(unwrap(answer) as unknown[], ['name', 'sortOrder', 'id']);
+      const { data } = await context.api.call('PUT', routes.reorder, { json: { parentId, ids } });
+      context.out.list(data, ['name', 'sortOrder', 'id']);
     },
   );
   deleteCommand(area, folders, {
@@ -116,16 +134,19 @@ function registerFolders(program: Command, tree: 'schema' | 'environment'): Reso
   return folders;
 }
 
+type ItemList = (typeof TREES)[Tree]['items'];
+
 function registerItems(
   program: Command,
-  kind: 'schema' | 'environment',
-  folders: Resource,
-  extra: Flag[],
-): Resource {
+  kind: Tree,
+  folders: AnyResource,
+  extra: readonly Flag<BodyField<ItemList, 'POST'>>[],
+) {
   const plural = `${kind}s`;
-  const items: Resource = { noun: kind, route: route(plural) };
+  const routes = TREES[kind];
+  const items = resource({ noun: kind, list: routes.items, id: 'id' });
   const area = program.command(plural).description(`logging ${plural}`);
-  const flags = (creating: boolean): Flag[] => [
+  const flags = (creating: boolean) => [
     text('--name <name>', 'name', `${kind} name`, creating),
     folderFlag('--folder <folder>', 'folderId', folders, 'folder'),
     text('--description <text>', 'description', 'description'),
@@ -153,19 +174,18 @@ function registerItems(
       'target folder (name, id or root)',
     ),
     async (context) => {
-      const [refs] = context.args as [string[]];
+      const [refs]: [string[]] = context.args;
       const folderId =
         context.opts.folder === 'root' ? null : await idOf(folders, context, context.opts.folder);
       const ids = await Promise.all(refs.map((ref) => idOf(items, context, ref)));
-      const path = `${route(`${kind}-folders`)}/move-${plural}`;
-      const answer = unwrap(await context.api.call('POST', path, { json: { ids, folderId } }));
-      context.out.done(answer, `moved ${ids.length} ${plural}`);
+      const { data } = await context.api.call('POST', routes.moveItems, { json: { ids, folderId } });
+      context.out.done(data, `moved ${ids.length} ${plural}`);
     },
   );
   return items;
 }
 
-const schemas: Resource = { noun: 'schema', route: route('schemas') };
+const schemas = resource({ noun: 'schema', list: '/api/logging/schemas', id: 'id' });
 
 const schemaFilter = idFlag(
   '--schema <schema>',
@@ -175,7 +195,7 @@ const schemaFilter = idFlag(
 );
 
 /** `--field name:type[:required]`, repeatable, in order. */
-const schemaFields: Flag = {
+const schemaFields: Flag<'fields'> = {
   flags: '--schema-field <name:type[:required]>',
   field: 'fields',
   description: `a schema field; type is ${LOG_FIELD_TYPES.join(', ')}`,
@@ -183,17 +203,12 @@ const schemaFields: Flag = {
   parse: (specs: string[]) =>
     specs.map((spec) => {
       const [name, type, required, ...rest] = spec.split(':');
-      if (
-        !name ||
-        !type ||
-        !LOG_FIELD_TYPES.includes(type as LogFieldType) ||
-        rest.length > 0 ||
-        (required && required !== 'required')
-      )
+      const fieldType = LOG_FIELD_TYPES.find((known) => known === type);
+      if (!name || !fieldType || rest.length > 0 || (required && required !== 'required'))
         throw new CliError(
           `--schema-field ${spec} is not name:type or name:type:required (type: ${LOG_FIELD_TYPES.join(', ')})`,
         );
-      return { name, type, required: required === 'required' };
+      return { name, type: fieldType, required: required === 'required' };
     }),
 };
 

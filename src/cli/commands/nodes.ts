@@ -1,27 +1,22 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { text } from '../flags.js';
-import {
-  crudCommands,
-  deleteCommand,
-  getCommand,
-  lsCommand,
-  type Resource,
-  recordRoute,
-} from '../resource.js';
-import { runUpload, type UploadOptions } from '../upload.js';
+import { crudCommands, deleteCommand, getCommand, idOf, lsCommand, resource } from '../resource.js';
+import { runUpload } from '../upload.js';
 
 /** Storage nodes (`/api/nodes`), their upload sessions, and the resumable `upload` command. */
-const nodes: Resource = { noun: 'node', route: '/api/nodes' };
+const nodes = resource({ noun: 'node', list: '/api/nodes', id: 'id' });
 
-const uploads: Resource = {
+const uploads = resource({
   noun: 'upload',
-  route: async (context) => `${await recordRoute(nodes, context, context.opts.node)}/files/uploads`,
+  list: '/api/nodes/{id}/files/uploads',
+  id: 'uploadId',
+  parents: async (context) => ({ id: await idOf(nodes, context, context.opts.node) }),
   lookup: 'as-is',
   scope: [
     { flags: '--node <node>', field: 'node', description: 'storage node (name or id)', required: true },
   ],
-};
+});
 
 const nodeFlags = (creating: boolean) => [
   text('--name <name>', 'name', 'unique name', creating),
@@ -66,8 +61,10 @@ export function registerNodes(program: Command): void {
       .option('--no-checksum', "do not send the file's SHA-256 for verification")
       .option('--restart', 'forget a remembered session and start over'),
     async (context) => {
-      const [localFile, remotePath] = context.args as [string, string];
-      context.out.line(await runUpload(context.api, context.opts as UploadOptions, localFile, remotePath));
+      const [localFile, remotePath]: [string, string] = context.args;
+      const { node, overwrite, chunkSize, limitRate, checksum, restart } = context.opts;
+      const options = { node, overwrite, chunkSize, limitRate, checksum, restart };
+      context.out.line(await runUpload(context.api, options, localFile, remotePath));
     },
   );
 }

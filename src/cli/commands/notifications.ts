@@ -4,20 +4,29 @@ import {
   NOTIFICATION_DELIVERY_STATUSES,
   NOTIFICATION_EVENTS,
 } from '../../db/schema/notifications.js';
-import type { ChannelTestResult, DeliveryDetail } from '../../modules/notifications/schemas.js';
 import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { readTextArgument } from '../fields.js';
-import { bool, commaList, type Flag, fileText, idFlag, integer, list, stdinSecret, text } from '../flags.js';
+import {
+  bool,
+  commaList,
+  type Flag,
+  fileText,
+  idFlag,
+  integer,
+  list,
+  stdinSecret,
+  text,
+  whole,
+} from '../flags.js';
 import {
   actionCommand,
   crudCommands,
   idOf,
   lsCommand,
-  type Resource,
-  recordRoute,
+  recordParams,
+  resource,
   resourceCommand,
-  unwrap,
 } from '../resource.js';
 import { certificates } from './certificates.js';
 import { hosts } from './container-hosts.js';
@@ -25,19 +34,20 @@ import { connectors } from './repohost.js';
 import { destinations } from './siem.js';
 
 /** Notifications: channels (webhook, Slack, email), the rules that send events to them, and deliveries. */
-const channels: Resource = { noun: 'channel', route: '/api/notifications/channels' };
-const rules: Resource = { noun: 'rule', route: '/api/notifications/rules' };
-const deliveries: Resource = {
+const channels = resource({ noun: 'channel', list: '/api/notifications/channels', id: 'id' });
+const rules = resource({ noun: 'rule', list: '/api/notifications/rules', id: 'id' });
+const deliveries = resource({
   noun: 'delivery',
   plural: 'deliveries',
-  route: '/api/notifications/deliveries',
+  list: '/api/notifications/deliveries',
+  id: 'id',
   lookup: 'as-is',
-};
+});
 
 const oneOf = (values: readonly string[]) => values.join(', ');
 
 /** `Name: value` lines (blank lines and `#` comments skipped), so header values stay off the command line. */
-const headersFile: Flag = {
+const headersFile: Flag<'headers'> = {
   flags: '--headers-file <file>',
   field: 'headers',
   description:
@@ -55,7 +65,7 @@ const headersFile: Flag = {
   },
 };
 
-const channelSettings = (creating: boolean): Flag[] => [
+const channelSettings = (creating: boolean) => [
   text('--name <name>', 'name', 'unique name', creating),
   bool('enabled', 'enabled', 'send new notifications through this channel'),
   text('--webhook-url <url>', 'url', 'webhook: where events are posted'),
@@ -71,12 +81,7 @@ const channelSettings = (creating: boolean): Flag[] => [
   ),
   headersFile,
   text('--smtp-host <host>', 'smtp.host', 'email: SMTP server'),
-  {
-    flags: '--smtp-port <port>',
-    field: 'smtp.port',
-    description: 'email: SMTP port (default 465 with --smtp-secure, else 587)',
-    parse: (value: string) => integer(value, '--smtp-port'),
-  },
+  whole('--smtp-port <port>', 'smtp.port', 'email: SMTP port (default 465 with --smtp-secure, else 587)'),
   bool('smtp-secure', 'smtp.secure', 'email: TLS from the first byte'),
   text(
     '--starttls <mode>',
@@ -90,7 +95,7 @@ const channelSettings = (creating: boolean): Flag[] => [
   list('--to <a,b>', 'to', 'email: recipients, comma-separated'),
 ];
 
-const channelRefs: Flag = {
+const channelRefs: Flag<'channelIds'> = {
   flags: '--channel <channel>',
   field: 'channelIds',
   description: 'a channel to send to (name or id; the list replaces the old one on update)',
@@ -99,19 +104,19 @@ const channelRefs: Flag = {
 };
 
 /** A number list or a number where `none` clears the field (the API's null). */
-const clearable = (
+const clearable = <Field extends string>(
   flags: string,
-  field: string,
+  field: Field,
   description: string,
   parse: (value: string) => unknown,
-): Flag => ({
+): Flag<Field> => ({
   flags,
   field,
   description: `${description} (none: clear it)`,
   parse: (value: string) => (value === 'none' ? null : parse(value)),
 });
 
-const ruleSettings = (creating: boolean): Flag[] => [
+const ruleSettings = (creating: boolean) => [
   text('--name <name>', 'name', 'unique name', creating),
   text('--event <event>', 'event', `what to notify: ${oneOf(NOTIFICATION_EVENTS)}`, creating),
   channelRefs,
@@ -178,8 +183,9 @@ function registerChannels(area: Command): void {
   apiAction(
     resourceCommand(sub, channels, 'test <channel>', 'send a test message now; exit 1 when the send failed'),
     async (context) => {
-      const route = `${await recordRoute(channels, context, context.args[0])}/test`;
-      const result = unwrap(await context.api.call('POST', route)) as ChannelTestResult;
+      const { data: result } = await context.api.call('POST', '/api/notifications/channels/{id}/test', {
+        path: await recordParams(channels, context, context.args[0]),
+      });
       context.out.done(
         result,
         result.ok ? `test message sent to ${context.args[0]}` : `test send failed: ${result.error}`,
@@ -204,8 +210,6 @@ function registerRules(area: Command): void {
   });
 }
 
-const attemptColumns = ['attempt', 'outcome', 'startedAt', 'finishedAt', 'httpStatus', 'error'];
-
 function registerDeliveries(area: Command): void {
   const sub = area.command('deliveries').description('notifications sent or to be sent, with their attempts');
   lsCommand(sub, deliveries, {
@@ -225,13 +229,14 @@ function registerDeliveries(area: Command): void {
   apiAction(
     resourceCommand(sub, deliveries, 'get <delivery>', 'show a delivery, its payload and every attempt'),
     async (context) => {
-      const route = await recordRoute(deliveries, context, context.args[0]);
-      const delivery = unwrap(await context.api.call('GET', route)) as DeliveryDetail;
+      const { data: delivery } = await context.api.call('GET', '/api/notifications/deliveries/{id}', {
+        path: await recordParams(deliveries, context, context.args[0]),
+      });
       if (context.out.json) return context.out.record(delivery);
       const { attemptLog, ...record } = delivery;
       context.out.record(record);
       context.out.line('\nattempts:');
-      context.out.list(attemptLog, attemptColumns);
+      context.out.list(attemptLog, ['attempt', 'outcome', 'startedAt', 'finishedAt', 'httpStatus', 'error']);
     },
   );
   actionCommand(sub, deliveries, {
@@ -248,23 +253,15 @@ export function registerNotifications(program: Command): void {
   registerChannels(area);
   registerRules(area);
   registerDeliveries(area);
-  lsCommand(
-    area,
-    { noun: 'alert', route: '/api/notifications/alerts' },
-    {
-      name: 'alerts',
-      columns: ['since', 'event', 'resource.name', 'state', 'summary'],
-      description: 'open alerts: watched conditions in a bad state now, oldest first',
-    },
-  );
-  lsCommand(
-    area,
-    { noun: 'event', route: '/api/notifications/events' },
-    {
-      name: 'events',
-      columns: ['kind', 'mode', 'filters', 'okStates', 'description'],
-      unpaginated: true,
-      description: 'the events rules can send, with their filters and normal states',
-    },
-  );
+  lsCommand(area, resource({ noun: 'alert', list: '/api/notifications/alerts' }), {
+    name: 'alerts',
+    columns: ['since', 'event', 'resource.name', 'state', 'summary'],
+    description: 'open alerts: watched conditions in a bad state now, oldest first',
+  });
+  lsCommand(area, resource({ noun: 'event', list: '/api/notifications/events' }), {
+    name: 'events',
+    columns: ['kind', 'mode', 'filters', 'okStates', 'description'],
+    unpaginated: true,
+    description: 'the events rules can send, with their filters and normal states',
+  });
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import tar from 'tar-stream';
-import type { Deployment, Project } from '../../modules/pages/schemas.js';
+import type { CallAnswer } from '../api-client.js';
 import type { ApiContext } from '../api-command.js';
 import { CliError } from '../cli-error.js';
 import { Progress } from '../progress.js';
@@ -65,7 +65,9 @@ async function packDirectory(dir: string, into: string): Promise<number> {
 }
 
 /** What a deploy needs to know of its project: where to upload, and how to name and link the site. */
-export type DeployProject = Pick<Project, 'id' | 'slug' | 'url'>;
+export type DeployProject = Pick<CallAnswer<'/api/pages/{projectId}', 'GET'>['data'], 'id' | 'slug' | 'url'>;
+
+const DEPLOYMENTS = '/api/pages/{projectId}/deployments';
 
 /** Uploads `source` (a directory or an archive) as a new deployment of `project`. */
 export async function deploy(context: ApiContext, project: DeployProject, source: string): Promise<void> {
@@ -83,9 +85,10 @@ export async function deploy(context: ApiContext, project: DeployProject, source
   try {
     const size = (await fsp.stat(archive)).size;
     const progress = new Progress(size, 0);
-    let answer: { data: Deployment };
+    let deployment: CallAnswer<typeof DEPLOYMENTS, 'POST'>['data'];
     try {
-      answer = await context.api.call<{ data: Deployment }>('POST', `/api/pages/${project.id}/deployments`, {
+      ({ data: deployment } = await context.api.call('POST', DEPLOYMENTS, {
+        path: { projectId: project.id },
         query: {
           promote: context.opts.promote,
           stripComponents: context.opts.stripComponents,
@@ -93,11 +96,10 @@ export async function deploy(context: ApiContext, project: DeployProject, source
         body: fs.createReadStream(archive).pipe(meter((sent) => progress.set(sent), undefined)),
         length: size,
         contentType: staging ? 'application/gzip' : 'application/octet-stream',
-      });
+      }));
     } finally {
       progress.finish();
     }
-    const deployment = answer.data;
     // The API answers both relative to the gateway unless a pages base domain is set.
     const absolute = (url: string) => new URL(url, `${context.api.baseUrl}/`).toString();
     const siteUrl = absolute(project.url);

@@ -7,15 +7,22 @@ import {
   getCommand,
   idOf,
   lsCommand,
+  resource,
   updateCommand,
 } from '../resource.js';
 import { certificates } from './certificates.js';
-import { underProject } from './pages-projects.js';
+import { onProject } from './pages-projects.js';
 
 /** A project's custom domains: added, proven (DNS TXT or HTTP token), then served over HTTPS. */
-const domains = underProject('domain', 'domains', { by: 'hostname' });
+const domains = resource({
+  noun: 'domain',
+  list: '/api/pages/{projectId}/domains',
+  id: 'domainId',
+  lookup: { by: 'hostname' },
+  ...onProject,
+});
 
-const certificateFlag = (description: string): Flag =>
+const certificateFlag = (description: string): Flag<'certificateId'> =>
   idFlag('--certificate <certificate>', 'certificateId', description, (context, ref) =>
     idOf(certificates, context, ref),
   );

@@ -1,12 +1,14 @@
+import type { ApiContext } from '../api-command.js';
 import type { Flag } from '../flags.js';
-import { type Lookup, type Resource, recordRoute } from '../resource.js';
+import { idOf, resource } from '../resource.js';
 
 /** Pages projects (by slug or id) and the records that live under one (`--project`). */
-export const projects: Resource = {
+export const projects = resource({
   noun: 'project',
-  route: '/api/pages',
+  list: '/api/pages',
+  id: 'projectId',
   lookup: { by: 'slug', search: 'q' },
-};
+});
 
 export const projectFlag: Flag = {
   flags: '--project <project>',
@@ -15,10 +17,10 @@ export const projectFlag: Flag = {
   required: true,
 };
 
-/** `/api/pages/<id of --project>/<collection>`, whose records are named by id unless `lookup` says otherwise. */
-export const underProject = (noun: string, collection: string, lookup: Lookup = 'as-is'): Resource => ({
-  noun,
-  route: async (context) => `${await recordRoute(projects, context, context.opts.project)}/${collection}`,
-  lookup,
-  scope: [projectFlag],
-});
+/** `{projectId}` of the routes under the project `--project` names. */
+export async function projectParams(context: ApiContext): Promise<{ projectId: string }> {
+  return { projectId: await idOf(projects, context, context.opts.project) };
+}
+
+/** What a collection under a project adds to its resource: `--project`. */
+export const onProject = { parents: projectParams, scope: [projectFlag] } as const;

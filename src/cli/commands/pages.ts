@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { looksLikeDeployToken } from '../../modules/pages/deploy-token-format.js';
-import type { DeployTarget } from '../../modules/pages/schemas.js';
 import { type ApiContext, apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
-import { bool, type Flag, integer, text } from '../flags.js';
+import { bool, integer, text } from '../flags.js';
 import {
   actionCommand,
   createCommand,
@@ -11,19 +10,31 @@ import {
   deleteCommand,
   getCommand,
   lsCommand,
-  recordRoute,
+  recordParams,
+  resource,
   resourceCommand,
-  unwrap,
 } from '../resource.js';
 import { type DeployProject, deploy } from './pages-deploy.js';
 import { registerDomains } from './pages-domains.js';
-import { projectFlag, projects, underProject } from './pages-projects.js';
+import { onProject, projectFlag, projects } from './pages-projects.js';
 
 /** Pages: static site projects, their deployments, and `deploy` from a directory or an archive. */
-const deployments = underProject('deployment', 'deployments');
-const deployTokens = underProject('token', 'deploy-tokens', { by: 'name' });
+const deployments = resource({
+  noun: 'deployment',
+  list: '/api/pages/{projectId}/deployments',
+  id: 'deploymentId',
+  lookup: 'as-is',
+  ...onProject,
+});
+const deployTokens = resource({
+  noun: 'token',
+  list: '/api/pages/{projectId}/deploy-tokens',
+  id: 'tokenId',
+  lookup: { by: 'name' },
+  ...onProject,
+});
 
-const projectFlags = (creating: boolean): Flag[] => [
+const projectFlags = (creating: boolean) => [
   text('--name <name>', 'name', 'display name', creating),
   text('--slug <slug>', 'slug', 'URL name: lowercase letters, digits, hyphens', creating),
   bool('spa-fallback', 'spaFallback', 'serve /index.html for paths that match no file'),
@@ -40,10 +51,12 @@ function registerDeployments(area: Command): void {
   deleteCommand(sub, deployments);
   lsCommand(
     sub,
-    {
-      ...deployments,
-      route: async (context) => `${await recordRoute(deployments, context, context.args[0])}/files`,
-    },
+    resource({
+      noun: 'file',
+      list: '/api/pages/{projectId}/deployments/{deploymentId}/files',
+      parents: (context) => recordParams(deployments, context, context.args[0]),
+      scope: [projectFlag],
+    }),
     {
       name: 'files <deployment>',
       columns: ['path', 'sizeBytes', 'contentType', 'sha256'],
@@ -72,9 +85,11 @@ function registerDeployments(area: Command): void {
  * gateway which project it deploys and must be given that one (by slug or id).
  */
 async function deployProject(context: ApiContext, ref: string): Promise<DeployProject> {
-  if (!looksLikeDeployToken(context.target.token))
-    return unwrap(await context.api.call('GET', await recordRoute(projects, context, ref))) as DeployProject;
-  const { project } = unwrap(await context.api.call('GET', '/api/pages/deploy-token')) as DeployTarget;
+  if (!looksLikeDeployToken(context.target.token)) {
+    const path = await recordParams(projects, context, ref);
+    return (await context.api.call('GET', '/api/pages/{projectId}', { path })).data;
+  }
+  const { project } = (await context.api.call('GET', '/api/pages/deploy-token')).data;
   if (ref !== project.slug && ref !== project.id)
     throw new CliError(`this deploy token deploys project ${project.slug} (${project.id}), not ${ref}`);
   return project;

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
-import { type Flag, stdinSecret, text } from '../flags.js';
-import { actionCommand, crudCommands, type Resource, unwrap } from '../resource.js';
+import { addFlags, bodyFromFlags, type Flag, stdinSecret, text } from '../flags.js';
+import { actionCommand, crudCommands, resource } from '../resource.js';
 
 /** Repository-host connectors (GitLab API v4): tested before they are saved, the token write-only. */
-export const connectors: Resource = { noun: 'connector', route: '/api/integrations/repohost/connectors' };
+export const connectors = resource({
+  noun: 'connector',
+  list: '/api/integrations/repohost/connectors',
+  id: 'id',
+});
 
 const hostToken = stdinSecret(
   'host-token-stdin',
@@ -14,7 +18,7 @@ const hostToken = stdinSecret(
 );
 
 /** `--allow group:11:platform` or `project:1001:platform/service-1`, repeatable. */
-const allowlist: Flag = {
+const allowlist: Flag<'allowlist'> = {
   flags: '--allow <type:remoteId:fullPath>',
   field: 'allowlist',
   description: 'an allowlist entry: group or project, its numeric id and full path',
@@ -28,7 +32,7 @@ const allowlist: Flag = {
     }),
 };
 
-const connectorFlags = (creating: boolean): Flag[] => [
+const connectorFlags = (creating: boolean) => [
   text('--name <name>', 'name', 'unique name', creating),
   text('--base-url <url>', 'baseUrl', 'the host, e.g. https://gitlab.example.com', creating),
   { ...hostToken, required: creating },
@@ -55,20 +59,24 @@ export function registerRepohost(program: Command): void {
     path: '/test',
     description: 're-test a connector with its stored token',
   });
+  const previewFlags = [
+    text('--base-url <url>', 'baseUrl', 'the host, e.g. https://gitlab.example.com', true),
+    { ...hostToken, required: true },
+  ];
   apiAction(
-    area
-      .command('preview-test')
-      .description(
-        'test a URL and token without saving anything: capabilities, user, visible groups and projects',
-      )
-      .requiredOption('--base-url <url>', 'the host, e.g. https://gitlab.example.com')
-      .requiredOption(`${hostToken.flags}`, hostToken.description),
+    addFlags(
+      area
+        .command('preview-test')
+        .description(
+          'test a URL and token without saving anything: capabilities, user, visible groups and projects',
+        ),
+      previewFlags,
+    ),
     async (context) => {
-      const token = await hostToken.parse!(true, context);
-      const answer = await context.api.call('POST', `${connectors.route}/preview-test`, {
-        json: { baseUrl: context.opts.baseUrl, token },
+      const answer = await context.api.call('POST', '/api/integrations/repohost/connectors/preview-test', {
+        json: await bodyFromFlags(context, previewFlags),
       });
-      context.out.record(unwrap(answer));
+      context.out.record(answer.data);
     },
   );
 }

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import type { Me } from '../../modules/auth/schemas.js';
 import { ApiClient } from '../api-client.js';
 import { apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';
@@ -27,7 +26,7 @@ export function registerSession(program: Command): void {
         : opts.token || process.env.INFRAGATE_TOKEN;
       if (!token) throw new CliError('login needs --token, --token-stdin or INFRAGATE_TOKEN');
       const api = new ApiClient(url, token);
-      const me = (await api.call<{ data: Me }>('GET', '/auth/me')).data;
+      const { data: me } = await api.call('GET', '/auth/me');
       const file = await saveLogin({ url: api.baseUrl, token });
       Output.forOptions(opts).done(
         { url: api.baseUrl, user: me, configFile: file },
@@ -54,7 +53,7 @@ export function registerSession(program: Command): void {
   apiAction(
     program.command('whoami').description('show the gateway, the user the token acts as, and its scopes'),
     async ({ api, out, target }) => {
-      const me = (await api.call<{ data: Me }>('GET', '/auth/me')).data;
+      const { data: me } = await api.call('GET', '/auth/me');
       out.record({
         url: target.url,
         email: me.email,

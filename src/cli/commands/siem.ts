@@ -1,21 +1,23 @@
 import type { Command } from 'commander';
-import { bool, type Flag, fileText, idFlag, stdinSecret, text, whole } from '../flags.js';
-import { actionCommand, crudCommands, getCommand, idOf, lsCommand, type Resource } from '../resource.js';
+import { bool, fileText, idFlag, stdinSecret, text, whole } from '../flags.js';
+import { actionCommand, crudCommands, getCommand, idOf, lsCommand, resource } from '../resource.js';
 
 /** SIEM export of the audit trail: destinations and the deliveries (batches) sent to them. */
-export const destinations: Resource = {
+export const destinations = resource({
   noun: 'destination',
-  route: '/api/audit/siem/destinations',
+  list: '/api/audit/siem/destinations',
+  id: 'id',
   lookup: { by: 'name' },
-};
-const deliveries: Resource = {
+});
+const deliveries = resource({
   noun: 'delivery',
   plural: 'deliveries',
-  route: '/api/audit/siem/deliveries',
+  list: '/api/audit/siem/deliveries',
+  id: 'id',
   lookup: 'as-is',
-};
+});
 
-const settings: Flag[] = [
+const settings = [
   text('--name <name>', 'name', 'unique name'),
   bool('enabled', 'enabled', 'send to this destination'),
   text('--endpoint <url>', 'url', 'webhook or Splunk HEC URL'),

@@ -3,7 +3,7 @@ import { type ApiClient, apiError, describeApiError, reasonOf } from '../api-cli
 import { CliError } from '../cli-error.js';
 import type { Progress } from '../progress.js';
 import { meter } from './meter.js';
-import type { UploadSession } from './session.js';
+import type { SessionParams, UploadSession } from './session.js';
 
 /** Failed attempts in a row before the command gives up (rerunning it resumes). */
 const MAX_ATTEMPTS = 8;
@@ -12,8 +12,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ChunkSending {
   api: ApiClient;
-  /** `/api/nodes/<id>/files/uploads/<uploadId>` */
-  sessionRoute: string;
+  path: SessionParams;
   localFile: string;
   session: UploadSession;
   chunkSize: number;
@@ -28,7 +27,7 @@ export interface ChunkSending {
  * an offset mismatch jumps to the server's offset. Answers where the server stands at the end.
  */
 export async function sendChunks(sending: ChunkSending): Promise<{ status: UploadSession['status'] }> {
-  const { api, sessionRoute, localFile, session, chunkSize, rate, progress } = sending;
+  const { api, path, localFile, session, chunkSize, rate, progress } = sending;
   let received = session.receivedBytes;
   let status = session.status;
   let failures = 0;
@@ -39,7 +38,9 @@ export async function sendChunks(sending: ChunkSending): Promise<{ status: Uploa
       const body = fs
         .createReadStream(localFile, { start: from, end: end - 1, highWaterMark: 64 * 1024 })
         .pipe(meter((sent) => progress.set(from + sent), rate));
-      const answer = await api.call<{ data: UploadSession }>('PUT', `${sessionRoute}/chunks?offset=${from}`, {
+      const answer = await api.call('PUT', '/api/nodes/{id}/files/uploads/{uploadId}/chunks', {
+        path,
+        query: { offset: from },
         body,
         length: end - from,
       });
@@ -48,10 +49,11 @@ export async function sendChunks(sending: ChunkSending): Promise<{ status: Uploa
       failures = 0;
     } catch (error) {
       const answer = apiError(error);
-      const details = answer?.details as { expectedOffset?: number } | undefined;
+      const details = answer?.details;
+      const expectedOffset = details && !Array.isArray(details) ? details.expectedOffset : undefined;
       const reason = reasonOf(error);
-      if (reason === 'UPLOAD_OFFSET_MISMATCH' && typeof details?.expectedOffset === 'number') {
-        received = details.expectedOffset;
+      if (reason === 'UPLOAD_OFFSET_MISMATCH' && typeof expectedOffset === 'number') {
+        received = expectedOffset;
         continue;
       }
       const retryable = !answer || answer.status >= 500 || reason === 'UPLOAD_IN_PROGRESS';
@@ -65,7 +67,7 @@ export async function sendChunks(sending: ChunkSending): Promise<{ status: Uploa
       await sleep(Math.min(500 * 2 ** failures, 10_000));
       // Ask the server where it stands: what it durably has is where the next chunk starts.
       try {
-        const current = (await api.call<{ data: UploadSession }>('GET', sessionRoute)).data;
+        const { data: current } = await api.call('GET', '/api/nodes/{id}/files/uploads/{uploadId}', { path });
         received = current.receivedBytes;
         status = current.status;
         if (status !== 'open') break;

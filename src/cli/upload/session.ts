@@ -1,29 +1,24 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { Upload } from '../../modules/nodes/schemas.js';
-import { type ApiClient, apiError, describeApiError, reasonOf } from '../api-client.js';
+import { type ApiClient, apiError, type CallAnswer, describeApiError, reasonOf } from '../api-client.js';
 import { CliError } from '../cli-error.js';
 import { Progress } from '../progress.js';
 import type { LocalFileStamp, ResumeState } from './resume-state.js';
 
-/** The upload session as the API answers it (the CLI reads only these fields). */
-export type UploadSession = Pick<
-  Upload,
-  | 'uploadId'
-  | 'nodeId'
-  | 'path'
-  | 'totalBytes'
-  | 'receivedBytes'
-  | 'chunkSize'
-  | 'maxChunkBytes'
-  | 'sha256'
-  | 'status'
->;
+const SESSION = '/api/nodes/{id}/files/uploads/{uploadId}';
+
+/** The upload session as the API answers it. */
+export type UploadSession = CallAnswer<typeof SESSION, 'GET'>['data'];
+
+/** The placeholders of a session's routes: its node's id and its own. */
+export interface SessionParams {
+  id: string;
+  uploadId: string;
+}
 
 export interface SessionRequest {
   api: ApiClient;
-  /** `/api/nodes/<id>/files/uploads` */
-  uploadsRoute: string;
+  nodeId: string;
   state: ResumeState;
   localFile: string;
   stamp: LocalFileStamp;
@@ -37,12 +32,13 @@ export interface SessionRequest {
  * complete); otherwise a new session, remembered at once. A stale remembered session is aborted.
  */
 export async function openSession(request: SessionRequest): Promise<UploadSession> {
-  const { api, uploadsRoute, state } = request;
+  const { api, nodeId, state } = request;
   const saved = await state.read(request.stamp);
-  if (saved?.current) {
+  if (!saved) return createSession(request);
+  const path = { id: nodeId, uploadId: saved.uploadId };
+  if (saved.current) {
     try {
-      const found = (await api.call<{ data: UploadSession }>('GET', `${uploadsRoute}/${saved.uploadId}`))
-        .data;
+      const { data: found } = await api.call('GET', SESSION, { path });
       if (found.status === 'complete' || found.status === 'open') {
         if (found.status === 'open')
           process.stderr.write(`resuming upload ${found.uploadId} at byte ${found.receivedBytes}\n`);
@@ -51,29 +47,29 @@ export async function openSession(request: SessionRequest): Promise<UploadSessio
     } catch (error) {
       if (apiError(error)?.status !== 404) throw new CliError(describeApiError(error));
     }
-  } else if (saved) {
+  } else {
     // The local file changed since: its old session cannot be continued.
-    await api.call('DELETE', `${uploadsRoute}/${saved.uploadId}`).catch(() => undefined);
+    await api.call('DELETE', SESSION, { path }).catch(() => undefined);
     await state.forget();
   }
   return createSession(request);
 }
 
 async function createSession(request: SessionRequest): Promise<UploadSession> {
-  const { api, uploadsRoute, stamp } = request;
+  const { api, nodeId, stamp } = request;
   const sha256 = request.checksum ? await sha256Of(request.localFile, stamp.size) : undefined;
   let session: UploadSession;
   try {
-    session = (
-      await api.call<{ data: UploadSession }>('POST', uploadsRoute, {
-        json: { path: request.remotePath, totalBytes: stamp.size, sha256, overwrite: request.overwrite },
-      })
-    ).data;
+    ({ data: session } = await api.call('POST', '/api/nodes/{id}/files/uploads', {
+      path: { id: nodeId },
+      json: { path: request.remotePath, totalBytes: stamp.size, sha256, overwrite: request.overwrite },
+    }));
   } catch (error) {
     if (reasonOf(error) === 'UPLOAD_EXISTS') {
-      const other = (apiError(error)!.details as { uploadId?: string }).uploadId;
+      const details = apiError(error)?.details;
+      const other = details && !Array.isArray(details) ? details.uploadId : undefined;
       throw new CliError(
-        `another upload session (${other}) is open for this path; abort it with DELETE ${uploadsRoute}/${other} or wait for it`,
+        `another upload session (${other}) is open for this path; abort it with DELETE /api/nodes/${nodeId}/files/uploads/${other} or wait for it`,
       );
     }
     throw new CliError(describeApiError(error));

@@ -4,8 +4,8 @@ import type { paths } from './schema';
 
 /**
  * The one API client of the console, typed from the gateway's own OpenAPI document
- * (`npm run openapi` regenerates ./schema.d.ts). Requests go to the same origin with the session
- * cookie; changes carry the session's CSRF token.
+ * (`npm run openapi` regenerates the types ./schema re-exports). Requests go to the same origin
+ * with the session cookie; changes carry the session's CSRF token.
  */
 export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
 
