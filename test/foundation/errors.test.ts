@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PAGE } from '../../src/core/pagination.js';
 import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -167,6 +168,37 @@ describe('unpaired UTF-16 surrogates (which PostgreSQL cannot store)', () => {
     );
     expect(result.status).toBe(201);
     expect(result.body.data.name).toBe('launch 🚀');
+  });
+});
+
+describe('the page of a list', () => {
+  it('may be the last page whose offset is an exact integer, at the largest page size', async () => {
+    const result = await gateway.call('GET', `/api/admin/users?page=${MAX_PAGE}&limit=100`);
+    expect(result.status).toBe(200);
+    expect(result.body.data).toEqual([]);
+    expect(result.body.pagination.page).toBe(MAX_PAGE);
+  });
+
+  it('is refused one page beyond, with the bound in the message', async () => {
+    const result = await gateway.call('GET', `/api/admin/users?page=${MAX_PAGE + 1}`);
+    expectValidationError(result, ['page']);
+    expect(result.body.details[0].message).toContain(String(MAX_PAGE));
+  });
+
+  it('is refused when far too large to count, on every list of the API', async () => {
+    const { body: document } = await gateway.call('GET', '/openapi.json', { token: null });
+    const lists = Object.entries(
+      document.paths as Record<string, { get?: { parameters?: { name: string }[] } }>,
+    )
+      .filter(([, operations]) => operations.get?.parameters?.some((parameter) => parameter.name === 'page'))
+      .map(([path]) => path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000'));
+    expect(lists.length).toBeGreaterThan(10);
+    for (const page of ['99999999999999999999', '1e308'])
+      for (const list of lists) {
+        const result = await gateway.call('GET', `${list}?page=${page}`);
+        expect({ list, page, status: result.status }).toEqual({ list, page, status: 400 });
+        expectValidationError(result, ['page']);
+      }
   });
 });
 
