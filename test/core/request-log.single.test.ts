@@ -40,6 +40,41 @@ describe('request logging at LOG_LEVEL=info', () => {
     }
   });
 
+  it('never logs the code of the setup link, whatever the client accepts', async () => {
+    const logs = new LogCapture();
+    const gateway = await startTestGateway({ logLevel: 'info' }, { logStream: logs });
+    try {
+      const code = 'setup-code-that-must-not-be-logged';
+      const accepts = ['text/html', 'application/json', '*/*', undefined];
+      for (const accept of accepts)
+        await gateway.call('GET', `/setup?code=${code}`, {
+          token: null,
+          headers: accept ? { accept } : {},
+        });
+      const urls = requestLines(logs.text).map((line) => line.req.url);
+      expect(urls).toEqual(accepts.map(() => '/setup'));
+      expect(logs.text).not.toContain(code);
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('logs the path alone of a URL no route answers, and the query of one a route answers', async () => {
+    const logs = new LogCapture();
+    const gateway = await startTestGateway({ logLevel: 'info' }, { logStream: logs });
+    try {
+      await gateway.call('POST', '/no/such/route?secret=pasted-in-the-wrong-place');
+      await gateway.call('GET', '/auth/me?view=full');
+      const lines = requestLines(logs.text).map((line) => [line.req.url, line.res.statusCode]);
+      expect(lines).toEqual([
+        ['/no/such/route', 404],
+        ['/auth/me?view=full', 200],
+      ]);
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it('still has every line on stdout after a clean shutdown, though stdout is buffered', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-log-'));
     dirs.push(dataDir);
