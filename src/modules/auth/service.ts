@@ -85,11 +85,12 @@ export class AuthService {
         'this account has no password (it signs in through single sign-on); an administrator can set one',
       );
     const attempt = { email: actor.email, userId: actor.userId, client };
-    await this.deps.throttle.assertOpen(attempt, { step: 'password_change' });
-    if (!(await verifyPassword(change.currentPassword, user.passwordHash))) {
-      await this.deps.throttle.recordFailure(attempt, { step: 'password_change' });
-      throw invalidField(['currentPassword'], 'is not your current password');
-    }
+    const proven = await this.deps.throttle.checkSecret(
+      attempt,
+      { step: 'password_change' },
+      async () => (await verifyPassword(change.currentPassword, user.passwordHash)) || undefined,
+    );
+    if (!proven) throw invalidField(['currentPassword'], 'is not your current password');
     const passwordHash = await hashPassword(change.newPassword);
     const revoked = await this.deps.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, actor.userId));
