@@ -34,6 +34,20 @@ describeInBrowser('the Account page', () => {
     return page.getByRole('dialog', { name: 'Create an API token' });
   }
 
+  /** Fills the new-token dialog with a name and the scopes to narrow the token to, and sends it. */
+  async function createNarrowedToken(page: Page, name: string, scopes: string[]) {
+    const dialog = await openNewToken(page);
+    await dialog.getByLabel('Name').fill(name);
+    const box = dialog.getByRole('combobox', { name: 'Scopes' });
+    for (const scope of scopes) {
+      await box.fill(scope);
+      await box.press('Enter');
+    }
+    await box.press('Tab');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    return dialog;
+  }
+
   /** The user's own view through the API, with a token made outside the browser. */
   async function apiAs(user: ConsoleUser) {
     const [row] = await harness.gateway.deps.db.select().from(users).where(eq(users.email, user.email));
@@ -118,13 +132,7 @@ describeInBrowser('the Account page', () => {
   it('creates an API token narrowed to the scopes I choose, and lists them', async () => {
     const user = await harness.createUser(['logging:*', 'audit:view']);
     const { page } = await openAccount(user);
-    const dialog = await openNewToken(page);
-    await dialog.getByLabel('Name').fill('log-reader');
-    const scopes = dialog.getByRole('combobox', { name: 'Scopes' });
-    await scopes.fill('logging:view');
-    await scopes.press('Enter');
-    await scopes.press('Tab');
-    await dialog.getByRole('button', { name: 'Create token' }).click();
+    await createNarrowedToken(page, 'log-reader', ['logging:view']);
     const shown = page.getByRole('dialog', { name: 'Your new API token' });
     const token = (await shown.getByText(/^igw_/).textContent())!;
     const me = await harness.gateway.call('GET', '/auth/me', { token });
@@ -149,13 +157,7 @@ describeInBrowser('the Account page', () => {
   it('refuses a scope I do not hold for a new token, naming it, and makes no token', async () => {
     const user = await harness.createUser(['logging:view']);
     const { page } = await openAccount(user);
-    const dialog = await openNewToken(page);
-    await dialog.getByLabel('Name').fill('too-wide');
-    const scopes = dialog.getByRole('combobox', { name: 'Scopes' });
-    await scopes.fill('audit:view');
-    await scopes.press('Enter');
-    await scopes.press('Tab');
-    await dialog.getByRole('button', { name: 'Create token' }).click();
+    const dialog = await createNarrowedToken(page, 'too-wide', ['audit:view']);
     await dialog
       .getByRole('alert')
       .getByText(/not held: audit:view/)

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDatabase } from '../services/postgres.js';
-import { runCli, type ServeProcess, startServeProcess } from '../support/cli.js';
+import { createAdminWithCli, type ServeProcess, startServeProcess } from '../support/cli.js';
 
 // The throttle's count lives in the database, so gateways sharing one take turns on it as the
 // requests of one gateway do: attempts spread over both are limited as one.
@@ -25,12 +25,7 @@ describe('wrong passwords sent together to two gateways on one PostgreSQL', () =
     };
     servers.push(await startServeProcess(env));
     servers.push(await startServeProcess(env));
-    const created = await runCli(
-      ['users', 'create', '--email', 'ops@test', '--name', 'Ops', '--group', 'admins', '--password-stdin'],
-      env,
-      'the right password\n',
-    );
-    expect(created.code).toBe(0);
+    await createAdminWithCli(env, 'ops@test', 'the right password');
   });
 
   afterAll(async () => {
