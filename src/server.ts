@@ -26,6 +26,7 @@ import { registerJsonBodyParser } from './core/json-body.js';
 import { NotificationOutbox } from './core/notifications.js';
 import { completeDocument, documentRoute } from './core/openapi/openapi-document.js';
 import { SECURITY_SCHEMES } from './core/openapi/security.js';
+import { requestForLog } from './core/query-free-log.js';
 import { OneLinePerRequest } from './core/request-log.js';
 import { SecretBox } from './core/secret-box.js';
 import { PagePolicies, registerSecurityHeaders } from './core/security-headers.js';
@@ -111,6 +112,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
         : {
             level: config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
+            serializers: { req: requestForLog },
             stream: options.logStream ?? stdout,
           },
     logController: new OneLinePerRequest(),

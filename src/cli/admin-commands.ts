@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { systemActor } from '../core/actor.js';
+import { tokenScopes } from '../core/auth/scope-input.js';
 import type { Deps } from '../core/deps.js';
 import { parseDuration } from '../core/duration.js';
 import { createApiToken } from '../modules/auth/tokens.js';
@@ -21,6 +22,15 @@ const ADMIN_COMMANDS = [
   'users list',
   'tokens create',
 ] as const;
+
+/** `--scopes a, b,c` → `['a', 'b', 'c']`; undefined when the flag is not given. */
+const scopeList = (value: string | boolean | undefined): string[] | undefined =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((scope) => scope.trim())
+        .filter(Boolean)
+    : undefined;
 
 function table(rows: Record<string, unknown>[], columns: string[]): string {
   return alignColumns([columns, ...rows.map((row) => columns.map((column) => String(row[column] ?? '')))]);
@@ -54,14 +64,10 @@ export async function runAdminCommand(
     case 'groups create': {
       const values = parse({ name: { type: 'string' }, scopes: { type: 'string' } });
       if (typeof values.name !== 'string') throw new CliError('groups create needs --name');
-      const scopes =
-        typeof values.scopes === 'string'
-          ? values.scopes
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : [];
-      const group = await users.createGroup(actor, { name: values.name, scopes });
+      const group = await users.createGroup(actor, {
+        name: values.name,
+        scopes: scopeList(values.scopes) ?? [],
+      });
       return {
         stdout: values.json
           ? JSON.stringify(group, null, 2)
@@ -117,6 +123,7 @@ export async function runAdminCommand(
         email: { type: 'string' },
         name: { type: 'string' },
         expires: { type: 'string' },
+        scopes: { type: 'string' },
       });
       if (typeof values.email !== 'string') throw new CliError('tokens create needs --email');
       const user = await users.findUserByEmail(values.email);
@@ -129,16 +136,25 @@ export async function runAdminCommand(
           throw new CliError('--expires takes a duration such as 90m, 12h, 30d or 2w');
         expiresAt = new Date(Date.now() + seconds * 1000);
       }
+      const requested = scopeList(values.scopes);
       const issued = await createApiToken(
         context.db,
         context.audit,
         actor,
-        { userId: user.id, name: typeof values.name === 'string' ? values.name : 'cli', expiresAt },
+        {
+          userId: user.id,
+          name: typeof values.name === 'string' ? values.name : 'cli',
+          expiresAt,
+          scopes: requested ? tokenScopes(requested, user.scopes) : null,
+        },
         { userEmail: user.email, via: 'cli' },
       );
       const expiry = issued.expiresAt ? `expires ${issued.expiresAt.toISOString()}` : 'never expires';
+      const scopes = issued.scopes
+        ? `scopes ${issued.scopes.join(',') || '(none)'}`
+        : "all of the user's scopes";
       return {
-        stdout: `token ${issued.id} for ${user.email} (${expiry}); it is shown once:\n${issued.token}`,
+        stdout: `token ${issued.id} for ${user.email} (${expiry}; ${scopes}); it is shown once:\n${issued.token}`,
       };
     }
     default:

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type ValidationIssue, validationError } from './errors.js';
+import { unstorableText } from './storable-text.js';
 
 /** No field of this API nests anywhere near this deep; a deeper body is refused before it is walked. */
 export const MAX_INPUT_DEPTH = 64;
@@ -49,8 +50,8 @@ interface Pending {
 
 /**
  * Walks one parsed input without recursion (a hostile body cannot exhaust the stack): refuses it
- * whole when it nests deeper than {@link MAX_INPUT_DEPTH}, else names every string holding a NUL
- * and every prototype-poisoning key.
+ * whole when it nests deeper than {@link MAX_INPUT_DEPTH}, else names every string and key the
+ * database could not store and every prototype-poisoning key.
  */
 function inspect(input: unknown, location: string): ValidationIssue[] {
   if (input === undefined || input === null || isEmptyRecord(input)) return NO_ISSUES;
@@ -59,7 +60,8 @@ function inspect(input: unknown, location: string): ValidationIssue[] {
   for (let next = pending.pop(); next; next = pending.pop()) {
     const { value, path, depth } = next;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) issues.push({ path, message: 'must not contain the NUL character' });
+      const problem = unstorableText(value);
+      if (problem) issues.push({ path, message: problem });
       continue;
     }
     const children = Array.isArray(value)
@@ -68,19 +70,27 @@ function inspect(input: unknown, location: string): ValidationIssue[] {
         ? Object.entries(value).values()
         : undefined;
     if (!children) continue;
-    if (!Array.isArray(value)) issues.push(...prototypeKeys(value as Record<string, unknown>, path));
+    const isRecord = !Array.isArray(value);
+    if (isRecord) issues.push(...prototypeKeys(value as Record<string, unknown>, path));
     if (depth === MAX_INPUT_DEPTH)
       return [{ path: [], message: `${location} is nested deeper than ${MAX_INPUT_DEPTH} levels` }];
+    const entries = [...children];
+    for (const [key] of isRecord ? entries : []) {
+      const problem = unstorableText(key as string);
+      if (problem) issues.push({ path: [...path, key], message: `has a key that ${problem}` });
+    }
     // Pushed last-first so the walk visits children in document order.
-    for (const [key, item] of [...children].reverse())
+    for (const [key, item] of entries.reverse())
       pending.push({ value: item, path: [...path, key], depth: depth + 1 });
   }
   return issues;
 }
 
 /**
- * PostgreSQL text cannot hold U+0000, and no field of this API has a use for it, so a NUL anywhere
- * in a JSON body, query string or path parameter is a validation error, not a database failure.
+ * PostgreSQL text cannot hold U+0000 nor an unpaired UTF-16 surrogate, and no field of this API has a
+ * use for them, so one anywhere in a JSON body, query string or path parameter (a value or a key) is
+ * a validation error, not a database failure: before, a refused login's audit event failed to store
+ * and the login answered 500.
  * Prototype-poisoning keys are refused the same way. Inputs are also bounded in depth, so neither
  * this walk nor a later one can be driven into a stack overflow.
  */

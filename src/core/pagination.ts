@@ -2,10 +2,18 @@ import { Type } from 'typebox';
 
 const MAX_PAGE_SIZE = 100;
 const DEFAULT_PAGE_SIZE = 20;
+/**
+ * The last page a list may be asked for: its offset, `(page - 1) × limit`, stays an exact integer
+ * for every page size (JavaScript numbers, and so PostgreSQL's bigint, which it is sent as).
+ * Beyond, `?page=1e308` overflowed the offset and the database refused the query.
+ */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PAGE_SIZE);
 
 /** Query fields shared by every list route; spread into a route's querystring schema. */
 export const PaginationQueryFields = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page number, from 1' }),
+  ),
   limit: Type.Optional(
     Type.Integer({
       minimum: 1,

@@ -24,7 +24,30 @@ export const advisoryLocks = {
 
 export type AdvisoryLock = keyof typeof advisoryLocks;
 
+/**
+ * Locks taken per value (an email, an address): the first key names the kind, the second is a hash
+ * of the value. PostgreSQL keeps two-key locks apart from the one-key locks above, and a hash that
+ * two values share only makes them take turns.
+ */
+export const keyedAdvisoryLocks = {
+  /** Counting and reserving sign-in attempts of one email (modules/auth/login-throttle.ts). */
+  signInEmail: 730_211,
+  /** The same for one client address. */
+  signInAddress: 730_212,
+} as const;
+
+export type KeyedAdvisoryLock = keyof typeof keyedAdvisoryLocks;
+
 /** Takes the named lock until the surrounding transaction ends. */
 export async function lockForTransaction(tx: DbOrTx, lock: AdvisoryLock): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${advisoryLocks[lock]})`);
+}
+
+/** Takes the lock of `value` among those of its kind until the surrounding transaction ends. */
+export async function lockValueForTransaction(
+  tx: DbOrTx,
+  lock: KeyedAdvisoryLock,
+  value: string,
+): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${keyedAdvisoryLocks[lock]}::int, hashtext(${value}))`);
 }

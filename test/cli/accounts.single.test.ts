@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPasswordUser, enrolTotp, passwordLogin, sessionTokenOf } from '../identity/helpers.js';
-import { type ApiCli, gatewayWithCli } from '../support/cli.js';
+import { type ApiCli, apiCli, gatewayWithCli } from '../support/cli.js';
 import type { TestGateway } from '../support/gateway.js';
 
 let gateway: TestGateway;
@@ -106,5 +106,38 @@ describe('infragate auth tokens (the caller’s own, through the API)', () => {
     expect((await gateway.call('GET', '/auth/me', { token: created.token })).status).toBe(200);
     expect((await cli.run(['auth', 'tokens', 'revoke', 'ci'])).code).toBe(0);
     expect((await gateway.call('GET', '/auth/me', { token: created.token })).status).toBe(401);
+  });
+
+  it('narrows a new token to the scopes given, and lists them', async () => {
+    const created = await cli.json([
+      'auth',
+      'tokens',
+      'create',
+      '--name',
+      'reader',
+      '--scopes',
+      'logging:view, audit:view',
+    ]);
+    expect(created.scopes).toEqual(['logging:view', 'audit:view']);
+    const me = await gateway.call('GET', '/auth/me', { token: created.token });
+    expect(me.body.data.scopes).toEqual(['logging:view', 'audit:view']);
+    const table = await cli.terminal(['auth', 'tokens', 'ls']);
+    expect(table.stdout).toMatch(/reader\s+logging:view,audit:view\s/);
+  });
+
+  it('refuses a scope the caller does not hold, naming it', async () => {
+    const own = apiCli(cli.env.INFRAGATE_URL!, await gateway.tokenWithScopes(['logging:view']));
+    const result = await own.run([
+      'auth',
+      'tokens',
+      'create',
+      '--name',
+      'wider',
+      '--scopes',
+      'logging:manage',
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('SCOPE_NOT_HELD');
+    expect(result.stderr).toContain('logging:manage');
   });
 });

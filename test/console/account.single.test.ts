@@ -34,6 +34,20 @@ describeInBrowser('the Account page', () => {
     return page.getByRole('dialog', { name: 'Create an API token' });
   }
 
+  /** Fills the new-token dialog with a name and the scopes to narrow the token to, and sends it. */
+  async function createNarrowedToken(page: Page, name: string, scopes: string[]) {
+    const dialog = await openNewToken(page);
+    await dialog.getByLabel('Name').fill(name);
+    const box = dialog.getByRole('combobox', { name: 'Scopes' });
+    for (const scope of scopes) {
+      await box.fill(scope);
+      await box.press('Enter');
+    }
+    await box.press('Tab');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+    return dialog;
+  }
+
   /** The user's own view through the API, with a token made outside the browser. */
   async function apiAs(user: ConsoleUser) {
     const [row] = await harness.gateway.deps.db.select().from(users).where(eq(users.email, user.email));
@@ -113,6 +127,54 @@ describeInBrowser('the Account page', () => {
     const inSevenDays = Date.now() + 7 * 86_400_000;
     // Within the hour around seven days from now: the token was made moments ago.
     expect(Math.abs(expiresAt - inSevenDays)).toBeLessThan(3_600_000);
+  });
+
+  it('creates an API token narrowed to the scopes I choose, and lists them', async () => {
+    const user = await harness.createUser(['logging:*', 'audit:view']);
+    const { page } = await openAccount(user);
+    await createNarrowedToken(page, 'log-reader', ['logging:view']);
+    const shown = page.getByRole('dialog', { name: 'Your new API token' });
+    const token = (await shown.getByText(/^igw_/).textContent())!;
+    const me = await harness.gateway.call('GET', '/auth/me', { token });
+    expect(me.body.data.scopes).toEqual(['logging:view']);
+    await shown.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('table', { name: 'API tokens' }).getByRole('row', { name: /log-reader/ });
+    await row.getByText('logging:view').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'account-token-scopes');
+  });
+
+  it('offers only scopes I hold for a new token', async () => {
+    const user = await harness.createUser(['logging:*']);
+    const { page } = await openAccount(user);
+    const dialog = await openNewToken(page);
+    await dialog.getByRole('combobox', { name: 'Scopes' }).click();
+    await page.getByRole('option', { name: 'logging:view' }).waitFor();
+    expect(await page.getByRole('option', { name: 'audit:view' }).count()).toBe(0);
+    expect(await page.getByRole('option', { name: '*', exact: true }).count()).toBe(0);
+  });
+
+  it('refuses a scope I do not hold for a new token, naming it, and makes no token', async () => {
+    const user = await harness.createUser(['logging:view']);
+    const { page } = await openAccount(user);
+    const dialog = await createNarrowedToken(page, 'too-wide', ['audit:view']);
+    await dialog
+      .getByRole('alert')
+      .getByText(/not held: audit:view/)
+      .waitFor();
+    const get = await apiAs(user);
+    const names = (await get('/auth/tokens')).body.data.map((token: { name: string }) => token.name);
+    expect(names).not.toContain('too-wide');
+  });
+
+  it('lists a token made without scopes as carrying all of mine', async () => {
+    const user = await harness.createUser(['logging:view']);
+    await apiAs(user);
+    const { page } = await openAccount(user);
+    const row = page
+      .getByRole('table', { name: 'API tokens' })
+      .getByRole('row', { name: /outside the browser/ });
+    await row.getByText('All of mine').waitFor();
   });
 
   it('fits a phone screen: profile, sessions and tokens without scrolling sideways', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServeProcess } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
-import { startTestGateway } from '../support/gateway.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
 
 const dirs: string[] = [];
@@ -18,11 +18,20 @@ const requestLines = (text: string) =>
     .filter((line) => line.includes('"request completed"'))
     .map((line) => JSON.parse(line));
 
+/** A test gateway logging at info into a capture, for `check`; closed after it. */
+async function withLoggingGateway(check: (gateway: TestGateway, logs: LogCapture) => Promise<void>) {
+  const logs = new LogCapture();
+  const gateway = await startTestGateway({ logLevel: 'info' }, { logStream: logs });
+  try {
+    await check(gateway, logs);
+  } finally {
+    await gateway.close();
+  }
+}
+
 describe('request logging at LOG_LEVEL=info', () => {
   it('writes one line per answered request with method, url, status and time, and no header', async () => {
-    const logs = new LogCapture();
-    const gateway = await startTestGateway({ logLevel: 'info' }, { logStream: logs });
-    try {
+    await withLoggingGateway(async (gateway, logs) => {
       await gateway.call('GET', '/auth/me');
       const lines = requestLines(logs.text);
       expect(lines).toHaveLength(1);
@@ -35,9 +44,34 @@ describe('request logging at LOG_LEVEL=info', () => {
       });
       expect(logs.text).not.toContain(gateway.adminToken);
       expect(logs.text).not.toContain('incoming request');
-    } finally {
-      await gateway.close();
-    }
+    });
+  });
+
+  it('never logs the code of the setup link, whatever the client accepts', async () => {
+    await withLoggingGateway(async (gateway, logs) => {
+      const code = 'setup-code-that-must-not-be-logged';
+      const accepts = ['text/html', 'application/json', '*/*', undefined];
+      for (const accept of accepts)
+        await gateway.call('GET', `/setup?code=${code}`, {
+          token: null,
+          headers: accept ? { accept } : {},
+        });
+      const urls = requestLines(logs.text).map((line) => line.req.url);
+      expect(urls).toEqual(accepts.map(() => '/setup'));
+      expect(logs.text).not.toContain(code);
+    });
+  });
+
+  it('logs the path alone of a URL no route answers, and the query of one a route answers', async () => {
+    await withLoggingGateway(async (gateway, logs) => {
+      await gateway.call('POST', '/no/such/route?secret=pasted-in-the-wrong-place');
+      await gateway.call('GET', '/auth/me?view=full');
+      const lines = requestLines(logs.text).map((line) => [line.req.url, line.res.statusCode]);
+      expect(lines).toEqual([
+        ['/no/such/route', 404],
+        ['/auth/me?view=full', 200],
+      ]);
+    });
   });
 
   it('still has every line on stdout after a clean shutdown, though stdout is buffered', async () => {

@@ -67,6 +67,42 @@ describe('infragate CLI on a fresh data dir (server stopped)', () => {
     expect(result.stdout.trim().split('\n').at(-1)).toMatch(/^igw_[A-Za-z0-9_-]{43}$/);
   });
 
+  it('tokens create --scopes narrows the token to some of the user’s scopes', async () => {
+    const result = await runCli(
+      ['tokens', 'create', '--email', 'ops@example.org', '--name', 'reader', '--scopes', 'logging:view'],
+      env,
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('scopes logging:view');
+    const server = await startServeProcess(env);
+    try {
+      const me = await server.call('GET', '/auth/me', result.stdout.trim().split('\n').at(-1)!);
+      expect(me.body.data.scopes).toEqual(['logging:view']);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('tokens create --scopes refuses a scope the user does not hold, naming it', async () => {
+    const result = await runCli(
+      ['tokens', 'create', '--email', 'ops@example.org', '--scopes', 'logging:view,pages:*,audit:view'],
+      env,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('SCOPE_NOT_HELD');
+    expect(result.stderr).toContain('audit:view');
+    expect(result.stderr).not.toContain('pages:*');
+  });
+
+  it('tokens create --scopes refuses what is not a scope, naming it', async () => {
+    const result = await runCli(
+      ['tokens', 'create', '--email', 'ops@example.org', '--scopes', 'logging:fly'],
+      env,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('scopes.0 unknown permission "fly" in logging');
+  });
+
   it('exits non-zero with a one-line message on an error', async () => {
     const result = await runCli(
       ['users', 'create', '--email', 'x@y', '--name', 'X', '--group', 'missing'],

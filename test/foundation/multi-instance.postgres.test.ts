@@ -7,7 +7,7 @@ import { BackgroundJobs } from '../../src/core/background-jobs.js';
 import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createDatabase } from '../services/postgres.js';
-import { runCli, type ServeProcess, startServeProcess } from '../support/cli.js';
+import { createAdminWithCli, type ServeProcess, startServeProcess } from '../support/cli.js';
 import { eventually } from '../support/eventually.js';
 
 describe('two gateway processes on one PostgreSQL', () => {
@@ -27,12 +27,7 @@ describe('two gateway processes on one PostgreSQL', () => {
     // One that started is stopped after the file even when the other failed to.
     servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     for (const result of started) if (result.status === 'rejected') throw result.reason;
-    const created = await runCli(
-      ['users', 'create', '--email', 'ops@test', '--name', 'Ops', '--group', 'admins', '--password-stdin'],
-      env,
-      'a shared password\n',
-    );
-    expect(created.code).toBe(0);
+    await createAdminWithCli(env, 'ops@test', 'a shared password');
   });
 
   afterAll(async () => {

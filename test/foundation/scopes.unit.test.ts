@@ -5,6 +5,8 @@ import {
   hasAnyGrantOn,
   hasScope,
   hasScopeSomewhere,
+  holdsScope,
+  intersectScopes,
   type RequiredScope,
   scopeGrants,
 } from '../../src/core/auth/scopes.js';
@@ -126,5 +128,84 @@ describe('scopes a group may hold', () => {
   ])('refuses %s', (scope, problem) => {
     const result = checkGrantableScope(scope);
     expect('problem' in result && result.problem).toContain(problem);
+  });
+});
+
+describe("a token's scopes within its user's (intersectScopes)", () => {
+  it.each([
+    [['*'], ['logging:view', `nodes:manage:${NODE}`], ['logging:view', `nodes:manage:${NODE}`]],
+    [['logging:view'], ['*'], ['logging:view']],
+    [['*'], ['*'], ['*']],
+    [[`databases:read:${NODE}`], ['databases:*'], [`databases:read:${NODE}`]],
+    [['databases:*'], [`databases:read:${NODE}`], [`databases:read:${NODE}`]],
+    [['logging:*'], ['logging:manage'], ['logging:manage']],
+    [['logging:manage'], ['logging:view'], ['logging:view']],
+    [['databases:admin'], ['databases:write'], ['databases:write']],
+    [['databases:admin'], ['databases:manage'], []],
+    [['logging:view'], ['pages:view'], []],
+    [[`nodes:*:${NODE}`], [`nodes:view:${OTHER}`], []],
+    [[`nodes:manage:${NODE}`], [`nodes:*:${NODE.toUpperCase()}`], [`nodes:manage:${NODE}`]],
+    [['nodes:*'], [`nodes:view:${NODE}`, 'nodes:manage'], ['nodes:manage']],
+    [[], ['*'], []],
+    [['*'], [], []],
+  ])('token %j under user %j: %j', (token, user, expected) => {
+    expect(intersectScopes(token, user)).toEqual(expected);
+  });
+
+  it('grants exactly what both lists grant, for every permission and resource', () => {
+    const lists = [
+      ['*'],
+      ['databases:*'],
+      ['databases:write'],
+      [`databases:admin:${NODE}`],
+      [`databases:read:${OTHER}`, 'logging:view'],
+      ['logging:*', `databases:*:${NODE}`],
+      ['logging:manage'],
+      [],
+    ];
+    const required = [
+      'databases:read',
+      'databases:write',
+      'databases:admin',
+      'databases:view',
+      'logging:view',
+      'logging:manage',
+    ] as RequiredScope[];
+    for (const token of lists)
+      for (const user of lists) {
+        const both = intersectScopes(token, user);
+        for (const scope of required)
+          for (const resource of [undefined, NODE, OTHER])
+            expect({ token, user, scope, resource, granted: hasScope(both, scope, resource) }).toEqual({
+              token,
+              user,
+              scope,
+              resource,
+              granted: hasScope(token, scope, resource) && hasScope(user, scope, resource),
+            });
+      }
+  });
+
+  it('ignores scopes that are not scopes', () => {
+    expect(intersectScopes(['logging', 'a:b:c:d', 'logging:view'], ['*'])).toEqual(['logging:view']);
+  });
+});
+
+describe('holding a scope to pass it on (holdsScope)', () => {
+  it.each([
+    [['*'], '*', true],
+    [['*'], `nodes:manage:${NODE}`, true],
+    [['databases:*'], `databases:read:${NODE}`, true],
+    [['databases:admin'], 'databases:read', true],
+    [['logging:manage'], 'logging:view', true],
+    [[`nodes:*:${NODE}`], `nodes:manage:${NODE}`, true],
+    [['logging:view'], 'logging:manage', false],
+    [['logging:view', 'logging:manage'], 'logging:*', false],
+    [[`nodes:manage:${NODE}`], 'nodes:manage', false],
+    [[`nodes:manage:${NODE}`], `nodes:manage:${OTHER}`, false],
+    [['logging:*'], '*', false],
+    [['*'], 'not a scope', false],
+  ])('%j holds %s: %s', (granted, scope, expected) => {
+    expect(holdsScope(granted, scope)).toBe(expected);
   });
 });

@@ -45,6 +45,16 @@ export async function runCli(
   return runToEnd(process.execPath, [await builtCli(), ...args], env, stdin ?? '');
 }
 
+/** Makes an admin with a password through the local `users create` (the database of `env`); throws if it fails. */
+export async function createAdminWithCli(env: Record<string, string>, email: string, password: string) {
+  const created = await runCli(
+    ['users', 'create', '--email', email, '--name', 'Ops', '--group', 'admins', '--password-stdin'],
+    env,
+    `${password}\n`,
+  );
+  if (created.code !== 0) throw new Error(`users create exited ${created.code}: ${created.stderr}`);
+}
+
 /** A CLI process still running: what it wrote so far, and its exit code once it ended. */
 export interface RunningCli {
   child: ChildProcess;

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
-import { text, whole } from '../flags.js';
+import { list, text, whole } from '../flags.js';
 import { createCommand, deleteCommand, lsCommand, resource } from '../resource.js';
 
 /** The caller's own API tokens and browser sessions (`/auth/…`, any valid token). */
@@ -11,13 +11,18 @@ export function registerAuth(program: Command): void {
   const area = program.command('auth').description("the caller's own API tokens and sessions");
   const sub = area.command('tokens').description('your API tokens (the local one: infragate tokens create)');
   lsCommand(sub, tokens, {
-    columns: ['name', 'createdAt', 'expiresAt', 'lastUsedAt', 'id'],
+    columns: ['name', 'scopes', 'createdAt', 'expiresAt', 'lastUsedAt', 'id'],
     unpaginated: true,
   });
   createCommand(sub, tokens, {
     flags: [
       text('--name <name>', 'name', 'token name', true),
       whole('--expires-in-days <days>', 'expiresInDays', 'lifetime (1-3650; default: never)'),
+      list(
+        '--scopes <a,b>',
+        'scopes',
+        'narrow the token to these of your scopes (default: those of the token you use)',
+      ),
     ],
     description: 'create an API token (shown once)',
   });

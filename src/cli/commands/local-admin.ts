@@ -123,5 +123,6 @@ export function registerLocalAdmin(program: Command): void {
   adminCommand(tokens, 'create', 'create an API token; the token is printed alone on the last line')
     .requiredOption('--email <email>', 'the user the token acts as')
     .option('--name <name>', 'token name (default: cli)')
-    .option('--expires <duration>', 'lifetime such as 90m, 12h, 30d or 2w (default: never)');
+    .option('--expires <duration>', 'lifetime such as 90m, 12h, 30d or 2w (default: never)')
+    .option('--scopes <a,b>', "narrow the token to these of the user's scopes (default: all of them)");
 }

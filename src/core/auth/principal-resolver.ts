@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.js';
 import { authTokens, groups, type TokenKind, users } from '../../db/schema/index.js';
+import { intersectScopes } from './scopes.js';
 
 export interface Principal {
   tokenId: string;
@@ -12,6 +13,7 @@ export interface Principal {
   email: string;
   name: string;
   groupName: string;
+  /** What the token may do: its group's scopes, within the token's own when it was narrowed. */
   scopes: string[];
 }
 
@@ -100,7 +102,8 @@ export class PrincipalResolver {
         email: users.email,
         name: users.name,
         groupName: groups.name,
-        scopes: groups.scopes,
+        groupScopes: groups.scopes,
+        tokenScopes: authTokens.scopes,
       })
       .from(authTokens)
       .innerJoin(users, eq(users.id, authTokens.userId))
@@ -108,7 +111,14 @@ export class PrincipalResolver {
       .where(
         and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt), eq(users.disabled, false)),
       );
-    const principal = row ?? null;
+    let principal: Principal | null = null;
+    if (row) {
+      const { groupScopes, tokenScopes, ...rest } = row;
+      principal = {
+        ...rest,
+        scopes: tokenScopes === null ? groupScopes : intersectScopes(tokenScopes, groupScopes),
+      };
+    }
     this.cache.set(tokenHash, { principal });
     return principal;
   }

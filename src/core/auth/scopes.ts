@@ -119,6 +119,101 @@ export function hasAnyGrantOn(granted: readonly string[], area: Area, resourceId
   );
 }
 
+/** A scope taken apart: `*` is every area with every permission, and `resource` null is area-wide. */
+interface ScopeParts {
+  area: string;
+  permission: string;
+  resource: string | null;
+}
+
+function partsOf(scope: string): ScopeParts | undefined {
+  if (scope === '*') return { area: '*', permission: '*', resource: null };
+  const parts = scope.split(':');
+  if (parts.length < 2 || parts.length > 3) return undefined;
+  const [area, permission, resourceId] = parts as [string, string, string | undefined];
+  return { area, permission, resource: resourceId?.toLowerCase() ?? null };
+}
+
+function scopeOf({ area, permission, resource }: ScopeParts): string {
+  if (area === '*') return '*';
+  return resource === null ? `${area}:${permission}` : `${area}:${permission}:${resource}`;
+}
+
+/**
+ * The permissions of `area` that both `a` and `b` allow, as the fewest permissions that say so: the
+ * greatest of them (`manage` and `view` → `view`; `databases:admin` and `databases:write` → `write`;
+ * `*` and anything → that thing).
+ */
+function permissionsOfBoth(area: string, a: string, b: string): string[] {
+  if (a === '*') return [b];
+  if (b === '*') return [a];
+  const known: readonly string[] = Object.hasOwn(AREA_PERMISSIONS, area)
+    ? AREA_PERMISSIONS[area as Area]
+    : [];
+  const both = known.filter(
+    (permission) => permissionIncludes(area, a, permission) && permissionIncludes(area, b, permission),
+  );
+  return both.filter(
+    (permission) =>
+      !both.some((other) => other !== permission && permissionIncludes(area, other, permission)),
+  );
+}
+
+/** What two scopes both grant, as scopes (none when they share nothing). */
+function bothOf(a: ScopeParts, b: ScopeParts): ScopeParts[] {
+  if (a.area === '*') return [b];
+  if (b.area === '*') return [a];
+  if (a.area !== b.area) return [];
+  if (a.resource !== null && b.resource !== null && a.resource !== b.resource) return [];
+  const resource = a.resource ?? b.resource;
+  return permissionsOfBoth(a.area, a.permission, b.permission).map((permission) => ({
+    area: a.area,
+    permission,
+    resource,
+  }));
+}
+
+/** Whether `outer` grants everything `inner` grants. */
+function covers(outer: ScopeParts, inner: ScopeParts): boolean {
+  const both = bothOf(inner, outer);
+  return both.length === 1 && scopeOf(both[0]!) === scopeOf(inner);
+}
+
+/**
+ * Whether `granted` gives everything `scope` gives: one granted scope covers it whole (`databases:*`
+ * covers `databases:read:<id>`; `logging:view` does not cover `logging:*`). An API token may be
+ * given only the scopes its creator holds.
+ */
+export function holdsScope(granted: readonly string[], scope: string): boolean {
+  const wanted = partsOf(scope);
+  if (!wanted) return false;
+  return granted.some((one) => {
+    const held = partsOf(one);
+    return held !== undefined && covers(held, wanted);
+  });
+}
+
+/**
+ * What a token narrowed to `tokenScopes` may do for a user holding `userScopes`: exactly what both
+ * lists grant, as the fewest scopes that say so. A token's `*` is the user's scopes; the token's
+ * `databases:read:<id>` under the user's `databases:*` is `databases:read:<id>`; a scope the user no
+ * longer holds is gone. Computed at each authentication, so a user who loses a scope loses it on
+ * every token at once.
+ */
+export function intersectScopes(tokenScopes: readonly string[], userScopes: readonly string[]): string[] {
+  const parsed = (list: readonly string[]) =>
+    list.map(partsOf).filter((parts): parts is ScopeParts => parts !== undefined);
+  const users = parsed(userScopes);
+  const found = new Map<string, ScopeParts>();
+  for (const token of parsed(tokenScopes))
+    for (const user of users) for (const both of bothOf(token, user)) found.set(scopeOf(both), both);
+  const candidates = [...found.entries()];
+  // A scope another one covers says nothing more (two scopes that cover each other are the same).
+  return candidates
+    .filter(([scope, parts]) => !candidates.some(([other, wider]) => other !== scope && covers(wider, parts)))
+    .map(([scope]) => scope);
+}
+
 const SCOPE_FORMS = 'must be *, <area>:<permission> or <area>:<permission>:<resource id>';
 
 /**

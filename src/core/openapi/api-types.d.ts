@@ -3734,6 +3734,8 @@ export interface components {
             createdAt: string;
             lastUsedAt: string | null;
             expiresAt: string | null;
+            /** @description What the token is narrowed to: it may do what these and its user's current scopes both allow; null: all of its user's scopes */
+            scopes: string[] | null;
         };
         /** AuditEvent */
         AuditEvent: {
@@ -4417,6 +4419,8 @@ export interface components {
             createdAt: string;
             lastUsedAt: string | null;
             expiresAt: string | null;
+            /** @description What the token is narrowed to: it may do what these and its user's current scopes both allow; null: all of its user's scopes */
+            scopes: string[] | null;
             token: string;
         };
         /** IssuedDeployToken */
@@ -5471,6 +5475,8 @@ export interface operations {
                 "application/json": {
                     name: string;
                     expiresInDays?: number;
+                    /** @description Narrows the token to these scopes (the grammar of group scopes), each one held by the caller. Left out: those of the caller's own token (all of the user's from a browser session or an unnarrowed token) */
+                    scopes?: string[];
                 };
             };
         };

@@ -42,6 +42,11 @@ export const authTokens = pgTable(
     /** The secret's first characters (`igw_` + 8), shown so a person can tell tokens apart; null before 0020. */
     prefix: text('prefix'),
     csrfHash: text('csrf_hash'),
+    /**
+     * What an API token is narrowed to: it may do what these and its user's current scopes both
+     * allow. Null: all of its user's scopes (sessions, and tokens made without a choice).
+     */
+    scopes: text('scopes').array(),
     userAgent: text('user_agent'),
     clientIp: text('client_ip'),
     createdAt: createdAt(),

@@ -98,3 +98,22 @@ export const loginChallenges = pgTable(
   },
   (table) => [index('login_challenges_user_idx').on(table.userId)],
 );
+
+/**
+ * Sign-in steps whose secret (a password, a second-factor code, a recovery code) is being checked
+ * now: the login throttle counts them with the failures of the audit trail, so attempts sent
+ * together cannot all be checked before the first failure is recorded. A step's row goes when it
+ * ends: a failure replaces it with its `auth.login.failed` event, a success drops it. A row left by
+ * a process that died counts as a failure until it leaves the throttle's window.
+ */
+export const signInAttempts = pgTable(
+  'sign_in_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The email tried, as the throttle counts it (lower case); null when not known yet. */
+    email: text('email'),
+    clientIp: text('client_ip').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('sign_in_attempts_started_idx').on(table.startedAt)],
+);

@@ -51,24 +51,23 @@ export class LoginService {
       .leftJoin(userTotp, and(eq(userTotp.userId, users.id), isNotNull(userTotp.enabledAt)))
       .where(eq(users.email, normalized));
     const attempt = { email: normalized, userId: user?.id ?? null, client };
-    await this.deps.throttle.assertOpen(attempt);
-    const passwordOk = await verifyPassword(password, user?.passwordHash);
-    if (!user || !passwordOk || user.disabled) {
-      await this.deps.throttle.recordFailure(attempt);
-      throw unauthorized();
-    }
-    const kind: LoginChallengeKind | undefined = user.totpEnabled
+    const accepted = await this.deps.throttle.checkSecret(attempt, {}, async () => {
+      const passwordOk = await verifyPassword(password, user?.passwordHash);
+      return user && passwordOk && !user.disabled ? user : undefined;
+    });
+    if (!accepted) throw unauthorized();
+    const kind: LoginChallengeKind | undefined = accepted.totpEnabled
       ? 'totp'
-      : user.requireMfa
+      : accepted.requireMfa
         ? 'enrol'
         : undefined;
     if (kind) {
       const challenge = await this.deps.db.transaction(async (tx) => {
-        const issued = await this.deps.challenges.issue(tx, user.id, kind);
-        await this.deps.audit.record(tx, auditActorOf(user, client), {
+        const issued = await this.deps.challenges.issue(tx, accepted.id, kind);
+        await this.deps.audit.record(tx, auditActorOf(accepted, client), {
           action: 'auth.login.challenged',
           targetType: 'user',
-          targetId: user.id,
+          targetId: accepted.id,
           metadata: { secondStep: kind },
         });
         return issued;
@@ -78,9 +77,9 @@ export class LoginService {
         : { mfaEnrollmentRequired: true, ...challenge };
     }
     const session = await this.deps.db.transaction((tx) =>
-      startBrowserSession(tx, this.sessionDeps(), user, client),
+      startBrowserSession(tx, this.sessionDeps(), accepted, client),
     );
-    return this.answer(session, user.id);
+    return this.answer(session, accepted.id);
   }
 
   /** The enrolment a login must make first (challenge of kind `enrol`): a new secret to scan. */
@@ -101,41 +100,36 @@ export class LoginService {
       throw invalidField(['code'], 'send either code or recoveryCode');
     const challenge = await this.deps.challenges.find(step.challengeToken);
     const user = await this.deps.users.getUser(challenge.userId);
-    const attempt = { email: user.email, userId: user.id, client };
-    await this.deps.throttle.assertOpen(attempt, { step: 'totp' });
-    if (user.disabled) {
-      await this.deps.throttle.recordFailure(attempt, { step: 'totp' });
-      throw unauthorized();
-    }
     if (challenge.kind === 'enrol' && step.recoveryCode !== undefined)
       throw invalidField(['recoveryCode'], 'recovery codes come with the enrolment; send the code instead');
+    const attempt = { email: user.email, userId: user.id, client };
     const actor = auditActorOf(user, client);
-    const outcome = await this.deps.db.transaction(async (tx) => {
-      let recoveryCodes: string[] | undefined;
-      let factor: string | undefined;
-      if (challenge.kind === 'enrol') {
-        recoveryCodes = await this.deps.totp.enable(tx, actor, user.id, step.code!);
-        factor = recoveryCodes && 'totp';
-      } else {
-        factor = await this.deps.totp.verify(tx, user.id, step);
-        if (factor === 'recovery_code')
-          await this.deps.audit.record(tx, actor, {
-            action: 'auth.totp.recovery_code_used',
-            targetType: 'user',
-            targetId: user.id,
-          });
-      }
-      if (!factor) return undefined;
-      await this.deps.challenges.consume(tx, challenge);
-      const session = await startBrowserSession(tx, this.sessionDeps(), user, client, {
-        secondFactor: factor,
+    const outcome = await this.deps.throttle.checkSecret(attempt, { step: 'totp' }, async () => {
+      if (user.disabled) return undefined;
+      return this.deps.db.transaction(async (tx) => {
+        let recoveryCodes: string[] | undefined;
+        let factor: string | undefined;
+        if (challenge.kind === 'enrol') {
+          recoveryCodes = await this.deps.totp.enable(tx, actor, user.id, step.code!);
+          factor = recoveryCodes && 'totp';
+        } else {
+          factor = await this.deps.totp.verify(tx, user.id, step);
+          if (factor === 'recovery_code')
+            await this.deps.audit.record(tx, actor, {
+              action: 'auth.totp.recovery_code_used',
+              targetType: 'user',
+              targetId: user.id,
+            });
+        }
+        if (!factor) return undefined;
+        await this.deps.challenges.consume(tx, challenge);
+        const session = await startBrowserSession(tx, this.sessionDeps(), user, client, {
+          secondFactor: factor,
+        });
+        return { session, recoveryCodes };
       });
-      return { session, recoveryCodes };
     });
-    if (!outcome) {
-      await this.deps.throttle.recordFailure(attempt, { step: 'totp' });
-      throw unauthorized();
-    }
+    if (!outcome) throw unauthorized();
     const answer = await this.answer(outcome.session, user.id);
     return outcome.recoveryCodes ? { ...answer, recoveryCodes: outcome.recoveryCodes } : answer;
   }

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ScopeList } from '../../core/auth/scope-input.js';
 import { NamedObject, NullableTimestamp, Timestamp, Uuid } from '../../core/http-schemas.js';
 
 /** The shapes of the auth area: route schemas, and through `Static` the service's types. */
@@ -30,7 +31,7 @@ export const Me = NamedObject('Me', {
   ),
 });
 
-export const TokenRecord = NamedObject('ApiToken', {
+const TokenFields = {
   id: Uuid(),
   name: Type.String(),
   prefix: Type.Union([Type.String(), Type.Null()], {
@@ -39,6 +40,15 @@ export const TokenRecord = NamedObject('ApiToken', {
   createdAt: Timestamp,
   lastUsedAt: NullableTimestamp,
   expiresAt: NullableTimestamp,
+};
+
+export const TokenRecord = NamedObject('ApiToken', {
+  ...TokenFields,
+  scopes: Type.Union([Type.Array(Type.String()), Type.Null()], {
+    description:
+      "What the token is narrowed to: it may do what these and its user's current scopes both allow; " +
+      "null: all of its user's scopes",
+  }),
 });
 
 export const TokenList = Type.Object({
@@ -49,7 +59,7 @@ export const TokenList = Type.Object({
 });
 
 export const Session = NamedObject('BrowserSession', {
-  ...TokenRecord.properties,
+  ...TokenFields,
   userAgent: Type.Union([Type.String(), Type.Null()]),
   clientIp: Type.Union([Type.String(), Type.Null()]),
   current: Type.Boolean(),
@@ -136,6 +146,12 @@ export const PasswordChange = Type.Object({
 export const NewApiToken = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
   expiresInDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+  scopes: Type.Optional(
+    ScopeList(
+      'Narrows the token to these scopes (the grammar of group scopes), each one held by the caller. ' +
+        "Left out: those of the caller's own token (all of the user's from a browser session or an unnarrowed token)",
+    ),
+  ),
 });
 
 /** An API token as created: its record and, this once, its secret. */

@@ -3,6 +3,7 @@ import type { Actor } from '../../core/actor.js';
 import type { AuditAction } from '../../core/audit-actions.js';
 import type { ClientInfo } from '../../core/auth/client-info.js';
 import { hashPassword, verifyPassword } from '../../core/auth/passwords.js';
+import { tokenScopes } from '../../core/auth/scope-input.js';
 import { csrfTokenFor } from '../../core/auth/token-secrets.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, notFound, unprocessable } from '../../core/errors.js';
@@ -22,6 +23,7 @@ const tokenColumns = {
   createdAt: authTokens.createdAt,
   lastUsedAt: authTokens.lastUsedAt,
   expiresAt: authTokens.expiresAt,
+  scopes: authTokens.scopes,
   userAgent: authTokens.userAgent,
   clientIp: authTokens.clientIp,
 };
@@ -85,11 +87,12 @@ export class AuthService {
         'this account has no password (it signs in through single sign-on); an administrator can set one',
       );
     const attempt = { email: actor.email, userId: actor.userId, client };
-    await this.deps.throttle.assertOpen(attempt, { step: 'password_change' });
-    if (!(await verifyPassword(change.currentPassword, user.passwordHash))) {
-      await this.deps.throttle.recordFailure(attempt, { step: 'password_change' });
-      throw invalidField(['currentPassword'], 'is not your current password');
-    }
+    const proven = await this.deps.throttle.checkSecret(
+      attempt,
+      { step: 'password_change' },
+      async () => (await verifyPassword(change.currentPassword, user.passwordHash)) || undefined,
+    );
+    if (!proven) throw invalidField(['currentPassword'], 'is not your current password');
     const passwordHash = await hashPassword(change.newPassword);
     const revoked = await this.deps.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, actor.userId));
@@ -108,18 +111,22 @@ export class AuthService {
 
   /**
    * A token for the caller; a blank name becomes `api token`. With `INFRAGATE_TOKEN_MAX_DAYS` a
-   * token without an expiry gets the longest one allowed, and a longer one is refused.
+   * token without an expiry gets the longest one allowed, and a longer one is refused. `scopes`
+   * narrows it to some the caller holds now (through the token in use: a narrowed token cannot make
+   * a wider one); left out, the new token is narrowed as the one in use is.
    */
-  async createApiToken(actor: Actor, { name, expiresInDays }: NewApiToken): Promise<IssuedApiToken> {
+  async createApiToken(actor: Actor, { name, expiresInDays, scopes }: NewApiToken): Promise<IssuedApiToken> {
     const maxDays = this.deps.config.tokenMaxDays;
     if (maxDays !== undefined && expiresInDays !== undefined && expiresInDays > maxDays)
       throw invalidField(['expiresInDays'], `must be at most ${maxDays}: the gateway's token policy`);
+    const narrowedTo = scopes ? tokenScopes(scopes, actor.scopes) : await this.scopesOfTokenInUse(actor);
     const days = expiresInDays ?? maxDays;
     const expiresAt = days ? new Date(Date.now() + days * 86_400_000) : null;
     const issued = await createApiToken(this.deps.db, this.deps.audit, actor, {
       userId: actor.userId,
       name: name.trim() || 'api token',
       expiresAt,
+      scopes: narrowedTo,
     });
     return { ...issued, lastUsedAt: null };
   }
@@ -168,6 +175,15 @@ export class AuthService {
     });
     this.deps.principals.invalidate();
     return revoked;
+  }
+
+  /** What the token the caller uses is narrowed to (null: a session, or a token of all the user's scopes). */
+  private async scopesOfTokenInUse(actor: Actor): Promise<string[] | null> {
+    const [token] = await this.deps.db
+      .select({ scopes: authTokens.scopes })
+      .from(authTokens)
+      .where(eq(authTokens.id, actor.tokenId));
+    return token?.scopes ?? null;
   }
 
   private listTokens(actor: Actor, kind: TokenKind) {

@@ -13,6 +13,8 @@ export interface IssuedToken {
   name: string;
   kind: TokenKind;
   prefix: string;
+  /** What an API token is narrowed to (null: all of its user's scopes). */
+  scopes: string[] | null;
   /** The secret; shown once, never stored. */
   token: string;
   createdAt: Date;
@@ -26,6 +28,7 @@ export interface TokenRequest {
   kind: TokenKind;
   name: string;
   expiresAt: Date | null;
+  scopes?: string[] | null;
   userAgent?: string | null;
   clientIp?: string | null;
 }
@@ -43,6 +46,7 @@ export async function issueToken(db: DbOrTx, request: TokenRequest): Promise<Iss
       tokenHash: hashTokenSecret(token),
       prefix: token.slice(0, PREFIX_LENGTH),
       csrfHash: csrfToken ? hashTokenSecret(csrfToken) : null,
+      scopes: request.scopes ?? null,
       userAgent: request.userAgent ?? null,
       clientIp: request.clientIp ?? null,
       expiresAt: request.expiresAt,
@@ -53,6 +57,7 @@ export async function issueToken(db: DbOrTx, request: TokenRequest): Promise<Iss
     name: row!.name,
     kind: request.kind,
     prefix: row!.prefix!,
+    scopes: row!.scopes,
     token,
     createdAt: row!.createdAt,
     expiresAt: row!.expiresAt,
@@ -68,7 +73,7 @@ export function createApiToken(
   db: Db,
   audit: AuditRecorder,
   actor: AuditActor,
-  request: { userId: string; name: string; expiresAt: Date | null },
+  request: { userId: string; name: string; expiresAt: Date | null; scopes: string[] | null },
   metadata: Record<string, unknown> = {},
 ): Promise<IssuedToken> {
   return db.transaction(async (tx) => {
@@ -77,7 +82,12 @@ export function createApiToken(
       action: 'auth.token.created',
       targetType: 'token',
       targetId: issued.id,
-      metadata: { ...metadata, name: issued.name, expiresAt: issued.expiresAt?.toISOString() ?? null },
+      metadata: {
+        ...metadata,
+        name: issued.name,
+        expiresAt: issued.expiresAt?.toISOString() ?? null,
+        scopes: issued.scopes,
+      },
     });
     return issued;
   });

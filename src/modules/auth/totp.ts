@@ -187,21 +187,20 @@ export class TotpService {
     if ((proof.code === undefined) === (proof.password === undefined))
       throw invalidField(['code'], 'send either the current code or your password');
     const attempt = { email: actor.email, userId: actor.userId, client };
-    await this.deps.throttle.assertOpen(attempt, { step: 'totp_removal' });
-    let proven: boolean;
-    if (proof.code !== undefined) {
-      proven =
-        (await this.deps.db.transaction((tx) => this.verify(tx, actor.userId, { code: proof.code }))) ===
-        'totp';
-    } else {
+    const proven = await this.deps.throttle.checkSecret(attempt, { step: 'totp_removal' }, async () => {
+      if (proof.code !== undefined) {
+        const factor = await this.deps.db.transaction((tx) =>
+          this.verify(tx, actor.userId, { code: proof.code }),
+        );
+        return factor === 'totp' || undefined;
+      }
       const [user] = await this.deps.db
         .select({ passwordHash: users.passwordHash })
         .from(users)
         .where(eq(users.id, actor.userId));
-      proven = await verifyPassword(proof.password!, user?.passwordHash);
-    }
+      return (await verifyPassword(proof.password!, user?.passwordHash)) || undefined;
+    });
     if (proven) return;
-    await this.deps.throttle.recordFailure(attempt, { step: 'totp_removal' });
     const field = proof.code !== undefined ? 'code' : 'password';
     throw invalidField(
       [field],

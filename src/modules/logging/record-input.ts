@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../../core/errors.js';
+import { unstorableText } from '../../core/storable-text.js';
 import type { LogLevel } from '../../db/schema/index.js';
 import { LEVEL_INPUT_RULE, levelOf } from './levels.js';
 
@@ -23,7 +24,6 @@ const MAX_FIELD_DEPTH = 32;
 /** The record properties with a meaning of their own; every other property is a field. */
 const CORE = new Set(['timestamp', 'level', 'message', 'service', 'traceId', 'spanId', 'fields']);
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** The largest instant a JavaScript Date holds (±8.64e15 ms). */
 const MAX_EPOCH_MS = 8.64e15;
 
@@ -74,7 +74,7 @@ const pathOf = (frame: Frame, base: (string | number)[]): (string | number)[] =>
  */
 export function unstorable(value: unknown, path: (string | number)[]): ValidationIssue | undefined {
   if (typeof value === 'string') {
-    const problem = textProblem(value);
+    const problem = unstorableText(value);
     return problem ? { path, message: problem } : undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
@@ -92,25 +92,14 @@ export function unstorable(value: unknown, path: (string | number)[]): Validatio
         parent: frame,
         depth: frame.depth + 1,
       };
-      const keyProblem = isArray ? undefined : textProblem(key);
+      const keyProblem = isArray ? undefined : unstorableText(key);
       if (keyProblem) return { path: pathOf(at, path), message: `has a key that ${keyProblem}` };
       if (typeof item === 'string') {
-        const problem = textProblem(item);
+        const problem = unstorableText(item);
         if (problem) return { path: pathOf(at, path), message: problem };
       } else if (typeof item === 'object' && item !== null) pending.push(at);
     }
   }
-  return undefined;
-}
-
-/** Either character PostgreSQL refuses; one scan per string, the details only after a match. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the NUL character is what this looks for
-const SUSPECT = /[\u0000\uD800-\uDFFF]/;
-
-function textProblem(text: string): string | undefined {
-  if (!SUSPECT.test(text)) return undefined;
-  if (text.includes('\u0000')) return 'must not contain the NUL character';
-  if (LONE_SURROGATE.test(text)) return 'must not contain an unpaired UTF-16 surrogate';
   return undefined;
 }
 
@@ -155,7 +144,7 @@ function optionalText(value: unknown, name: string, max: number, issues: Validat
     issues.push({ path: [name], message: 'must be a string' });
     return null;
   }
-  const problem = value.length > max ? `must be at most ${max} characters` : textProblem(value);
+  const problem = value.length > max ? `must be at most ${max} characters` : unstorableText(value);
   if (problem) issues.push({ path: [name], message: problem });
   return value;
 }

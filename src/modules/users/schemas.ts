@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ScopeList } from '../../core/auth/scope-input.js';
 import { Name, NamedObject, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 
@@ -28,10 +29,7 @@ export const Group = NamedObject('Group', {
 });
 
 const Password = Type.String({ minLength: 8, maxLength: 1024 });
-const Scopes = Type.Array(Type.String({ maxLength: 100 }), {
-  maxItems: 200,
-  description: 'e.g. logging:view, databases:*, *',
-});
+const Scopes = ScopeList('e.g. logging:view, databases:*, *');
 const GroupRef = Type.String({ minLength: 1, maxLength: 255, description: 'group name or id' });
 
 export const UserListQuery = Type.Object({

@@ -2,10 +2,10 @@ import { and, count, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditAction } from '../../core/audit-actions.js';
 import { hashPassword } from '../../core/auth/passwords.js';
-import { checkGrantableScope } from '../../core/auth/scopes.js';
+import { grantableScopes } from '../../core/auth/scope-input.js';
 import { conflictOnDuplicate, isForeignKeyViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
-import { conflict, invalidField, notFound, validationError } from '../../core/errors.js';
+import { conflict, invalidField, notFound } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
@@ -28,16 +28,6 @@ const groupColumns = {
 
 /** An admin acting on their own account through a request (the CLI acts as the system). */
 const isSelf = (actor: AuditActor, userId: string) => 'tokenId' in actor && actor.userId === userId;
-
-/** Every scope checked (each problem reported at its index) and kept once, resource ids in lower case. */
-function validateScopes(scopes: string[], path: string[] = ['scopes']): string[] {
-  const checked = scopes.map(checkGrantableScope);
-  const issues = checked.flatMap((result, index) =>
-    'problem' in result ? [{ path: [...path, index], message: result.problem }] : [],
-  );
-  if (issues.length > 0) throw validationError(issues);
-  return [...new Set(checked.map((result) => (result as { scope: string }).scope))];
-}
 
 /** Local user accounts and their groups. Changes drop the principal cache so they take effect at once. */
 export class UserService {
@@ -209,7 +199,7 @@ export class UserService {
 
   async createGroup(actor: AuditActor, input: NewGroup): Promise<Group> {
     const name = trimmedName(input.name);
-    const scopes = validateScopes(input.scopes);
+    const scopes = grantableScopes(input.scopes);
     return this.deps.db.transaction(async (tx) => {
       const [row] = await conflictOnDuplicate(
         tx.insert(groups).values({ name, scopes }).returning(),
@@ -227,7 +217,7 @@ export class UserService {
   }
 
   async setGroupScopes(actor: AuditActor, id: string, rawScopes: string[]): Promise<Group> {
-    const scopes = validateScopes(rawScopes);
+    const scopes = grantableScopes(rawScopes);
     const group = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx.update(groups).set({ scopes }).where(eq(groups.id, id)).returning();
       if (!row) throw notFound({ groupId: id });

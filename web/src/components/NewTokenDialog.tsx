@@ -1,6 +1,7 @@
 import { Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import type { GetInputPropsReturnType } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ComponentType, type ReactNode, useState } from 'react';
 import { FormActions, FormBanner, useApiForm } from './api-form';
 import { OneTimeSecret } from './OneTimeSecret';
 
@@ -8,7 +9,12 @@ export type NewToken = {
   name: string;
   /** A number of days; anything else (the field left empty) is a token that does not expire. */
   expiresInDays: number | string;
+  /** Shown only with `scopesInput`; empty: the token is not narrowed. */
+  scopes: string[];
 };
+
+/** What a dialog's scopes field is handed: the form's input props of `scopes` (value, error…). */
+export type ScopesInputProps = GetInputPropsReturnType;
 
 const DAY_MS = 86_400_000;
 
@@ -34,6 +40,8 @@ interface NewTokenDialogProps {
   usage?: ReactNode;
   /** The Name field's example, e.g. `e.g. ci-deploy`. */
   nameHint: string;
+  /** A field choosing the scopes the token is narrowed to, for tokens that take them. */
+  scopesInput?: ComponentType<ScopesInputProps>;
 }
 
 /** Names a new token (and when it expires), then shows its secret once: it cannot be read again. */
@@ -46,11 +54,12 @@ export function NewTokenDialog({
   intro,
   usage,
   nameHint,
+  scopesInput: ScopesInput,
 }: NewTokenDialogProps) {
   const queryClient = useQueryClient();
   const [secret, setSecret] = useState<string | undefined>();
   const { form, banner, submitting, onSubmit } = useApiForm({
-    initialValues: { name: '', expiresInDays: '' } as NewToken,
+    initialValues: { name: '', expiresInDays: '', scopes: [] } as NewToken,
     validate: { name: (value) => (value.trim() ? null : 'Name the token after what will use it') },
     submit: create,
     onDone: async (token) => {
@@ -88,6 +97,7 @@ export function NewTokenDialog({
               allowDecimal={false}
               {...form.getInputProps('expiresInDays')}
             />
+            {ScopesInput && <ScopesInput {...form.getInputProps('scopes')} />}
             <FormActions submitLabel="Create token" submitting={submitting} onCancel={finish} />
           </Stack>
         </form>

@@ -1,4 +1,4 @@
-import { Button, Code } from '@mantine/core';
+import { Badge, Button, Code, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
@@ -15,6 +15,21 @@ import { TOKENS_KEY } from './query-keys';
 
 type ApiToken = Answer<'/auth/tokens', 'get'>['data'][number];
 
+/** What a token is narrowed to; a token that is not carries all of my scopes. */
+function TokenScopes({ scopes }: { scopes: string[] | null }) {
+  if (scopes === null) return 'All of mine';
+  if (scopes.length === 0) return 'None';
+  return (
+    <Group gap={4}>
+      {scopes.map((scope) => (
+        <Badge key={scope} variant="light" tt="none">
+          {scope}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
 /** My API tokens (for curl, scripts and the CLI): create one, revoke one. */
 export function TokensSection() {
   const queryClient = useQueryClient();
@@ -28,6 +43,7 @@ export function TokensSection() {
   const columns: Column<ApiToken>[] = [
     { header: 'Name', cell: (token) => token.name },
     { header: 'Starts with', cell: (token) => (token.prefix ? <Code>{token.prefix}…</Code> : '—') },
+    { header: 'Scopes', cell: (token) => <TokenScopes scopes={token.scopes} /> },
     { header: 'Created', cell: (token) => formatDateTime(token.createdAt) },
     { header: 'Last used', cell: (token) => formatDateTime(token.lastUsedAt) },
     { header: 'Expires', cell: (token) => (token.expiresAt ? formatDateTime(token.expiresAt) : 'Never') },

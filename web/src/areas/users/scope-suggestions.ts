@@ -1,4 +1,9 @@
-import { AREA_PERMISSIONS, RESOURCE_AREAS, type ResourceArea } from '../../../../src/core/auth/scopes';
+import {
+  AREA_PERMISSIONS,
+  holdsScope,
+  RESOURCE_AREAS,
+  type ResourceArea,
+} from '../../../../src/core/auth/scopes';
 import type { AccessRule } from '../../auth/access';
 
 /** A resource a group could be given alone: its area, id and name. */
@@ -32,4 +37,14 @@ export function scopeSuggestions(
       .filter((scope) => !listed.has(scope)),
   }));
   return [{ group: 'Areas', items: [...listed].sort() }, ...perResource];
+}
+
+/**
+ * The suggestions a person may give on, such as to an API token of their own: those `held` covers
+ * (the gateway refuses the others), without the headings left empty.
+ */
+export function heldSuggestions(groups: SuggestionGroup[], held: readonly string[]): SuggestionGroup[] {
+  return groups
+    .map(({ group, items }) => ({ group, items: items.filter((scope) => holdsScope(held, scope)) }))
+    .filter(({ items }) => items.length > 0);
 }
