@@ -2,6 +2,7 @@ import { Alert, Box, Button, Group, Stack } from '@mantine/core';
 import { type FormValidateInput, useForm } from '@mantine/form';
 import { type FormEventHandler, type ReactNode, useState } from 'react';
 import { formErrors, type ReasonFields } from '../api/errors';
+import { notifyDroppedSecrets } from './notify';
 
 interface ApiFormOptions<Values extends Record<string, unknown>, Result> {
   initialValues: Values;
@@ -34,6 +35,7 @@ export function useApiForm<Values extends Record<string, unknown>, Result>(
     setSubmitting(true);
     try {
       const result = await options.submit(values);
+      notifyDroppedSecrets(result);
       await options.onDone?.(result, values);
     } catch (error) {
       const mapped = formErrors(error, Object.keys(values), options.reasonFields);
