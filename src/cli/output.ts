@@ -109,6 +109,11 @@ export class Output {
     this.line(alignColumns(Object.entries(data).map(([key, value]) => [key, cell(value)])));
   }
 
+  /** A word beside the answer (on standard error, so `--json` output stays one document). */
+  notice(text: string): void {
+    process.stderr.write(`${text}\n`);
+  }
+
   /** The answer of an action: JSON for scripts, a sentence for a person. */
   done(answer: unknown, message: string): void {
     if (this.json) this.printJson(answer);

@@ -303,6 +303,11 @@ export function updateCommand<
       { path: await paramsOf(resource, context, ref), json: await bodyOf(context, options, args) },
     );
     context.out.record(unwrap(answer));
+    const dropped = isRecord(answer) && Array.isArray(answer.droppedSecrets) ? answer.droppedSecrets : [];
+    if (dropped.length > 0)
+      context.out.notice(
+        `note: the destination changed, so the stored ${dropped.join(', ')} ${dropped.length === 1 ? 'was' : 'were'} removed; give ${dropped.length === 1 ? 'it' : 'them'} again to use ${dropped.length === 1 ? 'it' : 'them'}`,
+      );
   });
 }
 
