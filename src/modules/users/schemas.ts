@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Name, NamedObject, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { Name, NamedObject, SearchText, Timestamp, Uuid, WriteOnly } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 
 /** The shapes of the users area: route schemas, and through `Static` the service's types. */
@@ -27,7 +27,7 @@ export const Group = NamedObject('Group', {
   createdAt: Timestamp,
 });
 
-const Password = Type.String({ minLength: 8, maxLength: 1024 });
+const Password = WriteOnly(Type.String({ minLength: 8, maxLength: 1024 }));
 const Scopes = Type.Array(Type.String({ maxLength: 100 }), {
   maxItems: 200,
   description: 'e.g. logging:view, databases:*, *',
