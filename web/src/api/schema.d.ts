@@ -2078,7 +2078,9 @@ export interface paths {
         head?: never;
         /**
          * Change a database (its open connections are closed)
-         * @description Requires scope `databases:manage`, or `databases:manage:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         * @description A new host, port or scheme in `url` needs the area-wide `databases:manage` (403 `BOUNDARY_CHANGE_NEEDS_AREA_SCOPE` for a scope naming this database) and drops the stored password unless `password` is sent in the same request (`droppedSecrets` names it).
+         *
+         *     Requires scope `databases:manage`, or `databases:manage:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         patch: operations["updateDatabase"];
         trace?: never;
@@ -10127,6 +10129,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Database"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };
