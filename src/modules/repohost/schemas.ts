@@ -67,6 +67,10 @@ export const Connector = NamedObject('Connector', {
   id: Uuid(),
   name: Type.String(),
   baseUrl: Type.String(),
+  hasToken: Type.Boolean({
+    description:
+      'false once a new baseUrl dropped the token (it is write-only): send one to use the connector',
+  }),
   allowlist: Type.Array(AllowlistEntry),
   capabilities: Type.Record(Type.String(), Type.Boolean()),
   tokenScopes: Nullable(Type.Array(Type.String())),

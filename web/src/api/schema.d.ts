@@ -2985,7 +2985,9 @@ export interface paths {
         head?: never;
         /**
          * Change a connector (a new URL, token or allowlist is tested first)
-         * @description Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
+         * @description A new `baseUrl` (scheme, host, port or path) needs the area-wide `integrations:manage` (403 `BOUNDARY_CHANGE_NEEDS_AREA_SCOPE` for a scope naming this connector) and drops the stored token unless `token` is sent in the same request (`droppedSecrets` names it; nothing is sent to the new URL then, and the connector waits for a token: `lastTestError.reason` `TOKEN_REQUIRED`).
+         *
+         *     Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         patch: operations["updateConnector"];
         trace?: never;
@@ -3825,6 +3827,8 @@ export interface components {
             id: string;
             name: string;
             baseUrl: string;
+            /** @description false once a new baseUrl dropped the token (it is write-only): send one to use the connector */
+            hasToken: boolean;
             allowlist: components["schemas"]["AllowlistEntry"][];
             capabilities: {
                 [key: string]: boolean;
@@ -12291,6 +12295,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Connector"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };
