@@ -3079,7 +3079,9 @@ export interface paths {
         head?: never;
         /**
          * Rename a connection, replace its API key or its base URL
-         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
+         * @description A `baseUrl` that sends elsewhere (scheme, host, port or path; null is the catalog's) needs the area-wide `inference:manage` (403 `BOUNDARY_CHANGE_NEEDS_AREA_SCOPE` for a scope naming this connection) and drops the stored credentials the request does not send again: the API key unless `apiKey` is sent, an OAuth sign-in's access and refresh tokens (`droppedSecrets` names them).
+         *
+         *     Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         patch: operations["updateConnection"];
         trace?: never;
@@ -12544,6 +12546,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InferenceConnection"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };
