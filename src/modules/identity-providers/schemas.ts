@@ -42,6 +42,9 @@ export const IdentityProvider = NamedObject('IdentityProvider', {
   defaultGroup: Nullable(Type.String({ description: 'Gateway group name' })),
   allowedEmailDomains: Type.Array(Type.String()),
   enabled: Type.Boolean(),
+  hasClientSecret: Type.Boolean({
+    description: 'false once a new issuer dropped the secret: nobody signs in through it until one is sent',
+  }),
   redirectUri: Type.String({ description: 'The one redirect URI to register at the provider' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,

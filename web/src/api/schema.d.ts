@@ -573,7 +573,7 @@ export interface paths {
         head?: never;
         /**
          * Change a single sign-on provider (the fields sent; `clientSecret` replaces the secret)
-         * @description A new issuer is discovered again. `groupsClaim` or `defaultGroup` null clears it.
+         * @description A new issuer is discovered again, and drops the stored client secret unless `clientSecret` is sent in the same request (`droppedSecrets` names it; the provider signs nobody in until a secret is sent). `groupsClaim` or `defaultGroup` null clears it.
          *
          *     Requires scope `admin:users`.
          */
@@ -4305,6 +4305,8 @@ export interface components {
             defaultGroup: string | null;
             allowedEmailDomains: string[];
             enabled: boolean;
+            /** @description false once a new issuer dropped the secret: nobody signs in through it until one is sent */
+            hasClientSecret: boolean;
             /** @description The one redirect URI to register at the provider */
             redirectUri: string;
             /** Format: date-time */
@@ -6304,6 +6306,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["IdentityProvider"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };

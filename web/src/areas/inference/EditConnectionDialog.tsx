@@ -51,7 +51,7 @@ export function EditConnectionDialog({
           {connection.authType !== 'oauth' && (
             <StoredSecretInput
               label="New API key"
-              description="Leave empty to keep the stored key"
+              description="Leave empty to keep the stored key (a new base URL drops it)"
               input={form.getInputProps('apiKey')}
               removal={
                 connection.authType === 'local' && connection.hasApiKey

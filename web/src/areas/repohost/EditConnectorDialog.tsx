@@ -61,7 +61,7 @@ export function EditConnectorDialog({
           <TextInput label="Base URL" {...form.getInputProps('baseUrl')} />
           <PasswordInput
             label="New access token"
-            description="Leave empty to keep the stored token"
+            description="Leave empty to keep the stored token (a new base URL drops it)"
             autoComplete="off"
             {...form.getInputProps('token')}
           />
