@@ -42,6 +42,13 @@ export const SearchText = (of = 'the name') =>
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
   Type.Union([schema, Type.Null()]);
 
+/**
+ * A secret the caller sends and the gateway never answers (a password, a token, a key): marked
+ * `writeOnly` in /openapi.json. The secret-destination walk (test/hardening/secret-destinations.test.ts)
+ * finds every record holding a secret by this marker, so every secret field of a request body wears it.
+ */
+export const WriteOnly = <T extends TSchema>(schema: T): T => ({ ...schema, writeOnly: true });
+
 /** A string enum validated with the `enum` keyword, so a bad value is answered with the allowed list. */
 export const StringEnum = <T extends string>(
   values: readonly T[],

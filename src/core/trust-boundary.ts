@@ -57,7 +57,14 @@ export function changedFields<T extends Record<string, unknown>>(
 const sameValue = (a: unknown, b: unknown) =>
   a === b || (typeof a === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
-const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443' };
+const DEFAULT_PORTS: Record<string, string> = {
+  'http:': '80',
+  'https:': '443',
+  'ws:': '80',
+  'wss:': '443',
+  'redis:': '6379',
+  'rediss:': '6379',
+};
 
 /**
  * Where a URL sends what is given to it: scheme, host (lower case, no trailing dot), port (the
@@ -86,6 +93,21 @@ export function destinationMoved(
   if (after === undefined) return false;
   if (before === null || before === undefined || after === null) return before !== after;
   return destinationOf(before) !== destinationOf(after);
+}
+
+/**
+ * The names of the destination fields whose new value (given) sends elsewhere than the stored one
+ * (`destinationMoved`): the fields a change moves, for `requireAreaScopeToMove` and `secretsToDrop`
+ * alike. A new spelling of the same place (`redis://h` for `redis://h:6379`) moves nothing.
+ */
+export function movedDestinations<T extends Record<string, unknown>>(
+  stored: T,
+  given: { [K in keyof T]?: string | null },
+  fields: readonly (keyof T & string)[],
+): string[] {
+  return fields.filter((field) =>
+    destinationMoved(stored[field] as string | null | undefined, given[field] as string | null | undefined),
+  );
 }
 
 /** One write-only secret of a record: whether one is stored, and whether this request supplies it. */

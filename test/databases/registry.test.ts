@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases } from '../../src/db/schema/index.js';
 import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
 import { auditEventsAbout } from '../support/audit-events.js';
+import { describeBoundaryScope } from '../support/boundary-scopes.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { describeResourceScopes } from '../support/resource-scopes.js';
@@ -269,6 +270,87 @@ describe.skipIf(!redis.path)(`database registry${redis.skipReason ? ` (${redis.s
       });
       expectError(result, 403, 'FORBIDDEN');
     });
+  });
+
+  describe('PATCH /api/databases/:id to another server', () => {
+    const passwordOf = async (id: string) => {
+      const [row] = await gateway.deps.db.select().from(databases).where(eq(databases.id, id));
+      return row!.passwordSealed;
+    };
+
+    it('drops the stored password when the host moves, and says so in the answer', async () => {
+      const id = await registerDatabase(gateway, { url: 'redis://cache-a.example.net', password: 'pw-a-1' });
+      const result = await gateway.call('PATCH', `/api/databases/${id}`, {
+        body: { url: 'redis://cache-b.example.net' },
+      });
+      expect(result.status, result.text).toBe(200);
+      expect(result.body.droppedSecrets).toEqual(['password']);
+      expect(result.body.data).toMatchObject({ url: 'redis://cache-b.example.net', hasPassword: false });
+      expect(await passwordOf(id)).toBeNull();
+    });
+
+    it('drops it when the port or the scheme changes', async () => {
+      for (const url of ['redis://cache.example.net:6380', 'rediss://cache.example.net']) {
+        const id = await registerDatabase(gateway, { url: 'redis://cache.example.net', password: 'pw-port' });
+        const result = await gateway.call('PATCH', `/api/databases/${id}`, { body: { url } });
+        expect(result.body.droppedSecrets, url).toEqual(['password']);
+      }
+    });
+
+    it('keeps the password sent in the same request', async () => {
+      const id = await registerDatabase(gateway, { url: 'redis://cache-a.example.net', password: 'pw-old' });
+      const result = await gateway.call('PATCH', `/api/databases/${id}`, {
+        body: { url: 'redis://cache-b.example.net', password: 'pw-new' },
+      });
+      expect(result.body).not.toHaveProperty('droppedSecrets');
+      expect(gateway.deps.secrets.open((await passwordOf(id))!, 'databases.password')).toBe('pw-new');
+    });
+
+    it('keeps the password for another database number or another spelling of the same address', async () => {
+      const id = await registerDatabase(gateway, { url: 'redis://cache.example.net', password: 'pw-same' });
+      for (const url of ['redis://cache.example.net/4', 'redis://CACHE.example.net:6379']) {
+        const result = await gateway.call('PATCH', `/api/databases/${id}`, { body: { url } });
+        expect(result.body, url).not.toHaveProperty('droppedSecrets');
+      }
+      expect(gateway.deps.secrets.open((await passwordOf(id))!, 'databases.password')).toBe('pw-same');
+    });
+
+    it('audits the dropped password by name, never its value', async () => {
+      const id = await registerDatabase(gateway, {
+        url: 'redis://cache-a.example.net',
+        password: 'pw-audit-7',
+      });
+      await gateway.call('PATCH', `/api/databases/${id}`, { body: { url: 'redis://cache-b.example.net' } });
+      const events = await auditEventsAbout(gateway, id);
+      const updated = events.find((event) => event.action === 'databases.database.updated')!;
+      expect(updated.metadata).toMatchObject({ droppedSecrets: ['password'] });
+      expect(JSON.stringify(events)).not.toContain('pw-audit-7');
+    });
+
+    it('opens the next connection without the old password: a server that would take it refuses', async () => {
+      const [first, second] = await Promise.all([
+        startRedis(['--requirepass', 'shared-pw']),
+        startRedis(['--requirepass', 'shared-pw']),
+      ]);
+      try {
+        const id = await registerDatabase(gateway, { url: first.url, password: 'shared-pw' });
+        expect((await command(gateway, id, 'PING')).body.data).toMatchObject({ result: 'PONG' });
+        await gateway.call('PATCH', `/api/databases/${id}`, { body: { url: second.url } });
+        const result = await command(gateway, id, 'PING');
+        expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+        expect(result.body.details).toMatchObject({ reason: 'AUTH_FAILED', serverError: /^NOAUTH/ });
+      } finally {
+        await Promise.all([first.stop(), second.stop()]);
+      }
+    });
+  });
+
+  describeBoundaryScope(() => gateway, {
+    area: 'databases',
+    create: () => registerDatabase(gateway, { url: 'redis://cache-a.example.net', password: 'pw-scope' }),
+    path: (id) => `/api/databases/${id}`,
+    move: { body: { url: 'redis://cache-b.example.net' }, fields: ['url'] },
+    rename: { name: `renamed-${crypto.randomUUID()}`, url: 'redis://cache-a.example.net:6379/2' },
   });
 
   describe('DELETE /api/databases/:id', () => {

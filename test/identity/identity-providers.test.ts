@@ -5,7 +5,7 @@ import { type OidcPeer, startOidcProvider } from '../services/oidc-provider.js';
 import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { addProvider } from './oidc-helpers.js';
+import { addProvider, callback, landing, startSignIn } from './oidc-helpers.js';
 
 const BASE = '/api/admin/identity-providers';
 const unknownId = '00000000-0000-4000-8000-000000000000';
@@ -174,6 +174,80 @@ describe('the egress policy', () => {
     const result = await strict.call('POST', BASE, { body: { ...valid(), issuer: 'https://127.0.0.1:1' } });
     expectError(result, 422, 'UNPROCESSABLE_ENTITY');
     expect(result.body.details.reason).toBe('EGRESS_DENIED');
+  });
+});
+
+describe('PATCH /api/admin/identity-providers/{id} to another issuer', () => {
+  let second: OidcPeer;
+  beforeAll(async () => {
+    second = await startOidcProvider();
+  });
+  afterAll(() => second?.close());
+
+  const moveAway = async (extra: Record<string, unknown> = {}) => {
+    const provider = await addProvider(gateway, oidc);
+    const result = await gateway.call('PATCH', `${BASE}/${provider.id}`, {
+      body: { issuer: second.issuer, ...extra },
+    });
+    expect(result.status, result.text).toBe(200);
+    return { provider, result };
+  };
+  const offered = async () =>
+    (await gateway.call('GET', '/auth/oidc/providers', { token: null })).body.data.map(
+      (provider: { id: string }) => provider.id,
+    );
+
+  it('drops the stored client secret unless the change sends it, and says so', async () => {
+    const { provider, result } = await moveAway();
+    expect(result.body.droppedSecrets).toEqual(['clientSecret']);
+    expect(result.body.data).toMatchObject({ issuer: second.issuer, hasClientSecret: false });
+    const [row] = await gateway.deps.db
+      .select()
+      .from(identityProviders)
+      .where(eq(identityProviders.id, provider.id));
+    expect(row!.clientSecretSealed).toBeNull();
+  });
+
+  it('keeps a client secret sent in the same change', async () => {
+    const { result } = await moveAway({ clientSecret: second.sso.secretOf(second.sso.signIn) });
+    expect(result.body).not.toHaveProperty('droppedSecrets');
+    expect(result.body.data.hasClientSecret).toBe(true);
+  });
+
+  it('takes a provider without a secret off the sign-in page: no button, its start is 404', async () => {
+    const { provider } = await moveAway();
+    expect(await offered()).not.toContain(provider.id);
+    expectError(
+      await gateway.call('GET', `/auth/oidc/${provider.id}/start`, { token: null }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('offers it again once a secret is sent', async () => {
+    const { provider } = await moveAway();
+    await gateway.call('PATCH', `${BASE}/${provider.id}`, {
+      body: { clientSecret: second.sso.secretOf(second.sso.signIn) },
+    });
+    expect(await offered()).toContain(provider.id);
+  });
+
+  it('refuses to complete a sign-in started before the secret was dropped', async () => {
+    const provider = await addProvider(gateway, oidc);
+    const { location, binding } = await startSignIn(gateway, provider.id);
+    await gateway.call('PATCH', `${BASE}/${provider.id}`, { body: { issuer: second.issuer } });
+    const result = await callback(gateway, await oidc.browser.authorize(location, 'late'), binding);
+    expect(landing(result).reason).toBe('SSO_PROVIDER_DISABLED');
+  });
+
+  it('audits the dropped secret by name, never its value', async () => {
+    const { provider } = await moveAway();
+    const [event] = await auditEventsMatching(gateway, {
+      action: 'users.identity_provider.updated',
+      targetId: provider.id,
+    });
+    expect(event?.metadata).toMatchObject({ droppedSecrets: ['clientSecret'] });
+    expect(JSON.stringify(event)).not.toContain(oidc.sso.secretOf(oidc.sso.signIn));
   });
 });
 

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, inferenceConnections } from '../../src/db/schema/index.js';
 import { type ModelListServer, startModelListServer } from '../services/model-list-server.js';
+import { describeBoundaryScope } from '../support/boundary-scopes.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { describeResourceScopes } from '../support/resource-scopes.js';
@@ -294,6 +295,91 @@ describe('PATCH and DELETE /api/inference/connections/{id}', () => {
       'FORBIDDEN',
     );
   });
+});
+
+describe('PATCH /api/inference/connections/{id} to another base URL', () => {
+  let elsewhere: ModelListServer;
+  beforeAll(async () => {
+    elsewhere = await startModelListServer({ apiKeys: [API_KEY, 'sk-sent-again'] });
+  });
+  afterAll(() => elsewhere?.close());
+
+  const createKeyed = async (baseUrl?: string) => {
+    const result = await create({
+      providerId: 'test-local',
+      name: uniqueName('keyed'),
+      authType: 'api_key',
+      apiKey: API_KEY,
+      ...(baseUrl ? { baseUrl } : {}),
+    });
+    expect(result.status, result.text).toBe(201);
+    return result.body.data.id as string;
+  };
+  const patch = (id: string, body: Record<string, unknown>) =>
+    gateway.call('PATCH', `/api/inference/connections/${id}`, { body });
+
+  it('drops the stored API key when the base URL moves without one, and says so', async () => {
+    const id = await createKeyed();
+    const result = await patch(id, { baseUrl: `${elsewhere.url}/v1` });
+    expect(result.status, result.text).toBe(200);
+    expect(result.body.droppedSecrets).toEqual(['apiKey']);
+    expect(result.body.data).toMatchObject({ baseUrl: `${elsewhere.url}/v1`, hasApiKey: false });
+  });
+
+  it('then refuses a test with 422 NO_API_KEY, sending nothing to the new URL', async () => {
+    const id = await createKeyed();
+    await patch(id, { baseUrl: `${elsewhere.url}/v1` });
+    elsewhere.requests.length = 0;
+    const result = await gateway.call('POST', `/api/inference/connections/${id}/test`);
+    expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+    expect(result.body.details.reason).toBe('NO_API_KEY');
+    expect(elsewhere.requests).toEqual([]);
+  });
+
+  it('keeps an API key sent in the same change, and the new URL gets that one', async () => {
+    const id = await createKeyed();
+    const result = await patch(id, { baseUrl: `${elsewhere.url}/v1`, apiKey: 'sk-sent-again' });
+    expect(result.body).not.toHaveProperty('droppedSecrets');
+    elsewhere.requests.length = 0;
+    const test = await gateway.call('POST', `/api/inference/connections/${id}/test`);
+    expect(test.body.data).toMatchObject({ ok: true });
+    expect(elsewhere.requests[0]!.headers.authorization).toBe('Bearer sk-sent-again');
+  });
+
+  it("keeps the key when the catalog's URL is written out, with or without a trailing slash", async () => {
+    const id = await createKeyed();
+    for (const baseUrl of [`${models.url}/v1`, `${models.url}/v1/`]) {
+      const result = await patch(id, { baseUrl });
+      expect(result.body, baseUrl).not.toHaveProperty('droppedSecrets');
+    }
+    expect((await gateway.call('GET', `/api/inference/connections/${id}`)).body.data.hasApiKey).toBe(true);
+  });
+
+  it("drops it when an override goes back to the catalog's URL", async () => {
+    const id = await createKeyed('http://127.0.0.1:9/v1');
+    const result = await patch(id, { baseUrl: null });
+    expect(result.body.droppedSecrets).toEqual(['apiKey']);
+  });
+
+  it('audits the dropped key by name, never its value', async () => {
+    const id = await createKeyed();
+    await patch(id, { baseUrl: `${elsewhere.url}/v1` });
+    const events = await gateway.deps.db.select().from(auditEvents).where(eq(auditEvents.targetId, id));
+    const updated = events.find((event) => event.action === 'inference.connection.updated')!;
+    expect(updated.metadata).toMatchObject({ droppedSecrets: ['apiKey'] });
+    expect(JSON.stringify(events)).not.toContain(API_KEY);
+  });
+});
+
+describeBoundaryScope(() => gateway, {
+  area: 'inference',
+  create: async () => {
+    const result = await create({ providerId: 'test-local', name: uniqueName('movable'), authType: 'local' });
+    return result.body.data.id;
+  },
+  path: (id) => `/api/inference/connections/${id}`,
+  move: { body: { baseUrl: 'http://127.0.0.1:9/v1' }, fields: ['baseUrl'] },
+  rename: { name: 'renamed by its own manager' },
 });
 
 describe('POST /api/inference/connections/{id}/test', () => {

@@ -72,6 +72,7 @@ export function writeTestCatalog(options: {
         authTypes: ['oauth'],
         subscription: true,
         featured: true,
+        allowBaseUrlOverride: true,
         modelsPath: '/models',
         quotaKind: 'vendor1-quota',
         termsVersion: '2025-01',

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, inferenceConnections, inferenceOauthSessions } from '../../src/db/schema/index.js';
 import { TOKEN_REFRESH_JOB } from '../../src/modules/inference/module.js';
+import { startModelListServer } from '../services/model-list-server.js';
 import type { OidcPeer } from '../services/oidc-provider.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import type { TestGateway } from '../support/gateway.js';
@@ -179,6 +180,26 @@ describe('POST /api/inference/providers/oauth/{id}/complete (paste_callback)', (
     const result = await gateway.call('POST', `/api/inference/connections/${done.body.connectionId}/test`);
     expect(result.status).toBe(200);
     expect(result.body.data).toMatchObject({ ok: true, httpStatus: 200, modelCount: 2 });
+  });
+
+  it("drops the sign-in's tokens when the connection's base URL moves, and the new URL gets none", async () => {
+    const elsewhere = await startModelListServer({
+      apiKeys: [],
+      isActiveToken: (token) => oidc.isActive(token),
+    });
+    try {
+      const session = await start();
+      const done = await complete(session.id, await oidc.browser.authorize(session.authorizationUrl));
+      const path = `/api/inference/connections/${done.body.connectionId}`;
+      const moved = await gateway.call('PATCH', path, { body: { baseUrl: `${elsewhere.url}/v1` } });
+      expect(moved.body.droppedSecrets).toEqual(['accessToken', 'refreshToken']);
+      expect(moved.body.data).toMatchObject({ hasAccessToken: false, hasRefreshToken: false });
+      expect((await gateway.call('POST', `${path}/test`)).body.details.reason).toBe('NO_ACCESS_TOKEN');
+      expect((await gateway.call('POST', `${path}/refresh`)).body.details.reason).toBe('NO_REFRESH_TOKEN');
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('ends the session in error with state_mismatch when the state is wrong, and creates no connection', async () => {

@@ -1,9 +1,11 @@
+import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/raw.js';
 import { auditEvents } from '../../src/db/schema/index.js';
 import { type FakeGitlab, startFakeGitlab } from '../services/fake-gitlab-v4.js';
 import { auditEventsAbout } from '../support/audit-events.js';
+import { describeBoundaryScope } from '../support/boundary-scopes.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { LogCapture } from '../support/log-capture.js';
@@ -225,6 +227,101 @@ describe('PATCH /api/integrations/repohost/connectors/:id', () => {
       'CONFLICT',
     );
   });
+});
+
+describe('PATCH /api/integrations/repohost/connectors/:id to another host', () => {
+  let other: FakeGitlab;
+  beforeAll(async () => {
+    other = await startFakeGitlab();
+    seedGitlab(other);
+  });
+  afterAll(() => other?.close());
+
+  const moveAway = async (extra: Record<string, unknown> = {}) => {
+    const { id } = await create();
+    fake.requests.length = 0;
+    other.requests.length = 0;
+    const result = await gateway.call('PATCH', `${BASE}/${id}`, { body: { baseUrl: other.url, ...extra } });
+    expect(result.status, result.text).toBe(200);
+    return { id, result };
+  };
+
+  it('drops the stored token when the base URL moves without one, and says so', async () => {
+    const { result } = await moveAway();
+    expect(result.body.droppedSecrets).toEqual(['token']);
+    expect(result.body.data).toMatchObject({
+      baseUrl: other.url,
+      hasToken: false,
+      lastTestOk: false,
+      lastTestError: { reason: 'TOKEN_REQUIRED' },
+      remoteUser: null,
+      tokenScopes: null,
+    });
+  });
+
+  it('sends nothing to either host in that change, not even its own test', async () => {
+    await moveAway();
+    expect(other.requests).toEqual([]);
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('then reports a test as TOKEN_REQUIRED without calling the new host', async () => {
+    const { id } = await moveAway();
+    const test = await gateway.call('POST', `${BASE}/${id}/test`);
+    expect(test.body.data).toMatchObject({ ok: false, error: { reason: 'TOKEN_REQUIRED' } });
+    expect(other.requests).toEqual([]);
+  });
+
+  it('works again once the token is sent: it is tested on the new host', async () => {
+    const { id } = await moveAway();
+    const result = await gateway.call('PATCH', `${BASE}/${id}`, { body: { token: TOKENS.full } });
+    expect(result.body.data).toMatchObject({ hasToken: true, lastTestOk: true, lastTestError: null });
+    expect(other.requests[0]!.headers['private-token']).toBe(TOKENS.full);
+  });
+
+  it('keeps a token sent in the same change, tested on the new host', async () => {
+    const { result } = await moveAway({ token: TOKENS.readOnly });
+    expect(result.body).not.toHaveProperty('droppedSecrets');
+    expect(result.body.data).toMatchObject({
+      hasToken: true,
+      lastTestOk: true,
+      tokenScopes: ['read_api', 'read_repository'],
+    });
+    expect(other.requests[0]!.headers['private-token']).toBe(TOKENS.readOnly);
+  });
+
+  it('refuses an allowlist for a connector without a token with 422 TOKEN_REQUIRED', async () => {
+    const { id } = await moveAway();
+    const result = await gateway.call('PATCH', `${BASE}/${id}`, {
+      body: { allowlist: [{ entryType: 'group', remoteId: '13', fullPath: 'web' }] },
+    });
+    expectError(result, 422, 'UNPROCESSABLE_ENTITY');
+    expect(result.body.details.reason).toBe('TOKEN_REQUIRED');
+    expect(other.requests).toEqual([]);
+  });
+
+  it('keeps the token for the same host written with a trailing slash', async () => {
+    const { id } = await create();
+    const result = await gateway.call('PATCH', `${BASE}/${id}`, { body: { baseUrl: `${fake.url}/` } });
+    expect(result.body).not.toHaveProperty('droppedSecrets');
+    expect(result.body.data).toMatchObject({ hasToken: true, lastTestOk: true });
+  });
+
+  it('audits the dropped token by name, never its value', async () => {
+    const { id } = await moveAway();
+    const events = await auditEventsAbout(gateway, id);
+    const updated = events.find((event) => event.action === 'repohost.connector.updated')!;
+    expect(updated.metadata).toMatchObject({ droppedSecrets: ['token'] });
+    expect(JSON.stringify(events)).not.toContain(TOKENS.full);
+  });
+});
+
+describeBoundaryScope(() => gateway, {
+  area: 'integrations',
+  create: async () => (await create()).id,
+  path: (id) => `${BASE}/${id}`,
+  move: { body: { baseUrl: 'http://127.0.0.1:9/gitlab' }, fields: ['baseUrl'] },
+  rename: { name: `renamed-${crypto.randomUUID()}` },
 });
 
 describe('POST /api/integrations/repohost/connectors/:id/test', () => {

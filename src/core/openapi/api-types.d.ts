@@ -573,7 +573,7 @@ export interface paths {
         head?: never;
         /**
          * Change a single sign-on provider (the fields sent; `clientSecret` replaces the secret)
-         * @description A new issuer is discovered again. `groupsClaim` or `defaultGroup` null clears it.
+         * @description A new issuer is discovered again, and drops the stored client secret unless `clientSecret` is sent in the same request (`droppedSecrets` names it; the provider signs nobody in until a secret is sent). `groupsClaim` or `defaultGroup` null clears it.
          *
          *     Requires scope `admin:users`.
          */
@@ -2080,7 +2080,9 @@ export interface paths {
         head?: never;
         /**
          * Change a database (its open connections are closed)
-         * @description Requires scope `databases:manage`, or `databases:manage:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         * @description A new host, port or scheme in `url` needs the area-wide `databases:manage` (403 `BOUNDARY_CHANGE_NEEDS_AREA_SCOPE` for a scope naming this database) and drops the stored password unless `password` is sent in the same request (`droppedSecrets` names it).
+         *
+         *     Requires scope `databases:manage`, or `databases:manage:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
         patch: operations["updateDatabase"];
         trace?: never;
@@ -2987,7 +2989,9 @@ export interface paths {
         head?: never;
         /**
          * Change a connector (a new URL, token or allowlist is tested first)
-         * @description Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
+         * @description A new `baseUrl` (scheme, host, port or path) needs the area-wide `integrations:manage` (403 `BOUNDARY_CHANGE_NEEDS_AREA_SCOPE` for a scope naming this connector) and drops the stored token unless `token` is sent in the same request (`droppedSecrets` names it; nothing is sent to the new URL then, and the connector waits for a token: `lastTestError.reason` `TOKEN_REQUIRED`).
+         *
+         *     Requires scope `integrations:manage`, or `integrations:manage:{id}` for this repository-host connector; a caller whose scopes name only other repository-host connectors gets 404.
          */
         patch: operations["updateConnector"];
         trace?: never;
@@ -3079,7 +3083,9 @@ export interface paths {
         head?: never;
         /**
          * Rename a connection, replace its API key or its base URL
-         * @description Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
+         * @description A `baseUrl` that sends elsewhere (scheme, host, port or path; null is the catalog's) needs the area-wide `inference:manage` (403 `BOUNDARY_CHANGE_NEEDS_AREA_SCOPE` for a scope naming this connection) and drops the stored credentials the request does not send again: the API key unless `apiKey` is sent, an OAuth sign-in's access and refresh tokens (`droppedSecrets` names them).
+         *
+         *     Requires scope `inference:manage`, or `inference:manage:{id}` for this connection; a caller whose scopes name only other connections gets 404.
          */
         patch: operations["updateConnection"];
         trace?: never;
@@ -3831,6 +3837,8 @@ export interface components {
             id: string;
             name: string;
             baseUrl: string;
+            /** @description false once a new baseUrl dropped the token (it is write-only): send one to use the connector */
+            hasToken: boolean;
             allowlist: components["schemas"]["AllowlistEntry"][];
             capabilities: {
                 [key: string]: boolean;
@@ -4305,6 +4313,8 @@ export interface components {
             defaultGroup: string | null;
             allowedEmailDomains: string[];
             enabled: boolean;
+            /** @description false once a new issuer dropped the secret: nobody signs in through it until one is sent */
+            hasClientSecret: boolean;
             /** @description The one redirect URI to register at the provider */
             redirectUri: string;
             /** Format: date-time */
@@ -6308,6 +6318,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["IdentityProvider"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };
@@ -10143,6 +10155,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Database"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };
@@ -12305,6 +12319,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Connector"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };
@@ -12552,6 +12568,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["InferenceConnection"];
+                        /** @description write-only secrets removed by this change: the destination they were sent to changed and the request did not supply them again */
+                        droppedSecrets?: string[];
                     };
                 };
             };

@@ -57,7 +57,8 @@ export const repohostConnectors = pgTable('repohost_connectors', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull().unique(),
   baseUrl: text('base_url').notNull(),
-  tokenSealed: text('token_sealed').notNull(),
+  /** Null once a change of `baseUrl` dropped it (src/core/trust-boundary.ts), until a token is sent. */
+  tokenSealed: text('token_sealed'),
   allowlist: jsonb('allowlist').$type<AllowlistEntry[]>().notNull(),
   capabilities: jsonb('capabilities').$type<Record<string, boolean>>().notNull(),
   tokenScopes: jsonb('token_scopes').$type<string[] | null>(),

@@ -15,7 +15,8 @@ export const identityProviders = pgTable('identity_providers', {
   name: text('name').notNull().unique(),
   issuer: text('issuer').notNull(),
   clientId: text('client_id').notNull(),
-  clientSecretSealed: text('client_secret_sealed').notNull(),
+  /** Null once a change of `issuer` dropped it (src/core/trust-boundary.ts): nobody signs in until one is sent. */
+  clientSecretSealed: text('client_secret_sealed'),
   scopes: text('scopes').array().notNull().default(sql`'{}'::text[]`),
   groupsClaim: text('groups_claim'),
   /** In the order given: the first rule that matches a member wins. */

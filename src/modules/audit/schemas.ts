@@ -7,6 +7,7 @@ import {
   Timestamp,
   TimestampText,
   Uuid,
+  WriteOnly,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { DataWithDroppedSecrets } from '../../core/trust-boundary.js';
@@ -168,10 +169,12 @@ const DestinationFields = {
   ),
   appName: Type.Optional(Type.String({ minLength: 1, maxLength: 48, description: 'syslog APP-NAME' })),
   secret: Type.Optional(
-    Type.String({ minLength: 16, maxLength: 1024, description: 'webhook HMAC-SHA256 key (write-only)' }),
+    WriteOnly(
+      Type.String({ minLength: 16, maxLength: 1024, description: 'webhook HMAC-SHA256 key (write-only)' }),
+    ),
   ),
   token: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 1024, description: 'Splunk HEC token (write-only)' }),
+    WriteOnly(Type.String({ minLength: 1, maxLength: 1024, description: 'Splunk HEC token (write-only)' })),
   ),
   batchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   flushIntervalMs: Type.Optional(Type.Integer({ minimum: 0, maximum: 3_600_000 })),

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ScopeList } from '../../core/auth/scope-input.js';
-import { NamedObject, NullableTimestamp, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { NamedObject, NullableTimestamp, Timestamp, Uuid, WriteOnly } from '../../core/http-schemas.js';
 
 /** The shapes of the auth area: route schemas, and through `Static` the service's types. */
 
@@ -67,7 +67,7 @@ export const Session = NamedObject('BrowserSession', {
 
 export const Credentials = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 320 }),
-  password: Type.String({ minLength: 1, maxLength: 1024 }),
+  password: WriteOnly(Type.String({ minLength: 1, maxLength: 1024 })),
 });
 
 export const LoginAnswer = NamedObject('LoginAnswer', {
@@ -134,12 +134,12 @@ export const TotpStatus = NamedObject('TotpStatus', {
 
 export const TotpRemoval = Type.Object({
   code: Type.Optional(TotpCode),
-  password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  password: Type.Optional(WriteOnly(Type.String({ minLength: 1, maxLength: 1024 }))),
 });
 
-const Password = Type.String({ minLength: 8, maxLength: 1024 });
+const Password = WriteOnly(Type.String({ minLength: 8, maxLength: 1024 }));
 export const PasswordChange = Type.Object({
-  currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
+  currentPassword: WriteOnly(Type.String({ minLength: 1, maxLength: 1024 })),
   newPassword: Password,
 });
 

@@ -9,6 +9,7 @@ import {
   StringEnum,
   Timestamp,
   Uuid,
+  WriteOnly,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import {
@@ -84,12 +85,12 @@ const Pem = (description: string) => Type.String({ maxLength: 65_536, descriptio
 
 export const MaterialFields = {
   certificatePem: Pem('The leaf certificate, one PEM block'),
-  privateKeyPem: Pem('PKCS#8, PKCS#1 or SEC1 PEM, possibly encrypted'),
+  privateKeyPem: WriteOnly(Pem('PKCS#8, PKCS#1 or SEC1 PEM, possibly encrypted')),
   chainPem: Type.Optional(
     Type.String({ maxLength: 262_144, description: "Intermediates in order, the leaf's issuer first" }),
   ),
   privateKeyPassphrase: Type.Optional(
-    Type.String({ maxLength: 1024, description: 'Decrypts an encrypted key; never stored' }),
+    WriteOnly(Type.String({ maxLength: 1024, description: 'Decrypts an encrypted key; never stored' })),
   ),
   allowExpired: Type.Optional(Type.Boolean({ default: false })),
   allowNotYetValid: Type.Optional(Type.Boolean({ default: false })),
@@ -172,12 +173,14 @@ export const DnsProviderCreate = Type.Object({
   zone: Type.String({ ...DomainName, description: 'The zone the updates go to, e.g. `example.com`' }),
   tsigKeyName: Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9._-]+$' }),
   tsigAlgorithm: Type.Optional(StringEnum(TSIG_ALGORITHMS, undefined, { default: 'hmac-sha256' })),
-  tsigSecret: Type.String({
-    minLength: 4,
-    maxLength: 1024,
-    pattern: '^[A-Za-z0-9+/]+={0,2}$',
-    description: 'The TSIG key, base64; write-only (sealed at rest, never answered)',
-  }),
+  tsigSecret: WriteOnly(
+    Type.String({
+      minLength: 4,
+      maxLength: 1024,
+      pattern: '^[A-Za-z0-9+/]+={0,2}$',
+      description: 'The TSIG key, base64; write-only (sealed at rest, never answered)',
+    }),
+  ),
   ttl: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, default: 60 })),
 });
 

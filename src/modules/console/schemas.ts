@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../core/http-schemas.js';
+import { Timestamp, WriteOnly } from '../../core/http-schemas.js';
 
 /** The shapes of the console's first-start setup routes. */
 
@@ -14,7 +14,7 @@ export const SetupCodeBody = Type.Object({ code: SetupCode });
 export const SetupCompletion = Type.Object({
   code: SetupCode,
   // The same limits as any user's password (PUT /api/admin/users/{id}/password).
-  password: Type.String({ minLength: 8, maxLength: 1024 }),
+  password: WriteOnly(Type.String({ minLength: 8, maxLength: 1024 })),
 });
 
 export const SetupCodeState = Type.Object({

@@ -8,6 +8,12 @@ import { invalidField, notFound } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
+import {
+  movedDestinations,
+  requireAreaScopeToMove,
+  secretsToDrop,
+  withDroppedSecrets,
+} from '../../core/trust-boundary.js';
 import { type DatabaseTls, databases } from '../../db/schema/index.js';
 import { type DatabaseRow, type KeyValueConnections, PASSWORD_CONTEXT } from './connections.js';
 import type {
@@ -154,16 +160,25 @@ export class DatabaseRegistry {
     });
   }
 
-  async update(actor: AuditActor, id: string, changes: DatabaseChanges): Promise<Database> {
-    const view = await this.deps.db.transaction(async (tx) => {
+  /**
+   * Changes a registration. A new host, port or scheme (not a database number) is a move: it needs
+   * the area-wide databases:manage, and drops the stored password unless this change sends it again.
+   */
+  async update(actor: AuditActor, id: string, changes: DatabaseChanges) {
+    const answer = await this.deps.db.transaction(async (tx) => {
       const [current] = await tx.select().from(databases).where(eq(databases.id, id)).for('update');
       if (!current) throw notFound({ databaseId: id });
+      const target = changes.url === undefined ? undefined : normalizeUrl(changes.url);
+      const moved = movedDestinations(current, { url: target?.url }, ['url']);
+      requireAreaScopeToMove(actor, 'databases:manage', moved);
+      const dropped = secretsToDrop(moved.length > 0, {
+        password: { stored: current.passwordSealed !== null, supplied: changes.password !== undefined },
+      });
       const set: Partial<typeof databases.$inferInsert> = {};
       const changed: Record<string, unknown> = {};
       if (changes.name !== undefined) set.name = changed.name = trimmedName(changes.name);
       let url = current.url;
-      if (changes.url !== undefined) {
-        const target = normalizeUrl(changes.url);
+      if (target) {
         url = set.url = changed.url = target.url;
         if (target.dbFromPath !== undefined && changes.dbIndex === undefined)
           set.dbIndex = changed.dbIndex = target.dbFromPath;
@@ -180,6 +195,7 @@ export class DatabaseRegistry {
         set.passwordSealed = password ? this.deps.secrets.seal(password, PASSWORD_CONTEXT) : null;
         changed.password = password ? 'replaced' : 'removed';
       }
+      if (dropped.length > 0) set.passwordSealed = null;
       if (changes.dbIndex !== undefined) set.dbIndex = changed.dbIndex = changes.dbIndex;
       if (changes.allowDangerous !== undefined)
         set.allowDangerous = changed.allowDangerous = changes.allowDangerous;
@@ -196,12 +212,12 @@ export class DatabaseRegistry {
         action: 'databases.database.updated',
         targetType: 'database',
         targetId: id,
-        metadata: { name: row.name, changed },
+        metadata: { name: row.name, changed, ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}) },
       });
-      return toView(row);
+      return withDroppedSecrets(toView(row), dropped);
     });
     this.deps.connections.drop(id);
-    return view;
+    return answer;
   }
 
   async remove(actor: AuditActor, id: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
+import { DataWithDroppedSecrets } from '../../core/trust-boundary.js';
 import type { KeyValueConsole } from './console.js';
 import type { DatabaseRegistry } from './registry.js';
 import {
@@ -80,12 +81,16 @@ export const databaseRoutes: GatewayModule<{
       schema: {
         tags,
         summary: 'Change a database (its open connections are closed)',
+        description:
+          'A new host, port or scheme in `url` needs the area-wide `databases:manage` (403 ' +
+          '`BOUNDARY_CHANGE_NEEDS_AREA_SCOPE` for a scope naming this database) and drops the stored ' +
+          'password unless `password` is sent in the same request (`droppedSecrets` names it).',
         params: IdParams,
         body: DatabaseChanges,
-        response: { 200: DataOf(Database) },
+        response: { 200: DataWithDroppedSecrets(Database) },
       },
     },
-    async (request) => ({ data: await registry.update(request.actor, request.params.id, request.body) }),
+    async (request) => registry.update(request.actor, request.params.id, request.body),
   );
 
   app.delete(

@@ -7,6 +7,7 @@ import {
   SearchText,
   Timestamp,
   Uuid,
+  WriteOnly,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { COMMAND_STATUSES, DATABASE_TYPES } from '../../db/schema/index.js';
@@ -68,7 +69,7 @@ const RegistrationFields = {
   url: Type.String({ minLength: 1, maxLength: 2048, description: 'redis://host:port[/db] or rediss://…' }),
   username: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
   password: Type.Optional(
-    Nullable(Type.String({ maxLength: 1024, description: 'write-only; null removes it' })),
+    WriteOnly(Nullable(Type.String({ maxLength: 1024, description: 'write-only; null removes it' }))),
   ),
   tls: Type.Optional(Nullable(TlsInput)),
   dbIndex: Type.Optional(Type.Integer({ minimum: 0, maximum: 1023 })),

@@ -1,5 +1,6 @@
 import type { GatewayModule } from '../../core/app.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
+import { DataWithDroppedSecrets } from '../../core/trust-boundary.js';
 import type { IdentityProviderService } from './providers.js';
 import {
   IdentityProvider,
@@ -71,13 +72,16 @@ export const identityProviderRoutes: GatewayModule<{ providers: IdentityProvider
       schema: {
         tags,
         summary: 'Change a single sign-on provider (the fields sent; `clientSecret` replaces the secret)',
-        description: 'A new issuer is discovered again. `groupsClaim` or `defaultGroup` null clears it.',
+        description:
+          'A new issuer is discovered again, and drops the stored client secret unless `clientSecret` is ' +
+          'sent in the same request (`droppedSecrets` names it; the provider signs nobody in until a secret ' +
+          'is sent). `groupsClaim` or `defaultGroup` null clears it.',
         params: IdParams,
         body: IdentityProviderChange,
-        response: { 200: DataOf(IdentityProvider) },
+        response: { 200: DataWithDroppedSecrets(IdentityProvider) },
       },
     },
-    async (request) => ({ data: await providers.update(request.actor, request.params.id, request.body) }),
+    async (request) => providers.update(request.actor, request.params.id, request.body),
   );
 
   app.delete(

@@ -6,6 +6,7 @@ import { notFound, unprocessable } from '../../core/errors.js';
 import { outboundFailure } from '../../core/outbound-errors.js';
 import { fetchPage, type Page } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
+import { movedDestinations, secretsToDrop, withDroppedSecrets } from '../../core/trust-boundary.js';
 import type { DbOrTx } from '../../db/client.js';
 import { groups, identityProviders } from '../../db/schema/index.js';
 import { type OidcClient, OidcProviderError } from './oidc-client.js';
@@ -81,7 +82,11 @@ export class IdentityProviderService {
     });
   }
 
-  async update(actor: AuditActor, id: string, change: IdentityProviderChange): Promise<IdentityProvider> {
+  /**
+   * Changes the fields sent. A new issuer is discovered again, and drops the stored client secret
+   * unless the change sends one: the secret goes only to the issuer it was given for.
+   */
+  async update(actor: AuditActor, id: string, change: IdentityProviderChange) {
     const current = await this.row(this.deps.db, id);
     const names = await this.groupNames(this.deps.db);
     const { clientSecret, ...stated } = change;
@@ -90,8 +95,12 @@ export class IdentityProviderService {
       { ...this.stated(current, names), ...stated },
       this.deps.config.egress,
     );
+    const moved = movedDestinations(current, { issuer: settings.issuer }, ['issuer']);
+    const dropped = secretsToDrop(moved.length > 0, {
+      clientSecret: { stored: current.clientSecretSealed !== null, supplied: clientSecret !== undefined },
+    });
     if (settings.issuer !== current.issuer) await this.discover(settings.issuer);
-    return this.deps.db.transaction(async (tx) => {
+    const provider = await this.deps.db.transaction(async (tx) => {
       const [row] = await conflictOnDuplicate(
         tx
           .update(identityProviders)
@@ -100,6 +109,7 @@ export class IdentityProviderService {
             ...(clientSecret === undefined
               ? {}
               : { clientSecretSealed: this.deps.secrets.seal(clientSecret, SEALED_CLIENT_SECRET) }),
+            ...(dropped.length > 0 ? { clientSecretSealed: null } : {}),
             updatedAt: new Date(),
           })
           .where(eq(identityProviders.id, id))
@@ -113,10 +123,15 @@ export class IdentityProviderService {
         targetType: 'identity_provider',
         targetId: id,
         // Which fields were sent; the secret only by name.
-        metadata: { ...auditable(settings), changed: Object.keys(change).sort() },
+        metadata: {
+          ...auditable(settings),
+          changed: Object.keys(change).sort(),
+          ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}),
+        },
       });
       return this.record(row, await this.groupNames(tx));
     });
+    return withDroppedSecrets(provider, dropped);
   }
 
   async delete(actor: AuditActor, id: string): Promise<void> {
@@ -184,6 +199,7 @@ export class IdentityProviderService {
       defaultGroup: row.defaultGroupId ? (names.get(row.defaultGroupId) ?? null) : null,
       allowedEmailDomains: row.allowedEmailDomains,
       enabled: row.enabled,
+      hasClientSecret: row.clientSecretSealed !== null,
       redirectUri: callbackUrl(this.deps.config.publicUrl),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,

@@ -1,5 +1,13 @@
 import { type Static, Type } from 'typebox';
-import { Name, NamedObject, Nullable, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  Name,
+  NamedObject,
+  Nullable,
+  SearchText,
+  Timestamp,
+  Uuid,
+  WriteOnly,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 
 /** The shapes of single sign-on: route schemas, and through `Static` the services' types. */
@@ -34,6 +42,9 @@ export const IdentityProvider = NamedObject('IdentityProvider', {
   defaultGroup: Nullable(Type.String({ description: 'Gateway group name' })),
   allowedEmailDomains: Type.Array(Type.String()),
   enabled: Type.Boolean(),
+  hasClientSecret: Type.Boolean({
+    description: 'false once a new issuer dropped the secret: nobody signs in through it until one is sent',
+  }),
   redirectUri: Type.String({ description: 'The one redirect URI to register at the provider' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -47,7 +58,9 @@ const ProviderFields = {
     description: 'https URL whose `/.well-known/openid-configuration` describes the provider',
   }),
   clientId: Type.String({ minLength: 1, maxLength: 255 }),
-  clientSecret: Type.String({ minLength: 1, maxLength: 4096, description: 'Write-only; stored sealed' }),
+  clientSecret: WriteOnly(
+    Type.String({ minLength: 1, maxLength: 4096, description: 'Write-only; stored sealed' }),
+  ),
   scopes: Type.Array(ScopeToken, {
     maxItems: 20,
     description: 'Requested scopes; `openid` is always added. Default: openid email profile',

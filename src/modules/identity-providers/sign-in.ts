@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, asc, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, lt, sql } from 'drizzle-orm';
 import * as oauth from 'oauth4webapi';
 import type { AuditActor } from '../../core/actor.js';
 import type { ClientInfo } from '../../core/auth/client-info.js';
@@ -34,6 +34,12 @@ export interface CompletedSignIn {
   next: string;
 }
 
+/**
+ * The providers a person may sign in through: enabled, and holding a client secret (a new issuer
+ * drops it until an admin sends one).
+ */
+const OFFERED = and(eq(identityProviders.enabled, true), isNotNull(identityProviders.clientSecretSealed));
+
 const PROVIDER_FAILURES = {
   refused: 'SSO_REFUSED',
   invalid_response: 'SSO_TOKEN_INVALID',
@@ -49,21 +55,21 @@ const PROVIDER_FAILURES = {
 export class OidcSignInService {
   constructor(private readonly deps: SignInDeps) {}
 
-  /** The enabled providers, for the sign-in page's buttons. */
+  /** The providers people may sign in through, for the sign-in page's buttons. */
   listEnabled(): Promise<SignInProvider[]> {
     return this.deps.db
       .select({ id: identityProviders.id, name: identityProviders.name })
       .from(identityProviders)
-      .where(eq(identityProviders.enabled, true))
+      .where(OFFERED)
       .orderBy(asc(identityProviders.name));
   }
 
-  /** 404 for an unknown or disabled provider; an unreachable one is an `SsoRefusal`. */
+  /** 404 for an unknown provider or one not offered; an unreachable one is an `SsoRefusal`. */
   async start(providerId: string, next: string, existingBinding: string | undefined): Promise<StartedSignIn> {
     const [provider] = await this.deps.db
       .select()
       .from(identityProviders)
-      .where(and(eq(identityProviders.id, providerId), eq(identityProviders.enabled, true)));
+      .where(and(eq(identityProviders.id, providerId), OFFERED));
     if (!provider) throw notFound({ identityProviderId: providerId });
     // Reusing the browser's binding lets two tabs sign in at once.
     const browserBinding = existingBinding ?? crypto.randomBytes(32).toString('base64url');
@@ -201,6 +207,8 @@ export class OidcSignInService {
   }
 
   private clientOf(provider: typeof identityProviders.$inferSelect) {
+    // Only offered providers start a sign-in; one whose secret was dropped since cannot complete it.
+    if (provider.clientSecretSealed === null) throw new SsoRefusal('SSO_PROVIDER_DISABLED');
     return {
       issuer: provider.issuer,
       clientId: provider.clientId,

@@ -43,7 +43,14 @@ export function credentialHeaders(
       throw unprocessable('NO_ACCESS_TOKEN', 'this connection holds no access token; sign in again');
     return { authorization: `Bearer ${secrets.open(row.accessTokenSealed, SEALED_IN.accessToken)}` };
   }
-  if (!row.apiKeySealed) return {};
+  if (!row.apiKeySealed) {
+    if (row.authType === 'api_key')
+      throw unprocessable(
+        'NO_API_KEY',
+        'this connection holds no API key (a new base URL dropped it); set one',
+      );
+    return {};
+  }
   const key = secrets.open(row.apiKeySealed, SEALED_IN.apiKey);
   const header = entry.apiKeyHeader ?? { name: 'authorization', prefix: 'Bearer ' };
   return { [header.name.toLowerCase()]: `${header.prefix ?? ''}${key}` };

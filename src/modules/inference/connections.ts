@@ -7,6 +7,12 @@ import { invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
+import {
+  movedDestinations,
+  requireAreaScopeToMove,
+  secretsToDrop,
+  withDroppedSecrets,
+} from '../../core/trust-boundary.js';
 import { inferenceConnections } from '../../db/schema/index.js';
 import { type CatalogEntry, isHttpUrl } from '../../inference-catalog.js';
 import { type ConnectionRow, connectionView, findConnection, insertConnection } from './connection-rows.js';
@@ -92,7 +98,13 @@ export class ConnectionService {
     });
   }
 
-  async update(actor: AuditActor, id: string, change: ConnectionChange): Promise<Connection> {
+  /**
+   * Renames a connection, replaces its API key or its base URL. A base URL that sends elsewhere
+   * (the catalog's counts where none is set) needs the area-wide inference:manage, and drops every
+   * stored credential the change does not send again: the API key, and a sign-in's tokens (the
+   * access token would go to the new URL, the refresh token would mint one for it).
+   */
+  async update(actor: AuditActor, id: string, change: ConnectionChange) {
     const current = await findConnection(this.deps.db, id);
     const values: Partial<typeof inferenceConnections.$inferInsert> = {};
     const metadata: Record<string, unknown> = {};
@@ -117,7 +129,14 @@ export class ConnectionService {
       values.baseUrl = change.baseUrl;
       metadata.baseUrl = change.baseUrl;
     }
-    return this.deps.db.transaction(async (tx) => {
+    const dropped = secretsToDrop(this.moves(actor, current, change), {
+      apiKey: { stored: current.apiKeySealed !== null, supplied: change.apiKey !== undefined },
+      accessToken: { stored: current.accessTokenSealed !== null, supplied: false },
+      refreshToken: { stored: current.refreshTokenSealed !== null, supplied: false },
+    });
+    for (const name of dropped) Object.assign(values, DROPPED_COLUMNS[name as keyof typeof DROPPED_COLUMNS]);
+    if (dropped.length > 0) metadata.droppedSecrets = dropped;
+    const connection = await this.deps.db.transaction(async (tx) => {
       const [row] = await conflictOnDuplicate(
         tx
           .update(inferenceConnections)
@@ -136,6 +155,23 @@ export class ConnectionService {
       });
       return this.view(row);
     });
+    return withDroppedSecrets(connection, dropped);
+  }
+
+  /**
+   * Whether the change sends the connection's requests elsewhere (the catalog's URL where none is
+   * set); such a move needs the area-wide inference:manage.
+   */
+  private moves(actor: AuditActor, current: ConnectionRow, change: ConnectionChange): boolean {
+    if (change.baseUrl === undefined) return false;
+    const catalogUrl = this.deps.catalog.find(current.providerId)?.baseUrl ?? null;
+    const moved = movedDestinations(
+      { baseUrl: current.baseUrl ?? catalogUrl },
+      { baseUrl: change.baseUrl ?? catalogUrl },
+      ['baseUrl'],
+    );
+    requireAreaScopeToMove(actor, 'inference:manage', moved);
+    return moved.length > 0;
   }
 
   async remove(actor: AuditActor, id: string): Promise<void> {
@@ -154,6 +190,13 @@ export class ConnectionService {
     });
   }
 }
+
+/** The columns each dropped credential empties (with what was known about it); a sign-in fills them again. */
+const DROPPED_COLUMNS = {
+  apiKey: { apiKeySealed: null },
+  accessToken: { accessTokenSealed: null, accessTokenExpiresAt: null, tokenScope: null },
+  refreshToken: { refreshTokenSealed: null },
+} satisfies Record<string, Partial<typeof inferenceConnections.$inferInsert>>;
 
 /** A base URL of the operator's own is allowed only where the catalog entry says so. */
 function checkBaseUrl(entry: CatalogEntry, baseUrl: string | null | undefined): void {

@@ -7,6 +7,7 @@ import {
   StringEnum,
   Timestamp,
   Uuid,
+  WriteOnly,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import {
@@ -107,7 +108,9 @@ export const ConnectionTestResult = Type.Object({
 // ---- requests ------------------------------------------------------------------------------------
 
 const ProviderId = Type.String({ minLength: 1, maxLength: 100 });
-const ApiKey = Type.String({ minLength: 1, maxLength: 8192, description: 'write-only; stored encrypted' });
+const ApiKey = WriteOnly(
+  Type.String({ minLength: 1, maxLength: 8192, description: 'write-only; stored encrypted' }),
+);
 const BaseUrl = Type.String({
   minLength: 1,
   maxLength: 2048,

@@ -8,6 +8,7 @@ import {
   StringEnum,
   Timestamp,
   Uuid,
+  WriteOnly,
 } from '../../core/http-schemas.js';
 import { NOTIFICATION_MODES } from '../../core/notification-events.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
@@ -27,15 +28,19 @@ const STARTTLS_MODES = ['required', 'opportunistic', 'off'] as const;
 const Url = (description: string) => Type.String({ format: 'uri', maxLength: 2048, description });
 const Email = Type.String({ format: 'email', maxLength: 320 });
 const CaPem = Type.String({ maxLength: 65_536, description: 'CA certificate(s) to trust for TLS, PEM' });
-const Headers = Type.Record(Type.String(), Type.String({ maxLength: 4096, pattern: '^[^\\r\\n]*$' }), {
-  maxProperties: 20,
-  description: 'webhook: custom request headers; the values are write-only',
-});
-const Secret = Type.String({
-  minLength: 16,
-  maxLength: 1024,
-  description: 'webhook: HMAC-SHA256 signing key (write-only)',
-});
+const Headers = WriteOnly(
+  Type.Record(Type.String(), Type.String({ maxLength: 4096, pattern: '^[^\\r\\n]*$' }), {
+    maxProperties: 20,
+    description: 'webhook: custom request headers; the values are write-only',
+  }),
+);
+const Secret = WriteOnly(
+  Type.String({
+    minLength: 16,
+    maxLength: 1024,
+    description: 'webhook: HMAC-SHA256 signing key (write-only)',
+  }),
+);
 
 const SmtpCommon = {
   port: Type.Optional(
@@ -54,7 +59,9 @@ export const SmtpSettings = Type.Object({
   host: Type.String({ minLength: 1, maxLength: 253 }),
   ...SmtpCommon,
   username: Type.Optional(Type.String({ minLength: 1, maxLength: 320 })),
-  password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024, description: 'write-only' })),
+  password: Type.Optional(
+    WriteOnly(Type.String({ minLength: 1, maxLength: 1024, description: 'write-only' })),
+  ),
   caPem: Type.Optional(CaPem),
 });
 
@@ -63,7 +70,7 @@ export const SmtpChanges = Type.Object({
   ...SmtpCommon,
   username: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 320 }))),
   password: Type.Optional(
-    Nullable(Type.String({ minLength: 1, maxLength: 1024, description: 'write-only' })),
+    WriteOnly(Nullable(Type.String({ minLength: 1, maxLength: 1024, description: 'write-only' }))),
   ),
   caPem: Type.Optional(Nullable(CaPem)),
 });

@@ -1,5 +1,6 @@
 import type { GatewayModule } from '../../core/app.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
+import { DataWithDroppedSecrets } from '../../core/trust-boundary.js';
 import {
   Connector,
   ConnectorChanges,
@@ -82,12 +83,17 @@ export const connectorRoutes: GatewayModule<{ connectors: RepohostService }> = a
       schema: {
         tags,
         summary: 'Change a connector (a new URL, token or allowlist is tested first)',
+        description:
+          'A new `baseUrl` (scheme, host, port or path) needs the area-wide `integrations:manage` (403 ' +
+          '`BOUNDARY_CHANGE_NEEDS_AREA_SCOPE` for a scope naming this connector) and drops the stored token ' +
+          'unless `token` is sent in the same request (`droppedSecrets` names it; nothing is sent to the new ' +
+          'URL then, and the connector waits for a token: `lastTestError.reason` `TOKEN_REQUIRED`).',
         params: IdParams,
         body: ConnectorChanges,
-        response: { 200: DataOf(Connector) },
+        response: { 200: DataWithDroppedSecrets(Connector) },
       },
     },
-    async (request) => ({ data: await connectors.update(request.actor, request.params.id, request.body) }),
+    async (request) => connectors.update(request.actor, request.params.id, request.body),
   );
 
   app.delete(

@@ -1,5 +1,13 @@
 import { type Static, Type } from 'typebox';
-import { Name, NamedObject, Nullable, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import {
+  Name,
+  NamedObject,
+  Nullable,
+  SearchText,
+  Timestamp,
+  Uuid,
+  WriteOnly,
+} from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import { AllowlistEntry, AllowlistEntryType, RemoteUser, TestFailure } from '../../db/schema/index.js';
 
@@ -59,6 +67,10 @@ export const Connector = NamedObject('Connector', {
   id: Uuid(),
   name: Type.String(),
   baseUrl: Type.String(),
+  hasToken: Type.Boolean({
+    description:
+      'false once a new baseUrl dropped the token (it is write-only): send one to use the connector',
+  }),
   allowlist: Type.Array(AllowlistEntry),
   capabilities: Type.Record(Type.String(), Type.Boolean()),
   tokenScopes: Nullable(Type.Array(Type.String())),
@@ -76,12 +88,14 @@ const BaseUrl = Type.String({
   maxLength: 2048,
   description: 'GitLab root, e.g. https://gitlab.example.com',
 });
-const Token = Type.String({
-  minLength: 1,
-  maxLength: 1024,
-  pattern: '^[\\x21-\\x7E]+$',
-  description: 'Personal access token (printable ASCII, no spaces); write-only',
-});
+const Token = WriteOnly(
+  Type.String({
+    minLength: 1,
+    maxLength: 1024,
+    pattern: '^[\\x21-\\x7E]+$',
+    description: 'Personal access token (printable ASCII, no spaces); write-only',
+  }),
+);
 
 /** A group or project the connector may use, as the caller names it (checked against the host). */
 export const AllowlistRequest = NamedObject('AllowlistEntryRequest', {

@@ -3,10 +3,16 @@ import type { Actor, AuditActor } from '../../core/actor.js';
 import { visibleResources } from '../../core/auth/visible-resources.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
-import { AppError, conflict, invalidField, notFound } from '../../core/errors.js';
+import { AppError, conflict, invalidField, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
+import {
+  movedDestinations,
+  requireAreaScopeToMove,
+  secretsToDrop,
+  withDroppedSecrets,
+} from '../../core/trust-boundary.js';
 import type { DbOrTx } from '../../db/client.js';
 import { repohostConnectors, type TestFailure } from '../../db/schema/index.js';
 import { auditEntry, checkAllowlist, resolveAllowlist } from './allowlist.js';
@@ -174,20 +180,43 @@ export class RepohostService {
     });
   }
 
-  async update(actor: AuditActor, id: string, changes: ConnectorChanges): Promise<Connector> {
+  /**
+   * Changes a connector; a new URL, token or allowlist is tested first. A new base URL (scheme, host,
+   * port or path) needs the area-wide integrations:manage, and drops the stored token unless the
+   * change sends one: the token never reaches a host it was not given for, not even in this test.
+   */
+  async update(actor: AuditActor, id: string, changes: ConnectorChanges) {
     // Bad input is a 400 before an unknown id is a 404.
     const newName = changes.name === undefined ? undefined : trimmedName(changes.name);
     const newBaseUrl = changes.baseUrl === undefined ? undefined : checkBaseUrl(changes.baseUrl);
     if (changes.allowlist) checkAllowlist(changes.allowlist);
     const current = await this.loadRow(id);
+    const moved = movedDestinations(current, { baseUrl: newBaseUrl }, ['baseUrl']);
+    requireAreaScopeToMove(actor, 'integrations:manage', moved);
+    const dropped = secretsToDrop(moved.length > 0, {
+      token: { stored: current.tokenSealed !== null, supplied: changes.token !== undefined },
+    });
     const name = newName ?? current.name;
     const baseUrl = newBaseUrl ?? current.baseUrl;
     if (name !== current.name) await this.ensureNameFree(name);
     const values: Partial<typeof repohostConnectors.$inferInsert> = { name, baseUrl, updatedAt: new Date() };
+    if (dropped.length > 0) values.tokenSealed = null;
     const retest =
       changes.baseUrl !== undefined || changes.token !== undefined || changes.allowlist !== undefined;
-    if (retest) {
-      const token = changes.token ?? this.deps.secrets.open(current.tokenSealed, TOKEN_CONTEXT);
+    const token =
+      changes.token ??
+      (dropped.length > 0 || current.tokenSealed === null
+        ? null
+        : this.deps.secrets.open(current.tokenSealed, TOKEN_CONTEXT));
+    if (retest && token === null) {
+      if (changes.allowlist !== undefined)
+        throw unprocessable(
+          'TOKEN_REQUIRED',
+          'the allowlist is checked on the host with the token, and this connector has none: send token with it',
+        );
+      // Only the place changed: nothing can be tested without a token, and the old findings were the old token's.
+      Object.assign(values, tokenlessColumns());
+    } else if (retest && token !== null) {
       const wanted =
         changes.allowlist ??
         current.allowlist.map(({ entryType, remoteId, fullPath }) => ({ entryType, remoteId, fullPath }));
@@ -196,7 +225,7 @@ export class RepohostService {
       if (changes.token !== undefined)
         values.tokenSealed = this.deps.secrets.seal(changes.token, TOKEN_CONTEXT);
     }
-    return this.deps.db.transaction(async (tx) => {
+    const connector = await this.deps.db.transaction(async (tx) => {
       const [row] = await conflictOnDuplicate(
         tx
           .update(repohostConnectors)
@@ -216,10 +245,12 @@ export class RepohostService {
           baseUrl,
           changed: Object.keys(changes).filter((key) => changes[key as keyof ConnectorChanges] !== undefined),
           ...(values.allowlist ? { allowlist: values.allowlist.map(auditEntry) } : {}),
+          ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}),
         },
       });
       return this.get(id, tx);
     });
+    return withDroppedSecrets(connector, dropped);
   }
 
   async remove(actor: AuditActor, id: string): Promise<void> {
@@ -241,31 +272,11 @@ export class RepohostService {
   /** Re-tests a saved connector with its stored token and records the outcome; a failure is a report, not an error. */
   async test(actor: AuditActor, id: string): Promise<TestReport> {
     const row = await this.loadRow(id);
-    const token = this.deps.secrets.open(row.tokenSealed, TOKEN_CONTEXT);
     const testedAt = new Date();
-    let report: TestReport;
-    try {
-      const preview = await this.runTest(row.baseUrl, token);
-      report = { ...preview, ok: true, testedAt, error: null };
-    } catch (error) {
-      const scrubbed = scrub(error, token);
-      if (!(scrubbed instanceof AppError) || scrubbed.code !== 'UNPROCESSABLE_ENTITY') throw scrubbed;
-      const details = scrubbed.details as TestFailure;
-      const capabilities = noCapabilities();
-      capabilities.apiReachable = details.reason === 'TOKEN_REJECTED' || details.reason === 'NOT_GITLAB';
-      report = {
-        capabilities,
-        allowlistEntries: [],
-        user: null,
-        tokenExpiresAt: null,
-        tokenScopes: null,
-        probedProject: null,
-        truncated: false,
-        ok: false,
-        testedAt,
-        error: { reason: details.reason, explanation: details.explanation },
-      };
-    }
+    const report =
+      row.tokenSealed === null
+        ? failedReport(NO_TOKEN, testedAt)
+        : await this.retest(row.baseUrl, this.deps.secrets.open(row.tokenSealed, TOKEN_CONTEXT), testedAt);
     await this.deps.db.transaction(async (tx) => {
       const columns = report.ok
         ? testColumns(report)
@@ -287,6 +298,19 @@ export class RepohostService {
     return report;
   }
 
+  /** A test of the stored token: a failure the host explains is a report, not an error. */
+  private async retest(baseUrl: string, token: string, testedAt: Date): Promise<TestReport> {
+    try {
+      const preview = await this.runTest(baseUrl, token);
+      return { ...preview, ok: true, testedAt, error: null };
+    } catch (error) {
+      const scrubbed = scrub(error, token);
+      if (!(scrubbed instanceof AppError) || scrubbed.code !== 'UNPROCESSABLE_ENTITY') throw scrubbed;
+      const { reason, explanation } = scrubbed.details as TestFailure;
+      return failedReport({ reason, explanation }, testedAt);
+    }
+  }
+
   private async loadRow(id: string) {
     const [row] = await this.deps.db.select().from(repohostConnectors).where(eq(repohostConnectors.id, id));
     if (!row) throw notFound({ connectorId: id });
@@ -300,6 +324,44 @@ export class RepohostService {
       .where(eq(repohostConnectors.name, name));
     if (existing) throw conflict('CONNECTOR_NAME_TAKEN', { name });
   }
+}
+
+/** Why a connector without a token cannot be tested. */
+const NO_TOKEN: TestFailure = {
+  reason: 'TOKEN_REQUIRED',
+  explanation:
+    'the base URL changed and the token given for the old one was dropped: send the token again (PATCH token)',
+};
+
+/** The report of a test that failed for `failure`; the host answered when it refused the token or is not GitLab. */
+function failedReport(failure: TestFailure, testedAt: Date): TestReport {
+  const capabilities = noCapabilities();
+  capabilities.apiReachable = failure.reason === 'TOKEN_REJECTED' || failure.reason === 'NOT_GITLAB';
+  return {
+    capabilities,
+    allowlistEntries: [],
+    user: null,
+    tokenExpiresAt: null,
+    tokenScopes: null,
+    probedProject: null,
+    truncated: false,
+    ok: false,
+    testedAt,
+    error: failure,
+  };
+}
+
+/** The connector columns of one left without a token: nothing known about a token, nothing tested. */
+function tokenlessColumns() {
+  return {
+    capabilities: noCapabilities(),
+    tokenScopes: null,
+    tokenExpiresAt: null,
+    remoteUser: null,
+    lastTestedAt: new Date(),
+    lastTestOk: false,
+    lastTestError: NO_TOKEN,
+  };
 }
 
 /** The connector columns that record a passed test. */
@@ -316,6 +378,6 @@ function testColumns(preview: PreviewResult) {
 }
 
 function toView(row: typeof repohostConnectors.$inferSelect): Connector {
-  const { tokenSealed: _sealed, ...view } = row;
-  return view;
+  const { tokenSealed, ...view } = row;
+  return { ...view, hasToken: tokenSealed !== null };
 }

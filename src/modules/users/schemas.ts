@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ScopeList } from '../../core/auth/scope-input.js';
-import { Name, NamedObject, SearchText, Timestamp, Uuid } from '../../core/http-schemas.js';
+import { Name, NamedObject, SearchText, Timestamp, Uuid, WriteOnly } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 
 /** The shapes of the users area: route schemas, and through `Static` the service's types. */
@@ -28,7 +28,7 @@ export const Group = NamedObject('Group', {
   createdAt: Timestamp,
 });
 
-const Password = Type.String({ minLength: 8, maxLength: 1024 });
+const Password = WriteOnly(Type.String({ minLength: 8, maxLength: 1024 }));
 const Scopes = ScopeList('e.g. logging:view, databases:*, *');
 const GroupRef = Type.String({ minLength: 1, maxLength: 255, description: 'group name or id' });
 

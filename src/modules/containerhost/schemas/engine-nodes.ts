@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Name, NamedObject, Nullable, Timestamp, Uuid } from '../../../core/http-schemas.js';
+import { Name, NamedObject, Nullable, Timestamp, Uuid, WriteOnly } from '../../../core/http-schemas.js';
 
 /** Engine nodes: the Docker Engine API endpoints the gateway manages (`/api/containerhost/nodes`). */
 
@@ -14,8 +14,8 @@ const EngineNodeFields = {
   }),
   tlsCa: Type.Optional(Nullable(Pem)),
   tlsCert: Type.Optional(Nullable(Pem)),
-  tlsKey: Type.Optional(Nullable(Pem)),
-  sshPrivateKey: Type.Optional(Nullable(Pem)),
+  tlsKey: Type.Optional(WriteOnly(Nullable(Pem))),
+  sshPrivateKey: Type.Optional(WriteOnly(Nullable(Pem))),
   helperImage: Type.Optional(
     Nullable(
       Type.String({ minLength: 1, maxLength: 512, description: 'image for volume-write helper containers' }),

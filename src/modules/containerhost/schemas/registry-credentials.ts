@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { NamedObject, Timestamp, Uuid } from '../../../core/http-schemas.js';
+import { NamedObject, Timestamp, Uuid, WriteOnly } from '../../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../../core/pagination.js';
 import { REGISTRY_PATTERN } from '../image-references.js';
 
@@ -18,7 +18,9 @@ export const RegistryCredentialQuery = Type.Object(PaginationQueryFields);
 /** Credentials for one registry, as a pull request carries them or the node stores them. */
 export const RegistryLogin = NamedObject('RegistryLogin', {
   username: Type.String({ minLength: 1, maxLength: 255 }),
-  password: Type.String({ minLength: 1, maxLength: 4096, description: 'password or access token' }),
+  password: WriteOnly(
+    Type.String({ minLength: 1, maxLength: 4096, description: 'password or access token' }),
+  ),
 });
 
 export const RegistryCredential = NamedObject('RegistryCredential', {

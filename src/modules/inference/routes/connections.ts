@@ -1,5 +1,6 @@
 import type { GatewayModule } from '../../../core/app.js';
 import { DataOf, IdParams, PageOf, Success } from '../../../core/http-schemas.js';
+import { DataWithDroppedSecrets } from '../../../core/trust-boundary.js';
 import type { ConnectionTester } from '../connection-test.js';
 import type { ConnectionService } from '../connections.js';
 import {
@@ -66,14 +67,17 @@ export const connectionRoutes: GatewayModule<{
       schema: {
         tags,
         summary: 'Rename a connection, replace its API key or its base URL',
+        description:
+          "A `baseUrl` that sends elsewhere (scheme, host, port or path; null is the catalog's) needs the " +
+          'area-wide `inference:manage` (403 `BOUNDARY_CHANGE_NEEDS_AREA_SCOPE` for a scope naming this ' +
+          'connection) and drops the stored credentials the request does not send again: the API key ' +
+          "unless `apiKey` is sent, an OAuth sign-in's access and refresh tokens (`droppedSecrets` names them).",
         params: IdParams,
         body: ConnectionChange,
-        response: { 200: DataOf(Connection) },
+        response: { 200: DataWithDroppedSecrets(Connection) },
       },
     },
-    async (request) => ({
-      data: await connections.update(request.actor, request.params.id, request.body),
-    }),
+    async (request) => connections.update(request.actor, request.params.id, request.body),
   );
 
   app.delete(

@@ -43,7 +43,9 @@ export function DestinationDialog({
     reasonFields: { DESTINATION_NAME_TAKEN: 'name' },
   });
   const { kind } = form.values;
-  const keep = destination?.hasSecret ? 'Leave empty to keep the stored one (a new URL removes it unless you enter it again)' : undefined;
+  const keep = destination?.hasSecret
+    ? 'Leave empty to keep the stored one (a new URL removes it unless you enter it again)'
+    : undefined;
   return (
     <Modal
       opened

@@ -61,7 +61,9 @@ export function NodeDialog({
       await queryClient.invalidateQueries({ queryKey: CONTAINERHOST_KEY });
     },
   });
-  const keep = node ? 'Leave empty to keep what is stored (a new endpoint removes it unless you enter it again)' : undefined;
+  const keep = node
+    ? 'Leave empty to keep what is stored (a new endpoint removes it unless you enter it again)'
+    : undefined;
   return (
     <Modal opened={opened} onClose={onClose} title={node ? `Edit ${node.name}` : 'Add a node'} size="lg">
       <form onSubmit={onSubmit} noValidate>

@@ -102,7 +102,7 @@ export function DatabaseDialog({ database, onClose }: { database?: Database; onC
             label="Password"
             description={
               database?.hasPassword
-                ? 'A password is set; type a new one to replace it, or leave empty to keep it'
+                ? 'A password is set; type a new one to replace it, or leave empty to keep it (another server in the URL drops it)'
                 : 'Stored encrypted; never shown again'
             }
             input={form.getInputProps('password')}

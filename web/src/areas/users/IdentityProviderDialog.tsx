@@ -90,7 +90,7 @@ export function IdentityProviderDialog({
           {provider ? (
             <StoredSecretInput
               label="Client secret"
-              description="A secret is stored; type a new one to replace it"
+              description="A secret is stored; type a new one to replace it. A new issuer URL drops it unless you type it again"
               input={form.getInputProps('clientSecret')}
             />
           ) : (

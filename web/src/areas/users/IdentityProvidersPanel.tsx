@@ -85,10 +85,13 @@ export function IdentityProvidersPanel() {
     {
       header: 'Status',
       cell: (provider) =>
-        provider.enabled ? (
+        !provider.enabled ? (
+          <Badge color="gray">Turned off</Badge>
+        ) : provider.hasClientSecret ? (
           <Badge color="green">On the sign-in page</Badge>
         ) : (
-          <Badge color="gray">Turned off</Badge>
+          // A new issuer dropped the secret given for the old one: nobody signs in until one is set.
+          <Badge color="orange">Needs its client secret</Badge>
         ),
     },
     {

@@ -19,6 +19,7 @@ const stored: IdentityProvider = {
   defaultGroup: 'viewers',
   allowedEmailDomains: ['example.com'],
   enabled: true,
+  hasClientSecret: true,
   redirectUri: 'https://gateway.example.com/auth/oidc/callback',
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
