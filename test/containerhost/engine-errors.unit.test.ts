@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EgressDeniedError } from '../../src/core/egress-guard.js';
 import { AppError, conflict } from '../../src/core/errors.js';
-import { translateEngineError } from '../../src/modules/containerhost/docker.js';
+import { translateEngineError } from '../../src/modules/containerhost/docker-errors.js';
 
 // How a failure of the container engine (dockerode's errors: statusCode, json, code) becomes the
 // gateway's answer, without an engine.

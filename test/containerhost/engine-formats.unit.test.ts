@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEndpoint, publishedHost } from '../../src/modules/containerhost/docker.js';
+import { parseEndpoint, publishedHost } from '../../src/modules/containerhost/engine-endpoints.js';
 import { containerPath, volumePath } from '../../src/modules/containerhost/file-paths.js';
 import { parseImageReference } from '../../src/modules/containerhost/image-references.js';
 import {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EgressGuard, findEgressDenial } from '../../src/core/egress-guard.js';
-import { egressFor } from '../../src/modules/containerhost/docker.js';
+import { egressFor } from '../../src/modules/containerhost/engine-port.js';
 import { listenOnLoopback } from '../services/peers.js';
 
 // The one-host rule: work on behalf of a node on a local unix socket (the gateway's own host) may reach

@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import { extract, type Header, pack } from 'tar-stream';
 import { notFound, unprocessable } from '../../core/errors.js';
-import type { Engine } from './docker.js';
+import type { EnginePort } from './engine-port.js';
 import type { DirectoryEntry, DirectoryListing, EntryType } from './schemas/files.js';
 
 // Files in a container through the engine's archive API, which needs nothing inside the container (no
@@ -20,7 +20,7 @@ export interface PathInfo {
 
 /** Where the operation happens: a container, and the directory inside it that paths are relative to. */
 export interface ArchiveTarget {
-  engine: Engine;
+  engine: EnginePort;
   containerId: string;
   /** `''` for a container's own root, `/volume` for a helper container's mounted volume. */
   root: string;
@@ -37,36 +37,17 @@ const inRoot = (target: ArchiveTarget, path: string) =>
 
 /** The engine's description of a path; undefined when nothing is there. */
 export async function statPath(target: ArchiveTarget, path: string): Promise<PathInfo | undefined> {
-  const { engine, containerId, what } = target;
-  return engine.call(what, async (docker) => {
-    let response: import('node:http').IncomingMessage;
-    try {
-      response = (await docker
-        .getContainer(containerId)
-        .infoArchive({ path: inRoot(target, path) })) as never;
-    } catch (error) {
-      // Callers have found the container first, so a 404 here is about the path.
-      if ((error as { statusCode?: number }).statusCode === 404) return undefined;
-      throw error;
-    }
-    response.resume();
-    const header = response.headers['x-docker-container-path-stat'];
-    if (typeof header !== 'string') throw new Error('the engine did not describe the path');
-    const stat = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as {
-      size: number;
-      mode: number;
-      linkTarget?: string;
-    };
-    // Go's os.FileMode: bit 31 is a directory, bit 27 a symbolic link, the low 12 bits the permissions.
-    const symlink = Math.floor(stat.mode / 2 ** 27) % 2 === 1;
-    return {
-      size: stat.size,
-      permissions: stat.mode % 2 ** 12,
-      directory: Math.floor(stat.mode / 2 ** 31) % 2 === 1,
-      symlink,
-      linkTarget: symlink ? stat.linkTarget || null : null,
-    };
-  });
+  const stat = await target.engine.statPath(target.containerId, inRoot(target, path));
+  if (!stat) return undefined;
+  // Go's os.FileMode: bit 31 is a directory, bit 27 a symbolic link, the low 12 bits the permissions.
+  const symlink = Math.floor(stat.mode / 2 ** 27) % 2 === 1;
+  return {
+    size: stat.size,
+    permissions: stat.mode % 2 ** 12,
+    directory: Math.floor(stat.mode / 2 ** 31) % 2 === 1,
+    symlink,
+    linkTarget: symlink ? stat.linkTarget || null : null,
+  };
 }
 
 /** The path's description, refusing what is missing (404) or a symbolic link (422: name its target). */
@@ -93,14 +74,9 @@ export async function listDirectory(target: ArchiveTarget, path: string): Promis
   const info = await existingPath(target, path);
   if (!info.directory) throw unprocessable('NOT_A_DIRECTORY', `${path} is a file, not a directory`);
   const controller = new AbortController();
-  const stream = await target.engine.openStream(
-    target.what,
-    (docker) =>
-      docker.getContainer(target.containerId).getArchive({ path: inRoot(target, path) }) as Promise<Readable>,
-    controller.signal,
-  );
+  const stream = await target.engine.readArchive(target.containerId, inRoot(target, path), controller.signal);
   try {
-    const listing = await target.engine.withDeadline(target.what, readListing(stream));
+    const listing = await target.engine.withinDeadline(readListing(stream), target.what);
     return { path, ...listing };
   } finally {
     controller.abort();
@@ -163,12 +139,7 @@ export interface FileRead {
 export async function readFile(target: ArchiveTarget, path: string, signal: AbortSignal): Promise<FileRead> {
   const info = await existingPath(target, path);
   if (info.directory) throw unprocessable('TARGET_IS_DIRECTORY', `${path} is a directory, not a file`);
-  const stream = await target.engine.openStream(
-    target.what,
-    (docker) =>
-      docker.getContainer(target.containerId).getArchive({ path: inRoot(target, path) }) as Promise<Readable>,
-    signal,
-  );
+  const stream = await target.engine.readArchive(target.containerId, inRoot(target, path), signal);
   const opened = new Promise<FileRead>((resolve, reject) => {
     const tar = extract();
     const out = new PassThrough();
@@ -185,7 +156,7 @@ export async function readFile(target: ArchiveTarget, path: string, signal: Abor
     stream.pipe(tar);
   });
   try {
-    return await target.engine.withDeadline(target.what, opened);
+    return await target.engine.withinDeadline(opened, target.what);
   } catch (error) {
     stream.destroy();
     throw error;
@@ -262,7 +233,5 @@ export async function writeArchive(target: ArchiveTarget, content: ArchiveConten
   archive.finalize();
   const chunks: Buffer[] = [];
   for await (const chunk of archive) chunks.push(chunk as Buffer);
-  await target.engine.call(target.what, (docker) =>
-    docker.getContainer(target.containerId).putArchive(Buffer.concat(chunks), { path: target.root || '/' }),
-  );
+  await target.engine.writeArchive(target.containerId, target.root || '/', Buffer.concat(chunks));
 }

@@ -2,10 +2,10 @@ import type { Duplex } from 'node:stream';
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, type ValidationIssue, validationError } from '../../core/errors.js';
-import { dial, stripSlash } from './docker.js';
 import { recordEngineChange } from './engine-audit.js';
 import { runExec } from './engine-exec.js';
 import type { EngineNodeService } from './engine-nodes.js';
+import { stripSlash } from './engine-port.js';
 import type { ExecRequest, ExecResult, TerminalQuery } from './schemas/exec.js';
 
 /** Output kept per stream of a command run to completion. */
@@ -74,43 +74,20 @@ export class ContainerExecService {
   ): Promise<TerminalSession> {
     const cmd = query.cmd ?? ['/bin/sh'];
     const { engine, id, name } = await this.container(nodeId, containerId);
-    const what = { nodeId, containerId };
-    const exec = await engine.call(what, (docker) =>
-      docker.getContainer(id).exec({
-        Cmd: cmd,
-        AttachStdin: true,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: true,
-        Env: ['TERM=xterm-256color'],
-      }),
-    );
-    const socket = await engine.openStream(what, (docker) =>
-      docker.getExec(exec.id).start({ hijack: true, stdin: true, Tty: true }),
-    );
-    // Podman answers a resize 201, which dockerode does not expect; the call is made directly.
-    const resize = (cols: number, rows: number) =>
-      engine
-        .call(what, (docker) =>
-          dial(docker, {
-            path: `/exec/${exec.id}/resize?`,
-            method: 'POST',
-            options: { h: rows, w: cols },
-            okStatuses: [200, 201],
-          }),
-        )
-        .then(() => undefined);
+    const execId = await engine.createExec(id, { cmd, env: ['TERM=xterm-256color'], tty: true });
+    const socket = await engine.startExec(execId, { tty: true });
+    const resize = (cols: number, rows: number) => engine.resizeExec(execId, cols, rows);
     if (query.cols && query.rows) await resize(query.cols, query.rows).catch(() => socket.destroy());
     const opened = performance.now();
-    const audit = { nodeId, container: name, cmd, execId: exec.id };
+    const audit = { nodeId, container: name, cmd, execId };
     await recordEngineChange(this.deps, actor, 'container', 'terminal_opened', id, audit);
     let closing: Promise<number | null> | undefined;
     const close = () => {
       closing ??= (async () => {
         socket.destroy();
         const exitCode = await engine
-          .call(what, () => exec.inspect())
-          .then((info) => (info.Running ? null : (info.ExitCode ?? null)))
+          .inspectExec(execId)
+          .then((info) => (info.running ? null : info.exitCode))
           .catch(() => null);
         await recordEngineChange(this.deps, actor, 'container', 'terminal_closed', id, {
           ...audit,
@@ -126,9 +103,7 @@ export class ContainerExecService {
 
   private async container(nodeId: string, containerId: string) {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const container = await engine.call({ nodeId, containerId }, (docker) =>
-      docker.getContainer(containerId).inspect(),
-    );
+    const container = await engine.inspectContainer(containerId);
     return { engine, id: container.Id, name: stripSlash(container.Name) };
   }
 }

@@ -11,10 +11,10 @@ import {
   statPath,
   writeArchive,
 } from './archive.js';
-import { stripSlash } from './docker.js';
 import { recordEngineChange } from './engine-audit.js';
 import { runTool } from './engine-exec.js';
 import type { EngineNodeService } from './engine-nodes.js';
+import { stripSlash } from './engine-port.js';
 import { belowRoot, containerPath, containerPaths, namingFile } from './file-paths.js';
 import type { DirectoryListing, FileMove } from './schemas/files.js';
 
@@ -100,9 +100,7 @@ export class ContainerFileService {
   async move(actor: AuditActor, nodeId: string, containerId: string, paths: FileMove) {
     const { fromPath, toPath } = containerPaths(paths);
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const container = await engine.call({ nodeId, containerId }, (docker) =>
-      docker.getContainer(containerId).inspect(),
-    );
+    const container = await engine.inspectContainer(containerId);
     if (!container.State?.Running)
       throw unprocessable(
         'CONTAINER_NOT_RUNNING',
@@ -129,7 +127,7 @@ export class ContainerFileService {
   ): Promise<{ target: ArchiveTarget; name: string }> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
     const what = { nodeId, containerId };
-    const container = await engine.call(what, (docker) => docker.getContainer(containerId).inspect());
+    const container = await engine.inspectContainer(containerId);
     return {
       target: { engine, containerId: container.Id, root: '', what },
       name: stripSlash(container.Name),

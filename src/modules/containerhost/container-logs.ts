@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import { invalidField, type ValidationIssue, validationError } from '../../core/errors.js';
 import type { ServerSentEvent } from '../../core/sse.js';
-import { dial, type Engine } from './docker.js';
 import type { EngineNodeService } from './engine-nodes.js';
+import type { LogSelection } from './engine-port.js';
 import type { LogLine, LogLines, LogsQuery } from './schemas/container-streams.js';
 import { FrameDecoder, LineSplitter, logLine } from './stream-frames.js';
 
@@ -20,8 +20,8 @@ function unixSeconds(text: string | undefined, field: string, issues: Validation
   return undefined;
 }
 
-/** The engine's query for a logs request (always with timestamps: lines are split on them). */
-function engineQuery(query: LogsQuery, follow: boolean) {
+/** The engine's selection for a logs request. */
+function engineQuery(query: LogsQuery, follow: boolean): LogSelection {
   const issues: ValidationIssue[] = [];
   const since = unixSeconds(query.since, 'since', issues);
   const until = unixSeconds(query.until, 'until', issues);
@@ -33,7 +33,6 @@ function engineQuery(query: LogsQuery, follow: boolean) {
     follow,
     stdout,
     stderr,
-    timestamps: true,
     tail: query.tail ?? DEFAULT_TAIL,
     ...(since !== undefined ? { since } : {}),
     ...(until !== undefined ? { until } : {}),
@@ -49,9 +48,9 @@ export class ContainerLogService {
     const options = engineQuery(query, false);
     const { engine, id, tty, what } = await this.container(nodeId, containerId);
     const controller = new AbortController();
-    const stream = await this.open(engine, what, id, options, controller.signal);
+    const stream = await engine.containerLogs(id, options, controller.signal);
     try {
-      return await engine.withDeadline(what, collect(stream, tty, query.timestamps ?? true));
+      return await engine.withinDeadline(collect(stream, tty, query.timestamps ?? true), what);
     } finally {
       controller.abort();
     }
@@ -68,8 +67,8 @@ export class ContainerLogService {
     signal: AbortSignal,
   ): Promise<AsyncIterable<ServerSentEvent[]>> {
     const options = engineQuery(query, true);
-    const { engine, id, tty, what } = await this.container(nodeId, containerId);
-    const stream = await this.open(engine, what, id, options, signal);
+    const { engine, id, tty } = await this.container(nodeId, containerId);
+    const stream = await engine.containerLogs(id, options, signal);
     const keepTimestamps = query.timestamps ?? true;
     return (async function* () {
       for await (const batch of lineBatches(stream, tty, keepTimestamps))
@@ -80,30 +79,8 @@ export class ContainerLogService {
   private async container(nodeId: string, containerId: string) {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
     const what = { nodeId, containerId };
-    const container = await engine.call(what, (docker) => docker.getContainer(containerId).inspect());
+    const container = await engine.inspectContainer(containerId);
     return { engine, what, id: container.Id, tty: container.Config?.Tty ?? false };
-  }
-
-  /** dockerode buffers logs that are not followed; asked directly, the engine streams them either way. */
-  private open(
-    engine: Engine,
-    what: Record<string, unknown>,
-    id: string,
-    options: ReturnType<typeof engineQuery>,
-    signal: AbortSignal,
-  ) {
-    return engine.openStream(
-      what,
-      (docker) =>
-        dial<Readable>(docker, {
-          path: `/containers/${id}/logs?`,
-          method: 'GET',
-          options,
-          isStream: true,
-          okStatuses: [200],
-        }),
-      signal,
-    );
   }
 }
 

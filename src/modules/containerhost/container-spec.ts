@@ -1,16 +1,21 @@
 import net from 'node:net';
-import type Docker from 'dockerode';
 import { type ValidationIssue, validationError } from '../../core/errors.js';
-import { stripSlash } from './docker.js';
 import { envList } from './engine-exec.js';
+import {
+  type ContainerCreateRequest,
+  type EngineContainer,
+  type EngineEndpointSettings,
+  type EngineHostConfig,
+  stripSlash,
+} from './engine-port.js';
 import { type ContainerCreation, ENGINE_NAME_PATTERN } from './schemas/containers.js';
 
 // What the engine is asked to create: from a create request, or from an existing container (recreate).
 
 /** A create request for the engine, and the networks to connect once created (one goes in the create). */
 export interface CreatePlan {
-  options: Docker.ContainerCreateOptions;
-  extraNetworks: { name: string; endpoint: Docker.EndpointSettings }[];
+  options: ContainerCreateRequest;
+  extraNetworks: { name: string; endpoint: EngineEndpointSettings }[];
 }
 
 const ENGINE_NAME = new RegExp(ENGINE_NAME_PATTERN);
@@ -123,8 +128,8 @@ const SHARED_NAMESPACE = /^(host|container:.+)$/;
  * engine may answer NanoCpus beside the period and quota it derived, and refuse both in a create), ulimits
  * by their short names (Podman answers RLIMIT_NOFILE, takes nofile), and shared namespaces.
  */
-function keptHostConfig(inspected: Docker.HostConfig): Docker.HostConfig {
-  const source = inspected as Record<string, unknown>;
+function keptHostConfig(inspected: EngineHostConfig): EngineHostConfig {
+  const source = inspected;
   const kept: Record<string, unknown> = {};
   for (const key of KEPT_HOST_SETTINGS)
     if (source[key] !== undefined && source[key] !== null) kept[key] = source[key];
@@ -138,7 +143,7 @@ function keptHostConfig(inspected: Docker.HostConfig): Docker.HostConfig {
     }));
   for (const key of ['PidMode', 'IpcMode', 'UTSMode'] as const)
     if (SHARED_NAMESPACE.test(String(source[key] ?? ''))) kept[key] = source[key];
-  return kept as Docker.HostConfig;
+  return kept as EngineHostConfig;
 }
 
 /**
@@ -146,9 +151,8 @@ function keptHostConfig(inspected: Docker.HostConfig): Docker.HostConfig {
  * reference, so a newly pulled image is used), host settings, networks with their aliases, and its
  * volumes — anonymous ones included, mounted by name, so their data stays.
  */
-export function recreatePlan(container: Docker.ContainerInspectInfo): CreatePlan {
-  // StopSignal is in the engine's answer though not in dockerode's type.
-  const config = container.Config as Docker.ContainerInspectInfo['Config'] & { StopSignal?: string };
+export function recreatePlan(container: EngineContainer): CreatePlan {
+  const config = container.Config;
   const shortId = container.Id.slice(0, 12);
   const hostConfig = keptHostConfig(container.HostConfig);
   const mounted = new Set([
@@ -172,7 +176,7 @@ export function recreatePlan(container: Docker.ContainerInspectInfo): CreatePlan
         (alias: string) => alias !== shortId && alias !== container.Id,
       ),
       ...(settings.IPAMConfig ? { IPAMConfig: settings.IPAMConfig } : {}),
-    } as Docker.EndpointSettings,
+    } as EngineEndpointSettings,
   }));
   const [first, ...others] = networks;
   return {

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import { conflict, unprocessable } from '../../core/errors.js';
 import type { ServerSentEvent } from '../../core/sse.js';
-import { stripSlash } from './docker.js';
 import type { EngineNodeService } from './engine-nodes.js';
+import { stripSlash } from './engine-port.js';
 import type { StatsSample } from './schemas/container-streams.js';
 import { JsonLines } from './stream-frames.js';
 
@@ -68,8 +68,7 @@ export class ContainerStatsService {
     const controller = new AbortController();
     const { engine, what, stream } = await this.open(nodeId, containerId, controller.signal);
     try {
-      return await engine.withDeadline(
-        what,
+      return await engine.withinDeadline(
         (async () => {
           let first: StatsSample | undefined;
           for await (const sample of samples(stream)) {
@@ -79,6 +78,7 @@ export class ContainerStatsService {
           if (first) return first;
           throw unprocessable('NO_SAMPLE', 'the engine ended the statistics without a sample');
         })(),
+        what,
       );
     } finally {
       controller.abort();
@@ -101,16 +101,12 @@ export class ContainerStatsService {
   private async open(nodeId: string, containerId: string, signal: AbortSignal) {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
     const what = { nodeId, containerId };
-    const container = await engine.call(what, (docker) => docker.getContainer(containerId).inspect());
+    const container = await engine.inspectContainer(containerId);
     if (!container.State?.Running)
       throw conflict('CONTAINER_NOT_RUNNING', {
         explanation: `container ${stripSlash(container.Name)} is ${container.State?.Status ?? 'not running'}; statistics need a running container`,
       });
-    const stream = await engine.openStream(
-      what,
-      (docker) => docker.getContainer(container.Id).stats({ stream: true }) as unknown as Promise<Readable>,
-      signal,
-    );
+    const stream = await engine.containerStats(container.Id, signal);
     return { engine, what, stream };
   }
 }

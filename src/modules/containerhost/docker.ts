@@ -1,92 +1,58 @@
-import https from 'node:https';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import type { Duplex, Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { type EgressGuard, findEgressDenial } from '../../core/egress-guard.js';
-import { AppError, conflict, notFound, unprocessable } from '../../core/errors.js';
+import { unprocessable } from '../../core/errors.js';
+import { translateEngineError } from './docker-errors.js';
+import { type Endpoint, publishedHost } from './engine-endpoints.js';
+import type {
+  ContainerCreateRequest,
+  EngineContainer,
+  EngineContainerSummary,
+  EngineEndpointSettings,
+  EngineImage,
+  EngineImageSummary,
+  EngineNetwork,
+  EnginePathStat,
+  EnginePort,
+  EngineVersion,
+  EngineVolume,
+  ExecCreation,
+  LogSelection,
+  NetworkSpec,
+} from './engine-port.js';
+import type { RegistryAuth } from './registry-credentials.js';
 
-/** dockerode and its dependencies are loaded when the first node is connected, not at start-up. */
-let dockerode: typeof Docker | undefined;
-const loadDockerode = () => (dockerode ??= createRequire(import.meta.url)('dockerode') as typeof Docker);
+// The engine port over the Docker Engine API (Docker or Podman), through dockerode: the one place that
+// knows the client library and the API's status codes.
 
-/** A node's endpoint, parsed: where its Docker Engine API listens and how to reach it. */
-export type Endpoint =
-  | { kind: 'unix'; socketPath: string }
-  | { kind: 'tcp'; host: string; port: number }
-  | { kind: 'ssh'; host: string; port: number; username: string };
+/** Seconds an engine waits after SIGTERM when a stop or restart names none. */
+const ENGINE_DEFAULT_STOP_SECONDS = 10;
 
-export interface EngineCredentials {
-  tlsCa?: string | undefined;
-  tlsCert?: string | undefined;
-  tlsKey?: string | undefined;
-  sshKey?: string | undefined;
-}
+/** The Engine API answers 304 for a start of a running container (and a stop of a stopped one): already done. */
+const alreadyDone = (error: unknown) => (error as { statusCode?: number }).statusCode === 304;
 
-/** Parses `unix:///path.sock`, `tcp://host:port` or `ssh://user@host[:port]`; undefined when malformed. */
-export function parseEndpoint(text: string): Endpoint | { error: string } {
-  const unix = /^unix:\/\/(\/[^\0]+)$/.exec(text);
-  if (unix) return { kind: 'unix', socketPath: unix[1]! };
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return { error: 'must be unix:///path.sock, tcp://host:port or ssh://user@host' };
-  }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (url.pathname.replace(/\/$/, '') !== '' || url.search || url.hash)
-    return { error: 'must not have a path, query or fragment' };
-  if (url.protocol === 'tcp:') {
-    if (!host || !url.port) return { error: 'tcp:// endpoints need a host and a port' };
-    if (url.username || url.password) return { error: 'tcp:// endpoints take no user' };
-    return { kind: 'tcp', host, port: Number(url.port) };
-  }
-  if (url.protocol === 'ssh:') {
-    if (!host || !url.username) return { error: 'ssh:// endpoints need user@host' };
-    if (url.password) return { error: 'put the SSH key in sshPrivateKey, not a password in the URL' };
-    return {
-      kind: 'ssh',
-      host,
-      port: url.port ? Number(url.port) : 22,
-      username: decodeURIComponent(url.username),
-    };
-  }
-  return { error: 'must be unix:///path.sock, tcp://host:port or ssh://user@host' };
-}
+/** A call that is refused with 304 answers true (nothing was to be done), one that succeeds false. */
+const doneOrAlready = (work: Promise<unknown>) =>
+  work.then(
+    () => false,
+    (error: unknown) => (alreadyDone(error) ? true : Promise.reject(error)),
+  );
 
-/**
- * The egress guard for outbound work on a node's behalf (probes of its ports, pulls from a registry): a
- * node on a local unix socket is the gateway's own host, so loopback is allowed (EgressGuard.forOwnHost).
- */
-export const egressFor = (egress: EgressGuard, engine: { ownHost: boolean }) =>
-  engine.ownHost ? egress.forOwnHost() : egress;
-
-/** The host name probes use to reach ports the node publishes. */
-export function publishedHost(endpoint: Endpoint): string {
-  return endpoint.kind === 'unix' ? '127.0.0.1' : endpoint.host;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: engine errors are loosely shaped objects
-type EngineFailure = any;
-
-function engineMessage(error: EngineFailure): string {
-  const json = error?.json;
-  if (json && typeof json === 'object' && typeof json.message === 'string') return json.message;
-  if (typeof json === 'string' && json.trim()) return json.trim();
-  return String(error?.message ?? error);
-}
+/** The extra wait of a stop or restart: the engine waits that long before it kills. */
+const stopWaitMs = (timeoutSeconds: number | undefined) =>
+  (timeoutSeconds ?? ENGINE_DEFAULT_STOP_SECONDS) * 1000;
 
 /**
  * One connection to one node's engine. Every call carries a deadline (the modem's socket timeout and a
  * race against a timer), so an engine that hangs answers 422 instead of holding the request. Streams
  * (logs, stats, pulls, exec sessions) use a second client without the socket timeout: a quiet stream is
  * not a hung one. Their opening is bounded by the deadline; after that they live until they end or the
- * caller's signal aborts them.
+ * caller's signal aborts them. A failure's 404 names the node and the object asked for.
  */
-export class Engine {
+export class DockerEngine implements EnginePort {
   constructor(
-    readonly docker: Docker,
-    readonly streams: Docker,
+    private readonly docker: Docker,
+    private readonly streams: Docker,
+    private readonly nodeId: string,
     readonly endpoint: Endpoint,
     readonly timeoutMs: number,
     /** The checked address a remote engine's client connects to (none for a unix socket). */
@@ -98,20 +64,314 @@ export class Engine {
     return this.endpoint.kind === 'unix';
   }
 
+  get publishedHost(): string {
+    return publishedHost(this.endpoint);
+  }
+
+  version(): Promise<EngineVersion> {
+    return this.call({}, (docker) => docker.version());
+  }
+
+  listContainers(filter: { all: boolean; volume?: string }): Promise<EngineContainerSummary[]> {
+    const filters =
+      filter.volume === undefined ? {} : { filters: JSON.stringify({ volume: [filter.volume] }) };
+    return this.call({}, (docker) => docker.listContainers({ all: filter.all, ...filters }));
+  }
+
+  inspectContainer(id: string): Promise<EngineContainer> {
+    // dockerode's type leaves out fields the Engine API answers (StopSignal).
+    return this.container(id, (container) => container.inspect()) as unknown as Promise<EngineContainer>;
+  }
+
+  async createContainer(request: ContainerCreateRequest): Promise<{ id: string }> {
+    const created = await this.call({ image: request.Image }, (docker) =>
+      docker.createContainer(request as Docker.ContainerCreateOptions),
+    );
+    return { id: created.id };
+  }
+
+  async startContainer(id: string): Promise<{ alreadyRunning: boolean }> {
+    return { alreadyRunning: await this.container(id, (container) => doneOrAlready(container.start())) };
+  }
+
+  async stopContainer(id: string, timeoutSeconds?: number): Promise<{ alreadyStopped: boolean }> {
+    const options = timeoutSeconds === undefined ? {} : { t: timeoutSeconds };
+    const alreadyStopped = await this.container(
+      id,
+      (container) => doneOrAlready(container.stop(options)),
+      stopWaitMs(timeoutSeconds),
+    );
+    return { alreadyStopped };
+  }
+
+  async restartContainer(id: string, timeoutSeconds?: number): Promise<void> {
+    const options = timeoutSeconds === undefined ? {} : { t: timeoutSeconds };
+    await this.container(id, (container) => container.restart(options), stopWaitMs(timeoutSeconds));
+  }
+
+  async killContainer(id: string, signal?: string): Promise<void> {
+    await this.container(id, (container) => container.kill(signal ? { signal } : {}));
+  }
+
+  async pauseContainer(id: string): Promise<void> {
+    await this.container(id, (container) => container.pause());
+  }
+
+  async unpauseContainer(id: string): Promise<void> {
+    await this.container(id, (container) => container.unpause());
+  }
+
+  async renameContainer(id: string, name: string): Promise<void> {
+    await this.container(id, (container) => container.rename({ name }));
+  }
+
+  async removeContainer(id: string, options: { force: boolean; removeVolumes?: boolean }): Promise<void> {
+    await this.container(id, (container) =>
+      container.remove({ force: options.force, v: options.removeVolumes ?? false }),
+    );
+  }
+
+  containerStats(id: string, signal?: AbortSignal): Promise<Readable> {
+    return this.openStream(
+      { containerId: id },
+      (docker) => docker.getContainer(id).stats({ stream: true }) as unknown as Promise<Readable>,
+      signal,
+    );
+  }
+
+  /** dockerode buffers logs that are not followed; asked directly, the engine streams them either way. */
+  containerLogs(id: string, selection: LogSelection, signal?: AbortSignal): Promise<Readable> {
+    return this.openStream(
+      { containerId: id },
+      (docker) =>
+        dial<Readable>(docker, {
+          path: `/containers/${id}/logs?`,
+          method: 'GET',
+          options: { ...selection, timestamps: true },
+          isStream: true,
+          okStatuses: [200],
+        }),
+      signal,
+    );
+  }
+
+  /** The engine's HEAD of the archive: the path's description in a header; a 404 is nothing there. */
+  statPath(containerId: string, path: string): Promise<EnginePathStat | undefined> {
+    return this.call({ containerId }, async (docker) => {
+      let response: import('node:http').IncomingMessage;
+      try {
+        response = (await docker.getContainer(containerId).infoArchive({ path })) as never;
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode === 404) return undefined;
+        throw error;
+      }
+      response.resume();
+      const header = response.headers['x-docker-container-path-stat'];
+      if (typeof header !== 'string') throw new Error('the engine did not describe the path');
+      return JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as EnginePathStat;
+    });
+  }
+
+  readArchive(containerId: string, path: string, signal?: AbortSignal): Promise<Readable> {
+    return this.openStream(
+      { containerId },
+      (docker) => docker.getContainer(containerId).getArchive({ path }) as Promise<Readable>,
+      signal,
+    );
+  }
+
+  async writeArchive(containerId: string, path: string, tar: Buffer): Promise<void> {
+    await this.container(containerId, (container) => container.putArchive(tar, { path }));
+  }
+
+  async createExec(containerId: string, exec: ExecCreation): Promise<string> {
+    const created = await this.container(containerId, (container) =>
+      container.exec({
+        Cmd: exec.cmd,
+        AttachStdin: exec.tty,
+        AttachStdout: true,
+        AttachStderr: true,
+        ...(exec.tty ? { Tty: true } : {}),
+        ...(exec.env ? { Env: exec.env } : {}),
+        ...(exec.workingDir ? { WorkingDir: exec.workingDir } : {}),
+        ...(exec.user ? { User: exec.user } : {}),
+      }),
+    );
+    return created.id;
+  }
+
+  startExec(execId: string, options: { tty: boolean }, signal?: AbortSignal): Promise<Duplex> {
+    return this.openStream(
+      { execId },
+      (docker) =>
+        docker
+          .getExec(execId)
+          .start({ hijack: true, stdin: options.tty, ...(options.tty ? { Tty: true } : {}) }),
+      signal,
+    );
+  }
+
+  async inspectExec(execId: string): Promise<{ running: boolean; exitCode: number | null }> {
+    const info = await this.call({ execId }, (docker) => docker.getExec(execId).inspect());
+    return { running: info.Running, exitCode: info.ExitCode ?? null };
+  }
+
+  /** Podman answers a resize 201, which dockerode does not expect; the call is made directly. */
+  async resizeExec(execId: string, cols: number, rows: number): Promise<void> {
+    await this.call({ execId }, (docker) =>
+      dial(docker, {
+        path: `/exec/${execId}/resize?`,
+        method: 'POST',
+        options: { h: rows, w: cols },
+        okStatuses: [200, 201],
+      }),
+    );
+  }
+
+  listImages(): Promise<EngineImageSummary[]> {
+    return this.call({}, (docker) => docker.listImages());
+  }
+
+  inspectImage(reference: string): Promise<EngineImage> {
+    return this.call({ imageId: reference }, (docker) => docker.getImage(reference).inspect());
+  }
+
+  async removeImage(id: string, options: { force: boolean }) {
+    const report = (await this.call({ imageId: id }, (docker) =>
+      docker.getImage(id).remove({ force: options.force }),
+    )) as { Untagged?: string; Deleted?: string }[];
+    return {
+      untagged: report.flatMap((item) => (item.Untagged ? [item.Untagged] : [])),
+      deleted: report.flatMap((item) => (item.Deleted ? [item.Deleted] : [])),
+    };
+  }
+
+  async pruneDanglingImages() {
+    const report = await this.call({}, (docker) =>
+      docker.pruneImages({ filters: JSON.stringify({ dangling: ['true'] }) }),
+    );
+    return {
+      deleted: (report.ImagesDeleted ?? []).flatMap((item) => (item.Deleted ? [item.Deleted] : [])),
+      spaceReclaimed: report.SpaceReclaimed ?? 0,
+    };
+  }
+
+  pullImage(
+    image: { name: string; fromImage: string; tag?: string | undefined },
+    auth: RegistryAuth | undefined,
+    signal?: AbortSignal,
+  ): Promise<Readable> {
+    return this.openStream(
+      { image: image.name },
+      (docker) =>
+        docker.createImage(auth ?? {}, {
+          fromImage: image.fromImage,
+          ...(image.tag ? { tag: image.tag } : {}),
+        }) as Promise<Readable>,
+      signal,
+    );
+  }
+
+  listNetworks(): Promise<EngineNetwork[]> {
+    return this.call({}, (docker) => docker.listNetworks());
+  }
+
+  inspectNetwork(id: string): Promise<EngineNetwork> {
+    return this.call({ networkId: id }, (docker) => docker.getNetwork(id).inspect());
+  }
+
+  networkExists(name: string): Promise<boolean> {
+    return this.exists({ network: name }, (docker) => docker.getNetwork(name).inspect());
+  }
+
+  async createNetwork(spec: NetworkSpec): Promise<{ id: string }> {
+    const created = await this.call({ network: spec.name }, (docker) =>
+      docker.createNetwork({
+        Name: spec.name,
+        Driver: spec.driver,
+        Internal: spec.internal,
+        Labels: spec.labels,
+        CheckDuplicate: true,
+        ...(spec.subnet ? { IPAM: { Driver: 'default', Config: [{ Subnet: spec.subnet }] } } : {}),
+      }),
+    );
+    return { id: created.id };
+  }
+
+  async removeNetwork(id: string): Promise<void> {
+    await this.call({ networkId: id }, (docker) => docker.getNetwork(id).remove());
+  }
+
+  async connectNetwork(networkId: string, containerId: string, endpoint?: EngineEndpointSettings) {
+    await this.call({ networkId, containerId }, (docker) =>
+      docker.getNetwork(networkId).connect({
+        Container: containerId,
+        ...(endpoint ? { EndpointConfig: endpoint as Docker.EndpointSettings } : {}),
+      }),
+    );
+  }
+
+  async disconnectNetwork(networkId: string, containerId: string, options: { force: boolean }) {
+    await this.call({ networkId, containerId }, (docker) =>
+      docker.getNetwork(networkId).disconnect({ Container: containerId, Force: options.force }),
+    );
+  }
+
+  async listVolumes(): Promise<EngineVolume[]> {
+    const answer = await this.call({}, (docker) => docker.listVolumes());
+    return answer.Volumes ?? [];
+  }
+
+  inspectVolume(name: string): Promise<EngineVolume> {
+    return this.call({ volume: name }, (docker) => docker.getVolume(name).inspect());
+  }
+
+  volumeExists(name: string): Promise<boolean> {
+    return this.exists({ volume: name }, (docker) => docker.getVolume(name).inspect());
+  }
+
+  async createVolume(spec: { name: string; driver: string; labels: Record<string, string> }) {
+    await this.call({ volume: spec.name }, (docker) =>
+      docker.createVolume({ Name: spec.name, Driver: spec.driver, Labels: spec.labels }),
+    );
+  }
+
+  async removeVolume(name: string): Promise<void> {
+    await this.call({ volume: name }, (docker) => docker.getVolume(name).remove());
+  }
+
+  withinDeadline<T>(work: Promise<T>, what: Record<string, unknown>): Promise<T> {
+    return this.withDeadline({ nodeId: this.nodeId, ...what }, work, this.timeoutMs);
+  }
+
+  failure(error: unknown, what: Record<string, unknown>): Error {
+    return translateEngineError(error, { nodeId: this.nodeId, ...what });
+  }
+
+  /** One action on a container; a 404 names it. */
+  private container<T>(id: string, action: (container: Docker.Container) => Promise<T>, extraMs = 0) {
+    return this.call({ containerId: id }, (docker) => action(docker.getContainer(id)), extraMs);
+  }
+
   /**
    * Runs `fn` against the engine; engine 404s become NOT_FOUND naming `what`, conflicts 409, unreachable
    * engines and refused operations 422. `extraMs` extends the deadline for calls that wait by design
    * (stop, restart); those go through the client without a socket timeout.
    */
-  async call<T>(what: Record<string, unknown>, fn: (docker: Docker) => Promise<T>, extraMs = 0): Promise<T> {
-    return this.withDeadline(what, fn(extraMs > 0 ? this.streams : this.docker), this.timeoutMs + extraMs);
+  private call<T>(
+    what: Record<string, unknown>,
+    fn: (docker: Docker) => Promise<T>,
+    extraMs = 0,
+  ): Promise<T> {
+    return this.withDeadline(
+      { nodeId: this.nodeId, ...what },
+      fn(extraMs > 0 ? this.streams : this.docker),
+      this.timeoutMs + extraMs,
+    );
   }
 
   /** Whether the engine knows an object: its inspect answers (true) or is a 404 (false). */
-  async exists(
-    what: Record<string, unknown>,
-    inspect: (docker: Docker) => Promise<unknown>,
-  ): Promise<boolean> {
+  private exists(what: Record<string, unknown>, inspect: (docker: Docker) => Promise<unknown>) {
     return this.call(what, (docker) =>
       inspect(docker).then(
         () => true,
@@ -124,7 +384,7 @@ export class Engine {
    * Opens a long-lived engine stream. The deadline covers the opening only (a stream that arrives late is
    * destroyed); aborting `signal` destroys the stream, which is how a client that leaves ends it.
    */
-  async openStream<T extends Readable | Duplex>(
+  private async openStream<T extends Readable | Duplex>(
     what: Record<string, unknown>,
     open: (docker: Docker) => Promise<T>,
     signal?: AbortSignal,
@@ -133,7 +393,7 @@ export class Engine {
     const opening = open(this.streams);
     let stream: T;
     try {
-      stream = await this.withDeadline(what, opening, this.timeoutMs);
+      stream = await this.withDeadline({ nodeId: this.nodeId, ...what }, opening, this.timeoutMs);
     } catch (error) {
       opening.then((late) => late.destroy()).catch(() => {});
       throw error;
@@ -148,7 +408,7 @@ export class Engine {
   }
 
   /** Waits for `work` at most `deadlineMs`; the engine's failures are translated as `call` does. */
-  async withDeadline<T>(what: Record<string, unknown>, work: Promise<T>, deadlineMs = this.timeoutMs) {
+  private async withDeadline<T>(what: Record<string, unknown>, work: Promise<T>, deadlineMs: number) {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -169,136 +429,8 @@ export class Engine {
   }
 }
 
-const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOENT',
-  'EACCES',
-  'ECONNRESET',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'EPIPE',
-]);
-
-/**
- * Podman's causes for what Docker answers 409 (or 403, for networks in use and built-in networks): a name
- * in use, a container in the wrong state, an object something else still uses, an image id with several
- * names (Docker: "must be forced").
- */
-const PODMAN_CONFLICT_CAUSES = [
-  /^container state improper$/,
-  /^that name is already in use$/,
-  /^(network|volume) already exists$/,
-  /^(network|volume) is being used$/,
-  /^image is in use by a container$/,
-  /by ID with more than one tag .*please force removal$/,
-];
-
-function isEngineConflict(error: EngineFailure): boolean {
-  const status = error?.statusCode;
-  if (status === 409 || status === 403) return true;
-  const cause = error?.json?.cause;
-  return (
-    status === 500 && typeof cause === 'string' && PODMAN_CONFLICT_CAUSES.some((known) => known.test(cause))
-  );
-}
-
-/** An engine failure as the gateway answers it: 404, 409 (with the engine's words), or 422 with a reason. */
-export function translateEngineError(error: EngineFailure, what: Record<string, unknown>): Error {
-  if (error instanceof AppError) return error;
-  const denial = findEgressDenial(error);
-  if (denial) return unprocessable('EGRESS_DENIED', denial.message, { rule: denial.rule });
-  const status = error?.statusCode;
-  if (status === 404) return notFound({ ...what, engineMessage: engineMessage(error) });
-  if (isEngineConflict(error))
-    return conflict('ENGINE_CONFLICT', { explanation: engineMessage(error), engineStatus: status });
-  if (typeof status === 'number')
-    return unprocessable('ENGINE_REFUSED', engineMessage(error), { engineStatus: status });
-  const code = error?.code ?? error?.cause?.code;
-  if (code && UNREACHABLE_CODES.has(code))
-    return unprocessable('ENGINE_UNREACHABLE', `the container engine could not be reached: ${code}`, {
-      errno: code,
-    });
-  if (/timeout|timed out/i.test(String(error?.message)))
-    return unprocessable('ENGINE_TIMEOUT', 'the container engine did not answer in time');
-  return unprocessable(
-    'ENGINE_UNREACHABLE',
-    `the container engine could not be reached: ${engineMessage(error)}`,
-  );
-}
-
-/**
- * Builds the client for a node. It connects lazily, on the first call. A remote engine's client
- * connects to `address`, the one the egress guard checked for the endpoint's host (the caller's
- * check, EngineNodeService, repeated whenever it reuses a client), never to the host name again: a
- * second lookup could answer another address (DNS rebinding).
- */
-export function connectEngine(
-  endpoint: Endpoint,
-  credentials: EngineCredentials,
-  timeoutMs: number,
-  address: string | undefined,
-): Engine {
-  const options = clientOptions(endpoint, credentials, timeoutMs, address);
-  const { timeout: _socketTimeout, ...streamOptions } = options;
-  const DockerClient = loadDockerode();
-  return new Engine(new DockerClient(options), new DockerClient(streamOptions), endpoint, timeoutMs, address);
-}
-
-/** Idle connections of a TLS engine close after this, as with Node's global agent. */
-const IDLE_SOCKET_MS = 5000;
-
-function clientOptions(
-  endpoint: Endpoint,
-  credentials: EngineCredentials,
-  timeoutMs: number,
-  address: string | undefined,
-): Docker.DockerOptions {
-  if (endpoint.kind === 'unix') return { socketPath: endpoint.socketPath, timeout: timeoutMs };
-  const host = address ?? endpoint.host;
-  if (endpoint.kind === 'tcp') {
-    const tls = Boolean(credentials.tlsCa || credentials.tlsCert || credentials.tlsKey);
-    // Connected to the address, the TLS session still names the host: its certificate is verified
-    // against the name (and SNI sent for it), as if the name had been connected to.
-    const named = tls && !net.isIP(endpoint.host);
-    return {
-      host,
-      port: endpoint.port,
-      protocol: tls ? 'https' : 'http',
-      timeout: timeoutMs,
-      ...(named
-        ? {
-            agent: new https.Agent({ keepAlive: true, timeout: IDLE_SOCKET_MS, servername: endpoint.host }),
-          }
-        : {}),
-      ...(credentials.tlsCa ? { ca: credentials.tlsCa } : {}),
-      ...(credentials.tlsCert ? { cert: credentials.tlsCert } : {}),
-      ...(credentials.tlsKey ? { key: credentials.tlsKey } : {}),
-    };
-  }
-  return {
-    protocol: 'ssh',
-    host,
-    port: endpoint.port,
-    username: endpoint.username,
-    timeout: timeoutMs,
-    sshOptions: {
-      readyTimeout: timeoutMs,
-      ...(credentials.sshKey ? { privateKey: credentials.sshKey } : {}),
-    },
-  } as Docker.DockerOptions;
-}
-
-/** Networks every engine creates itself; disconnecting from one can cut a container off. */
-export const BUILT_IN_NETWORKS = new Set(['bridge', 'host', 'none']);
-
-/** Engines answer container names with a leading slash (`/web`). */
-export const stripSlash = (name: string | undefined) => (name ?? '').replace(/^\//, '');
-
 /** A raw engine request, for what dockerode does not offer as needed (a stream it would buffer, a status it does not expect). */
-export function dial<T>(
+function dial<T>(
   docker: Docker,
   request: {
     path: string;

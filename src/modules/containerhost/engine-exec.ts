@@ -1,5 +1,5 @@
 import { unprocessable } from '../../core/errors.js';
-import { type Engine, translateEngineError } from './docker.js';
+import type { EnginePort } from './engine-port.js';
 import type { OutputStream } from './schemas/container-streams.js';
 import { FrameDecoder } from './stream-frames.js';
 
@@ -39,26 +39,21 @@ export const envList = (env: Record<string, string> | undefined) =>
  * closed pipe may go on running in the container.
  */
 export async function runExec(
-  engine: Engine,
+  engine: EnginePort,
   what: Record<string, unknown>,
   containerId: string,
   spec: ExecSpec,
   limits: ExecLimits,
 ): Promise<ExecOutcome> {
   const started = performance.now();
-  const exec = await engine.call(what, (docker) =>
-    docker.getContainer(containerId).exec({
-      Cmd: spec.cmd,
-      AttachStdout: true,
-      AttachStderr: true,
-      ...(spec.env ? { Env: envList(spec.env) } : {}),
-      ...(spec.workingDir ? { WorkingDir: spec.workingDir } : {}),
-      ...(spec.user ? { User: spec.user } : {}),
-    }),
-  );
-  const stream = await engine.openStream(what, (docker) =>
-    docker.getExec(exec.id).start({ hijack: true, stdin: false }),
-  );
+  const execId = await engine.createExec(containerId, {
+    cmd: spec.cmd,
+    env: envList(spec.env),
+    workingDir: spec.workingDir,
+    user: spec.user,
+    tty: false,
+  });
+  const stream = await engine.startExec(execId, { tty: false });
   const kept: Record<OutputStream, Buffer[]> = { stdout: [], stderr: [] };
   const size: Record<OutputStream, number> = { stdout: 0, stderr: 0 };
   let truncated = false;
@@ -86,10 +81,10 @@ export async function runExec(
     stream.once('close', finish);
     stream.once('error', (error) => {
       clearTimeout(timer);
-      reject(translateEngineError(error, what));
+      reject(engine.failure(error, what));
     });
   });
-  const exitCode = timedOut ? null : ((await engine.call(what, () => exec.inspect())).ExitCode ?? null);
+  const exitCode = timedOut ? null : (await engine.inspectExec(execId)).exitCode;
   return {
     exitCode,
     stdout: Buffer.concat(kept.stdout).toString('utf8'),
@@ -108,7 +103,7 @@ const TOOL_OUTPUT_LIMIT_BYTES = 64 * 1024;
  * and what it printed (stderr first), for the caller's error message.
  */
 export async function runTool(
-  engine: Engine,
+  engine: EnginePort,
   what: Record<string, unknown>,
   containerId: string,
   cmd: string[],

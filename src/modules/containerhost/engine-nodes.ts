@@ -20,7 +20,11 @@ import {
 } from '../../core/trust-boundary.js';
 import type { DbOrTx } from '../../db/client.js';
 import { containerhostNodes } from '../../db/schema/index.js';
-import { connectEngine, type Endpoint, type Engine, parseEndpoint, translateEngineError } from './docker.js';
+import type { DockerEngine } from './docker.js';
+import { connectEngine } from './docker-client.js';
+import { translateEngineError } from './docker-errors.js';
+import { type Endpoint, parseEndpoint } from './engine-endpoints.js';
+import type { EnginePort } from './engine-port.js';
 import { dropRegistryCredentials } from './registry-credentials.js';
 import type {
   EngineNode,
@@ -67,7 +71,7 @@ export class EngineNodeService {
    * Engine clients by node, reused while the node is unchanged. Bounded: a node deleted by another
    * gateway process is never deleted here, and an evicted client is rebuilt on its next use.
    */
-  private readonly engines = new LRUCache<string, { updatedAt: number; engine: Engine }>({
+  private readonly engines = new LRUCache<string, { updatedAt: number; engine: DockerEngine }>({
     max: ENGINE_CLIENTS,
   });
 
@@ -109,7 +113,7 @@ export class EngineNodeService {
   async get(nodeId: string): Promise<EngineNodeWithEngine> {
     const row = await this.row(nodeId);
     const engine = await this.engineFor(row);
-    const version = await engine.call({ nodeId }, (docker) => docker.version());
+    const version = await engine.version();
     return {
       ...toView(row),
       engine: {
@@ -125,7 +129,7 @@ export class EngineNodeService {
   }
 
   /** The engine of a node, for the other services of this module. */
-  async engine(nodeId: string): Promise<{ node: EngineNodeRow; engine: Engine }> {
+  async engine(nodeId: string): Promise<{ node: EngineNodeRow; engine: EnginePort }> {
     const node = await this.row(nodeId);
     return { node, engine: await this.engineFor(node) };
   }
@@ -223,7 +227,7 @@ export class EngineNodeService {
    * The client of a node, reused while the node and the address its host resolves to are unchanged.
    * Where it connects is checked on every use, a reused client too (DNS may have moved the host).
    */
-  private async engineFor(row: EngineNodeRow): Promise<Engine> {
+  private async engineFor(row: EngineNodeRow): Promise<DockerEngine> {
     const endpoint = parseEndpoint(row.endpoint);
     if ('error' in endpoint) throw validationError([{ path: ['endpoint'], message: endpoint.error }]);
     const address = await this.reach(endpoint);
@@ -240,7 +244,7 @@ export class EngineNodeService {
       tlsKey: open('tlsKey'),
       sshKey: open('sshPrivateKey'),
     };
-    const engine = connectEngine(endpoint, credentials, this.deps.config.dockerTimeoutMs, address);
+    const engine = connectEngine(row.id, endpoint, credentials, this.deps.config.dockerTimeoutMs, address);
     this.engines.set(row.id, { updatedAt: row.updatedAt.getTime(), engine });
     return engine;
   }

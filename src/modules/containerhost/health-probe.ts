@@ -1,7 +1,6 @@
-import type { ContainerInspectInfo } from 'dockerode';
 import { type EgressGuard, findEgressDenial } from '../../core/egress-guard.js';
 import { unprocessable } from '../../core/errors.js';
-import { type Engine, egressFor, publishedHost } from './docker.js';
+import { type EngineContainer, type EnginePort, egressFor } from './engine-port.js';
 import type { HealthCheckConfig, HealthResult } from './schemas/health-checks.js';
 
 // One HTTP(S) probe of a container: where it goes, and what the answer means.
@@ -12,14 +11,12 @@ const BODY_READ_LIMIT = 1024 * 1024;
 /** Resolves the target URL, then performs one HTTP(S) request with the configured timeout. */
 export async function probeContainer(
   egress: EgressGuard,
-  engine: Engine,
+  engine: EnginePort,
   containerName: string,
   config: HealthCheckConfig,
 ): Promise<HealthResult> {
-  const container = await engine.call({ containerName }, (docker) =>
-    docker.getContainer(containerName).inspect(),
-  );
-  const nodeHost = publishedHost(engine.endpoint);
+  const container = await engine.inspectContainer(containerName);
+  const nodeHost = engine.publishedHost;
   if (!config.enabled) {
     let url: string | null = null;
     try {
@@ -94,7 +91,7 @@ export function unmeasuredResult(
 }
 
 /** Where a probe goes: hostPort on the node's host, else containerPort at the container's address, else its first published TCP port. */
-function targetUrl(nodeHost: string, container: ContainerInspectInfo, config: HealthCheckConfig): string {
+function targetUrl(nodeHost: string, container: EngineContainer, config: HealthCheckConfig): string {
   const hostFor = (host: string) => (host.includes(':') ? `[${host}]` : host);
   if (config.hostPort !== null)
     return `${config.scheme}://${hostFor(nodeHost)}:${config.hostPort}${config.path}`;

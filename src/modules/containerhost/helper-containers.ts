@@ -2,7 +2,7 @@ import type { Deps } from '../../core/deps.js';
 import { AppError, unprocessable } from '../../core/errors.js';
 import type { containerhostNodes } from '../../db/schema/index.js';
 import type { ArchiveTarget } from './archive.js';
-import type { Engine } from './docker.js';
+import type { EnginePort } from './engine-port.js';
 import type { ImagePuller } from './image-pull.js';
 
 /** A helper container with a volume mounted at /volume, ready for the archive API; remove it after use. */
@@ -21,21 +21,24 @@ type NodeRow = typeof containerhostNodes.$inferSelect;
 export class HelperContainers {
   constructor(private readonly deps: Pick<Deps, 'config' | 'log'> & { puller: ImagePuller }) {}
 
-  async open(engine: Engine, node: NodeRow, volumeName: string, purpose: string): Promise<HelperContainer> {
+  async open(
+    engine: EnginePort,
+    node: NodeRow,
+    volumeName: string,
+    purpose: string,
+  ): Promise<HelperContainer> {
     const nodeId = node.id;
     const what = { nodeId, volume: volumeName };
-    await engine.call(what, (docker) => docker.getVolume(volumeName).inspect());
+    await engine.inspectVolume(volumeName);
     const image = node.helperImage ?? this.deps.config.helperImage;
     const create = () =>
-      engine.call({ nodeId, image }, (docker) =>
-        docker.createContainer({
-          Image: image,
-          Cmd: ['true'],
-          Labels: { 'io.infragate.helper': purpose },
-          NetworkDisabled: true,
-          HostConfig: { Binds: [`${volumeName}:/volume`], NetworkMode: 'none' },
-        }),
-      );
+      engine.createContainer({
+        Image: image,
+        Cmd: ['true'],
+        Labels: { 'io.infragate.helper': purpose },
+        NetworkDisabled: true,
+        HostConfig: { Binds: [`${volumeName}:/volume`], NetworkMode: 'none' },
+      });
     let helper: Awaited<ReturnType<typeof create>>;
     try {
       helper = await create();
@@ -49,7 +52,7 @@ export class HelperContainers {
       target: { engine, containerId: helper.id, root: '/volume', what },
       remove: () =>
         engine
-          .call({ nodeId }, (docker) => docker.getContainer(helper.id).remove({ force: true, v: false }))
+          .removeContainer(helper.id, { force: true })
           .catch((error: unknown) =>
             this.deps.log.warn({ err: error, helper: helper.id }, 'helper container not removed'),
           ),
@@ -57,7 +60,7 @@ export class HelperContainers {
   }
 
   /** Pulls the helper image; a failed pull says what went wrong and how to fix it. */
-  private async pullHelperImage(engine: Engine, nodeId: string, image: string): Promise<void> {
+  private async pullHelperImage(engine: EnginePort, nodeId: string, image: string): Promise<void> {
     try {
       await this.deps.puller.pull(engine, nodeId, this.deps.puller.reference(image, 'helperImage'));
     } catch (error) {

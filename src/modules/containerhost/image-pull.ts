@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Deps } from '../../core/deps.js';
 import { findEgressDenial } from '../../core/egress-guard.js';
 import { type AppError, invalidField, notFound, unprocessable } from '../../core/errors.js';
-import { type Engine, egressFor, translateEngineError } from './docker.js';
+import { type EnginePort, egressFor } from './engine-port.js';
 import { type ImageReference, parseImageReference } from './image-references.js';
 import type { RegistryAuth, RegistryCredentialService } from './registry-credentials.js';
 import { serverAddress } from './registry-credentials.js';
@@ -56,7 +56,7 @@ export class ImagePuller {
   }
 
   async open(
-    engine: Engine,
+    engine: EnginePort,
     nodeId: string,
     reference: ImageReference,
     login: RegistryLogin | undefined,
@@ -70,31 +70,23 @@ export class ImagePuller {
       ? { ...login, serveraddress: serverAddress(reference.registry) }
       : stored;
     const image = reference.name;
-    const stream = await engine.openStream(
-      { nodeId, image },
-      (docker) =>
-        docker.createImage(auth ?? {}, {
-          fromImage: reference.fromImage,
-          ...(reference.tag ? { tag: reference.tag } : {}),
-        }) as Promise<Readable>,
-      signal,
-    );
+    const stream = await engine.pullImage(reference, auth, signal);
     return {
       reference,
       credentials: login ? 'request' : stored ? 'stored' : 'none',
-      progress: progressOf(stream, image),
+      progress: progressOf(engine, stream, image),
     };
   }
 
   /** Runs a pull to its end (for callers that need the image, not the progress). */
-  async pull(engine: Engine, nodeId: string, reference: ImageReference): Promise<void> {
+  async pull(engine: EnginePort, nodeId: string, reference: ImageReference): Promise<void> {
     const session = await this.open(engine, nodeId, reference, undefined);
     for await (const _ of session.progress) {
       // Only the end matters here.
     }
   }
 
-  private async checkRegistry(engine: Engine, reference: ImageReference): Promise<void> {
+  private async checkRegistry(engine: EnginePort, reference: ImageReference): Promise<void> {
     try {
       await egressFor(this.deps.egress, engine).resolve(reference.host);
     } catch (error) {
@@ -114,7 +106,11 @@ export class ImagePuller {
   }
 }
 
-async function* progressOf(stream: Readable, image: string): AsyncGenerator<PullProgress> {
+async function* progressOf(
+  engine: EnginePort,
+  stream: Readable,
+  image: string,
+): AsyncGenerator<PullProgress> {
   const lines = new JsonLines();
   const handle = function* (messages: unknown[]) {
     for (const raw of messages) {
@@ -133,7 +129,7 @@ async function* progressOf(stream: Readable, image: string): AsyncGenerator<Pull
     for await (const chunk of stream) yield* handle(lines.push(chunk as Buffer));
     yield* handle(lines.flush());
   } catch (error) {
-    throw translateEngineError(error, { image });
+    throw engine.failure(error, { image });
   } finally {
     stream.destroy();
   }

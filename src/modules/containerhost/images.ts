@@ -48,13 +48,7 @@ export class ImageService {
 
   async remove(actor: AuditActor, nodeId: string, imageId: string, force: boolean): Promise<ImageRemoval> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const report = (await engine.call({ nodeId, imageId }, (docker) =>
-      docker.getImage(imageId).remove({ force }),
-    )) as { Untagged?: string; Deleted?: string }[];
-    const removal = {
-      untagged: report.flatMap((item) => (item.Untagged ? [item.Untagged] : [])),
-      deleted: report.flatMap((item) => (item.Deleted ? [item.Deleted] : [])),
-    };
+    const removal = await engine.removeImage(imageId, { force });
     await recordEngineChange(this.deps, actor, 'image', 'deleted', imageId, { nodeId, force, ...removal });
     return removal;
   }
@@ -62,13 +56,7 @@ export class ImageService {
   /** Removes dangling images (untagged and unused). */
   async prune(actor: AuditActor, nodeId: string): Promise<ImagePrune> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const report = await engine.call({ nodeId }, (docker) =>
-      docker.pruneImages({ filters: JSON.stringify({ dangling: ['true'] }) }),
-    );
-    const pruned = {
-      deleted: (report.ImagesDeleted ?? []).flatMap((item) => (item.Deleted ? [item.Deleted] : [])),
-      spaceReclaimed: report.SpaceReclaimed ?? 0,
-    };
+    const pruned = await engine.pruneDanglingImages();
     await this.deps.audit.recordAlone(this.deps.db, actor, {
       action: 'containerhost.image.pruned',
       targetType: 'containerhost_node',

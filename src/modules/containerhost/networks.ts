@@ -1,12 +1,11 @@
 import net from 'node:net';
-import type Docker from 'dockerode';
 import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, unprocessable, validationError } from '../../core/errors.js';
 import { labelIssues } from './container-spec.js';
-import { BUILT_IN_NETWORKS, stripSlash } from './docker.js';
 import { recordEngineChange } from './engine-audit.js';
 import type { EngineNodeService } from './engine-nodes.js';
+import { BUILT_IN_NETWORKS, type EngineContainer, type EngineNetwork, stripSlash } from './engine-port.js';
 import type { ResourceService } from './resources.js';
 import type { Connection, Disconnection, NetworkCreation } from './schemas/networks.js';
 import type { NetworkDetail } from './schemas/resources.js';
@@ -23,7 +22,7 @@ function isCidr(text: string): boolean {
   );
 }
 
-const isAttached = (container: Docker.ContainerInspectInfo, network: Docker.NetworkInspectInfo) =>
+const isAttached = (container: EngineContainer, network: EngineNetwork) =>
   Object.entries(container.NetworkSettings?.Networks ?? {}).some(
     ([name, n]) => name === network.Name || n.NetworkID === network.Id || n.NetworkID === network.Name,
   );
@@ -43,22 +42,14 @@ export class NetworkService {
       issues.push({ path: ['subnet'], message: 'must be a CIDR such as 10.42.0.0/24' });
     if (issues.length > 0) throw validationError(issues);
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    if (
-      await engine.exists({ nodeId, network: input.name }, (docker) =>
-        docker.getNetwork(input.name).inspect(),
-      )
-    )
-      throw conflict('NETWORK_NAME_TAKEN', { name: input.name });
-    const created = await engine.call({ nodeId, network: input.name }, (docker) =>
-      docker.createNetwork({
-        Name: input.name,
-        Driver: input.driver ?? 'bridge',
-        Internal: input.internal ?? false,
-        Labels: input.labels ?? {},
-        CheckDuplicate: true,
-        ...(input.subnet ? { IPAM: { Driver: 'default', Config: [{ Subnet: input.subnet }] } } : {}),
-      }),
-    );
+    if (await engine.networkExists(input.name)) throw conflict('NETWORK_NAME_TAKEN', { name: input.name });
+    const created = await engine.createNetwork({
+      name: input.name,
+      driver: input.driver ?? 'bridge',
+      internal: input.internal ?? false,
+      labels: input.labels ?? {},
+      subnet: input.subnet,
+    });
     await recordEngineChange(this.deps, actor, 'network', 'created', created.id, {
       nodeId,
       name: input.name,
@@ -72,20 +63,18 @@ export class NetworkService {
   /** Deletes a network no container is attached to; built-in networks are refused. */
   async remove(actor: AuditActor, nodeId: string, networkId: string): Promise<void> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const network = await engine.call({ nodeId, networkId }, (docker) =>
-      docker.getNetwork(networkId).inspect(),
-    );
+    const network = await engine.inspectNetwork(networkId);
     if (BUILT_IN_NETWORKS.has(network.Name))
       throw unprocessable('BUILT_IN_NETWORK', `${network.Name} is a built-in network; the engine keeps it`, {
         network: network.Name,
       });
-    const attached = Object.values(network.Containers ?? {}).map((c) => (c as { Name?: string }).Name ?? '');
+    const attached = Object.values(network.Containers ?? {}).map((c) => c.Name ?? '');
     if (attached.length > 0)
       throw conflict('NETWORK_IN_USE', {
         explanation: `containers are attached to ${network.Name}; disconnect or remove them first`,
         containers: attached,
       });
-    await engine.call({ nodeId, networkId }, (docker) => docker.getNetwork(network.Id).remove());
+    await engine.removeNetwork(network.Id);
     await recordEngineChange(this.deps, actor, 'network', 'deleted', network.Id, {
       nodeId,
       name: network.Name,
@@ -96,12 +85,7 @@ export class NetworkService {
     const { engine, network, container } = await this.pair(nodeId, networkId, containerId);
     if (isAttached(container, network))
       throw conflict('ALREADY_ATTACHED', { network: network.Name, container: stripSlash(container.Name) });
-    await engine.call({ nodeId, networkId, containerId }, (docker) =>
-      docker.getNetwork(network.Id).connect({
-        Container: container.Id,
-        ...(aliases ? { EndpointConfig: { Aliases: aliases } } : {}),
-      }),
-    );
+    await engine.connectNetwork(network.Id, container.Id, aliases ? { Aliases: aliases } : undefined);
     await recordEngineChange(this.deps, actor, 'network', 'connected', network.Id, {
       nodeId,
       network: network.Name,
@@ -130,9 +114,7 @@ export class NetworkService {
         `container ${stripSlash(container.Name)} is not attached to network ${network.Name}`,
         { network: network.Name, container: stripSlash(container.Name) },
       );
-    await engine.call({ nodeId, networkId, containerId }, (docker) =>
-      docker.getNetwork(network.Id).disconnect({ Container: container.Id, Force: force }),
-    );
+    await engine.disconnectNetwork(network.Id, container.Id, { force });
     await recordEngineChange(this.deps, actor, 'network', 'disconnected', network.Id, {
       nodeId,
       network: network.Name,
@@ -144,12 +126,8 @@ export class NetworkService {
 
   private async pair(nodeId: string, networkId: string, containerId: string) {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const network = await engine.call({ nodeId, networkId }, (docker) =>
-      docker.getNetwork(networkId).inspect(),
-    );
-    const container = await engine.call({ nodeId, containerId }, (docker) =>
-      docker.getContainer(containerId).inspect(),
-    );
+    const network = await engine.inspectNetwork(networkId);
+    const container = await engine.inspectContainer(containerId);
     return { engine, network, container };
   }
 }

@@ -1,10 +1,9 @@
-import type Docker from 'dockerode';
 import { and, eq } from 'drizzle-orm';
 import type { Deps } from '../../core/deps.js';
 import { type Page, paginateArray } from '../../core/pagination.js';
 import { containerhostResourcePlacements, type ResourceType } from '../../db/schema/index.js';
-import { BUILT_IN_NETWORKS, stripSlash } from './docker.js';
 import type { EngineNodeService } from './engine-nodes.js';
+import { BUILT_IN_NETWORKS, type EngineNetwork, type EngineVolume, stripSlash } from './engine-port.js';
 import type { ListQuery } from './schemas/params.js';
 import type {
   ContainerDetail,
@@ -31,9 +30,7 @@ export class ResourceService {
 
   async listContainers(nodeId: string, filter: ContainerListQuery): Promise<Page<ContainerSummary>> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const rows = await engine.call({ nodeId }, (docker) =>
-      docker.listContainers({ all: filter.all ?? false }),
-    );
+    const rows = await engine.listContainers({ all: filter.all ?? false });
     const items = rows.map(
       (c): Unplaced<ContainerSummary> => ({
         id: c.Id,
@@ -59,9 +56,7 @@ export class ResourceService {
 
   async inspectContainer(nodeId: string, containerId: string): Promise<ContainerDetail> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const c = await engine.call({ nodeId, containerId }, (docker) =>
-      docker.getContainer(containerId).inspect(),
-    );
+    const c = await engine.inspectContainer(containerId);
     return {
       id: c.Id,
       name: stripSlash(c.Name),
@@ -115,45 +110,37 @@ export class ResourceService {
 
   async listNetworks(nodeId: string, filter: ListQuery): Promise<Page<Network & Placement>> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const rows = await engine.call({ nodeId }, (docker) => docker.listNetworks());
+    const rows = await engine.listNetworks();
     return this.ordered(nodeId, 'network', rows.map(networkView), (item) => item.name, filter);
   }
 
   async inspectNetwork(nodeId: string, networkId: string): Promise<NetworkDetail> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const n = await engine.call({ nodeId, networkId }, (docker) => docker.getNetwork(networkId).inspect());
+    const n = await engine.inspectNetwork(networkId);
     return {
       ...networkView(n),
       containers: Object.entries(n.Containers ?? {}).map(([id, c]) => ({
         id,
-        name: (c as { Name?: string }).Name ?? null,
-        ipv4Address: (c as { IPv4Address?: string }).IPv4Address || null,
+        name: c.Name ?? null,
+        ipv4Address: c.IPv4Address || null,
       })),
     };
   }
 
   async listVolumes(nodeId: string, filter: ListQuery): Promise<Page<Volume & Placement>> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const answer = await engine.call({ nodeId }, (docker) => docker.listVolumes());
-    return this.ordered(
-      nodeId,
-      'volume',
-      (answer.Volumes ?? []).map(volumeView),
-      (item) => item.name,
-      filter,
-    );
+    const volumes = await engine.listVolumes();
+    return this.ordered(nodeId, 'volume', volumes.map(volumeView), (item) => item.name, filter);
   }
 
   async inspectVolume(nodeId: string, name: string): Promise<Volume> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    return volumeView(
-      await engine.call({ nodeId, volume: name }, (docker) => docker.getVolume(name).inspect()),
-    );
+    return volumeView(await engine.inspectVolume(name));
   }
 
   async listImages(nodeId: string, filter: ListQuery): Promise<Page<ImageSummary>> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const rows = await engine.call({ nodeId }, (docker) => docker.listImages());
+    const rows = await engine.listImages();
     const items = rows.map(
       (i): Unplaced<ImageSummary> => ({
         id: i.Id,
@@ -177,7 +164,7 @@ export class ResourceService {
 
   async inspectImage(nodeId: string, imageId: string): Promise<ImageDetail> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const i = await engine.call({ nodeId, imageId }, (docker) => docker.getImage(imageId).inspect());
+    const i = await engine.inspectImage(imageId);
     return {
       id: i.Id,
       repoTags: i.RepoTags ?? [],
@@ -234,7 +221,7 @@ export class ResourceService {
   }
 }
 
-function networkView(n: Docker.NetworkInspectInfo): Network {
+function networkView(n: EngineNetwork): Network {
   return {
     id: n.Id,
     name: n.Name,
@@ -248,7 +235,7 @@ function networkView(n: Docker.NetworkInspectInfo): Network {
   };
 }
 
-function volumeView(v: Docker.VolumeInspectInfo & { CreatedAt?: string }): Volume {
+function volumeView(v: EngineVolume): Volume {
   return {
     name: v.Name,
     driver: v.Driver,

@@ -2,9 +2,9 @@ import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, validationError } from '../../core/errors.js';
 import { labelIssues } from './container-spec.js';
-import { stripSlash } from './docker.js';
 import { recordEngineChange } from './engine-audit.js';
 import type { EngineNodeService } from './engine-nodes.js';
+import { stripSlash } from './engine-port.js';
 import type { ResourceService } from './resources.js';
 import type { Volume } from './schemas/resources.js';
 import type { VolumeCreation } from './schemas/volumes.js';
@@ -23,13 +23,9 @@ export class VolumeService {
     const issues = labelIssues(input.labels);
     if (issues.length > 0) throw validationError(issues);
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const what = { nodeId, volume: input.name };
-    const taken = await engine.exists(what, (docker) => docker.getVolume(input.name).inspect());
-    if (taken) throw conflict('VOLUME_NAME_TAKEN', { name: input.name });
+    if (await engine.volumeExists(input.name)) throw conflict('VOLUME_NAME_TAKEN', { name: input.name });
     const driver = input.driver ?? 'local';
-    await engine.call(what, (docker) =>
-      docker.createVolume({ Name: input.name, Driver: driver, Labels: input.labels ?? {} }),
-    );
+    await engine.createVolume({ name: input.name, driver, labels: input.labels ?? {} });
     await recordEngineChange(this.deps, actor, 'volume', 'created', input.name, { nodeId, driver });
     return this.deps.resources.inspectVolume(nodeId, input.name);
   }
@@ -40,18 +36,10 @@ export class VolumeService {
    */
   async remove(actor: AuditActor, nodeId: string, name: string, force: boolean): Promise<void> {
     const { engine } = await this.deps.engineNodes.engine(nodeId);
-    const what = { nodeId, volume: name };
-    await engine.call(what, (docker) => docker.getVolume(name).inspect());
-    const users = force
-      ? await engine.call(what, (docker) =>
-          docker.listContainers({ all: true, filters: JSON.stringify({ volume: [name] }) }),
-        )
-      : [];
-    for (const user of users)
-      await engine.call({ nodeId, containerId: user.Id }, (docker) =>
-        docker.getContainer(user.Id).remove({ force: true }),
-      );
-    await engine.call(what, (docker) => docker.getVolume(name).remove());
+    await engine.inspectVolume(name);
+    const users = force ? await engine.listContainers({ all: true, volume: name }) : [];
+    for (const user of users) await engine.removeContainer(user.Id, { force: true });
+    await engine.removeVolume(name);
     await recordEngineChange(this.deps, actor, 'volume', 'deleted', name, {
       nodeId,
       force,
