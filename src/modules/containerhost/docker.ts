@@ -18,8 +18,8 @@ import type {
   ExecCreation,
   LogSelection,
   NetworkSpec,
+  RegistryAuth,
 } from './engine-port.js';
-import type { RegistryAuth } from './registry-credentials.js';
 
 // The engine port over the Docker Engine API (Docker or Podman), through dockerode: the one place that
 // knows the client library and the API's status codes.

@@ -19,13 +19,12 @@ import {
   withDroppedSecrets,
 } from '../../core/trust-boundary.js';
 import type { DbOrTx } from '../../db/client.js';
-import { containerhostNodes } from '../../db/schema/index.js';
+import { containerhostNodes, containerhostRegistryCredentials } from '../../db/schema/index.js';
 import type { DockerEngine } from './docker.js';
 import { connectEngine } from './docker-client.js';
 import { translateEngineError } from './docker-errors.js';
 import { type Endpoint, parseEndpoint } from './engine-endpoints.js';
 import type { EnginePort } from './engine-port.js';
-import { dropRegistryCredentials } from './registry-credentials.js';
 import type {
   EngineNode,
   EngineNodeChanges,
@@ -33,6 +32,18 @@ import type {
   EngineNodeWithEngine,
 } from './schemas/engine-nodes.js';
 import type { ListQuery } from './schemas/params.js';
+
+/**
+ * Deletes the stored credentials of a node whose engine moved: its pulls hand them to the engine, so
+ * they would follow the node to the new one. Answers their registries.
+ */
+export async function dropRegistryCredentials(tx: DbOrTx, nodeId: string): Promise<string[]> {
+  const rows = await tx
+    .delete(containerhostRegistryCredentials)
+    .where(eq(containerhostRegistryCredentials.nodeId, nodeId))
+    .returning({ registry: containerhostRegistryCredentials.registry });
+  return rows.map((row) => row.registry).sort();
+}
 
 type EngineNodeRow = typeof containerhostNodes.$inferSelect;
 

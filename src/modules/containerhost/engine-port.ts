@@ -1,6 +1,12 @@
 import type { Duplex, Readable } from 'node:stream';
 import type { EgressGuard } from '../../core/egress-guard.js';
-import type { RegistryAuth } from './registry-credentials.js';
+
+/** What the engine takes in X-Registry-Auth. */
+export interface RegistryAuth {
+  username: string;
+  password: string;
+  serveraddress: string;
+}
 
 // The container engine as the services see it: one node's engine, in the gateway's words. The objects
 // it answers are the Engine API's documented JSON (what every transport carries: the Docker Engine API

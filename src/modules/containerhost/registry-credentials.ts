@@ -3,22 +3,15 @@ import type { AuditActor } from '../../core/actor.js';
 import type { Deps } from '../../core/deps.js';
 import { notFound } from '../../core/errors.js';
 import { fetchPage, type Page, type PageRequest } from '../../core/pagination.js';
-import type { DbOrTx } from '../../db/client.js';
 import { containerhostRegistryCredentials } from '../../db/schema/index.js';
 import type { EngineNodeService } from './engine-nodes.js';
+import type { RegistryAuth } from './engine-port.js';
 import { DOCKER_HUB, registryKey } from './image-references.js';
 import type { RegistryCredential, RegistryLogin } from './schemas/registry-credentials.js';
 
 type CredentialRow = typeof containerhostRegistryCredentials.$inferSelect;
 
 const SEALED_CONTEXT = 'containerhost_registry_credentials.password';
-
-/** What the engine takes in X-Registry-Auth. */
-export interface RegistryAuth {
-  username: string;
-  password: string;
-  serveraddress: string;
-}
 
 /** The address the engine expects for a registry's credentials (Docker Hub keeps its historical one). */
 export const serverAddress = (registry: string) =>
@@ -30,18 +23,6 @@ const view = (row: CredentialRow): RegistryCredential => ({
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
-
-/**
- * Deletes the stored credentials of a node whose engine moved: its pulls hand them to the engine, so
- * they would follow the node to the new one. Answers their registries.
- */
-export async function dropRegistryCredentials(tx: DbOrTx, nodeId: string): Promise<string[]> {
-  const rows = await tx
-    .delete(containerhostRegistryCredentials)
-    .where(eq(containerhostRegistryCredentials.nodeId, nodeId))
-    .returning({ registry: containerhostRegistryCredentials.registry });
-  return rows.map((row) => row.registry).sort();
-}
 
 /**
  * Registry credentials a node's pulls use when a request brings none; the password is sealed at rest.
