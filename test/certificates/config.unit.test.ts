@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { configProblems as problems } from '../support/config-problems.js';
+import { configProblems as problems } from '../unit-support/config-problems.js';
 
 describe('HTTPS and ACME configuration', () => {
   it("starts no TLS listener and orders from Let's Encrypt by default", () => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { configProblems as problems } from '../support/config-problems.js';
+import { configProblems as problems } from '../unit-support/config-problems.js';
 
 // The operator's settings of what on the gateway's own host its records may reach: node roots and
 // engine sockets, both compared by real path.

@@ -5,9 +5,11 @@ import { describe, expect, it } from 'vitest';
 // The unit project (`npm run test:unit`) gives feedback in seconds because its files start nothing:
 // the helpers under test/ start gateways and peers, src/server.ts a gateway, src/db/client.ts a
 // database. A file that needs one of them is no unit test; name it *.test.ts or *.single.test.ts.
+// test/unit-support/ holds the helpers that start nothing, which unit tests may share.
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const STARTS_SOMETHING = (file: string) =>
-  file.startsWith('test/') || ['src/server.ts', 'src/db/client.ts'].includes(file);
+  (file.startsWith('test/') && !file.startsWith('test/unit-support/')) ||
+  ['src/server.ts', 'src/db/client.ts'].includes(file);
 
 const filesUnder = (dir: string, name: RegExp) =>
   fs

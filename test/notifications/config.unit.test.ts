@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { configProblems as problems } from '../support/config-problems.js';
+import { configProblems as problems } from '../unit-support/config-problems.js';
 
 describe('notification settings', () => {
   it('link to http://HOST:PORT by default, and to the machine’s name when listening on every address', () => {
