@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
+import { areaAccess } from '../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import {
   Certificate,
@@ -10,8 +11,8 @@ import {
 } from './schemas.js';
 import type { CertificateService } from './service.js';
 
-const view = { scope: 'certificates:view' } as const;
-const manage = { scope: 'certificates:manage' } as const;
+const { view, manage } = areaAccess('certificates');
+
 const tags = ['certificates'];
 
 /** SSL certificates uploaded with their private key (`certificates:view` / `certificates:manage`). */

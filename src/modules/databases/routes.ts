@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
+import { areaAccess } from '../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import { DataWithDroppedSecrets } from '../../core/trust-boundary.js';
 import type { KeyValueConsole } from './console.js';
@@ -16,8 +17,8 @@ import {
   NewDatabase,
 } from './schemas.js';
 
-const view = { scope: 'databases:view' } as const;
-const manage = { scope: 'databases:manage' } as const;
+const { view, manage } = areaAccess('databases');
+
 // The console's minimum; the service then requires databases:write or databases:admin by the
 // command's class as the server describes it.
 const read = { scope: 'databases:read' } as const;

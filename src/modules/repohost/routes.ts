@@ -1,4 +1,5 @@
 import type { GatewayModule } from '../../core/app.js';
+import { areaAccess } from '../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import { DataWithDroppedSecrets } from '../../core/trust-boundary.js';
 import {
@@ -12,8 +13,8 @@ import {
 } from './schemas.js';
 import type { RepohostService } from './service.js';
 
-const view = { scope: 'integrations:view' } as const;
-const manage = { scope: 'integrations:manage' } as const;
+const { view, manage } = areaAccess('integrations');
+
 const tags = ['integrations'];
 
 /**

@@ -1,3 +1,4 @@
+import { areaAccess } from '../../../core/auth/area-access.js';
+
+export const { view, manage } = areaAccess('audit');
 /** The scopes of the audit routes. */
-export const view = { scope: 'audit:view' } as const;
-export const manage = { scope: 'audit:manage' } as const;

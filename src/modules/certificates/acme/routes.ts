@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { notFound } from '../../../core/errors.js';
 import { DataOf, IdParams, PageOf, Success } from '../../../core/http-schemas.js';
 import {
@@ -13,8 +14,8 @@ import type { ChallengeStore } from './challenges.js';
 import type { DnsProviderService } from './dns-providers.js';
 import type { AcmeOrderService } from './order-service.js';
 
-const view = { scope: 'certificates:view' } as const;
-const manage = { scope: 'certificates:manage' } as const;
+const { view, manage } = areaAccess('certificates');
+
 const tags = ['certificates'];
 const PROVIDERS = '/api/ssl-certificates/dns-providers';
 

@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { validationError } from '../../../core/errors.js';
 import type { FileRead } from '../archive.js';
 import { FileBytes } from '../schemas/files.js';
 
+export const { view, manage } = areaAccess('containerhost');
+
 /** What the container-host routes declare: the scope each needs and their OpenAPI tag. */
-export const view = { scope: 'containerhost:view' } as const;
-export const manage = { scope: 'containerhost:manage' } as const;
 export const tags = ['containerhost'];
 
 /** Lets routes whose body is optional be called without one (validated as `{}`). */

@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import type { ProviderCatalog } from '../provider-catalog.js';
 import { PublicCatalogEntry } from '../schemas.js';
 
-const view = { scope: 'inference:view' } as const;
+const { view } = areaAccess('inference');
+
 const tags = ['inference'];
 
 /** `/api/inference/providers/catalog`: the providers a connection can be made to. */

@@ -1,4 +1,5 @@
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../../core/http-schemas.js';
 import { DataWithDroppedSecrets } from '../../../core/trust-boundary.js';
 import type { ConnectionTester } from '../connection-test.js';
@@ -12,8 +13,8 @@ import {
 } from '../schemas.js';
 import type { TokenRefresher } from '../token-refresh.js';
 
-const view = { scope: 'inference:view' } as const;
-const manage = { scope: 'inference:manage' } as const;
+const { view, manage } = areaAccess('inference');
+
 const tags = ['inference'];
 
 /** `/api/inference/connections`: connections to catalog providers, their tests and token refreshes. */

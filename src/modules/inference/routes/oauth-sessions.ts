@@ -1,10 +1,11 @@
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { PageOf } from '../../../core/http-schemas.js';
 import type { OAuthSessionService } from '../oauth-sessions.js';
 import { Session, SessionCompletion, SessionListQuery, SessionParams, SessionStart } from '../schemas.js';
 
-const view = { scope: 'inference:view' } as const;
-const manage = { scope: 'inference:manage' } as const;
+const { view, manage } = areaAccess('inference');
+
 const tags = ['inference'];
 
 /** `/api/inference/providers/oauth`: OAuth sign-in sessions that end in a new connection. */

@@ -1,3 +1,4 @@
+import { areaAccess } from '../../../core/auth/area-access.js';
+
+export const { view, manage } = areaAccess('logging');
 /** The scopes of the logging routes. */
-export const view = { scope: 'logging:view' } as const;
-export const manage = { scope: 'logging:manage' } as const;

@@ -1,10 +1,11 @@
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../../core/http-schemas.js';
 import { NewStorageNode, StorageNode, StorageNodeChanges, StorageNodeListQuery } from '../schemas.js';
 import type { StorageNodeService } from '../storage-nodes.js';
 
-const view = { scope: 'nodes:view' } as const;
-const manage = { scope: 'nodes:manage' } as const;
+const { view, manage } = areaAccess('nodes');
+
 const tags = ['nodes'];
 
 /** Storage nodes (roots on the gateway host) under `/api/nodes` (`nodes:view` / `nodes:manage`). */

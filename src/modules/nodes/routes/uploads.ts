@@ -1,13 +1,14 @@
 import { Readable } from 'node:stream';
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { validationError } from '../../../core/errors.js';
 import { DataOf, IdParams, PageOf } from '../../../core/http-schemas.js';
 import { ChunkQuery, NewUpload, Upload, UploadListQuery, UploadParams } from '../schemas.js';
 import { chunkTooLarge } from '../upload-errors.js';
 import type { UploadService } from '../upload-service.js';
 
-const view = { scope: 'nodes:view' } as const;
-const manage = { scope: 'nodes:manage' } as const;
+const { view, manage } = areaAccess('nodes');
+
 const tags = ['nodes'];
 
 function declaredLength(header: string | undefined): number | undefined {

@@ -1,4 +1,5 @@
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
 import type { DeployTokenService } from '../deploy-tokens.js';
 import {
@@ -10,8 +11,8 @@ import {
   ProjectParams,
 } from '../schemas.js';
 
-const view = { scope: 'pages:view' } as const;
-const manage = { scope: 'pages:manage' } as const;
+const { view, manage } = areaAccess('pages');
+
 const tags = ['pages'];
 
 /** A project's deploy tokens under `/api/pages/:projectId/deploy-tokens` (`pages:view` / `pages:manage`). */

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { validationError } from '../../../core/errors.js';
 import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
 import { deployTokenCredential } from '../deploy-token-credential.js';
@@ -16,6 +17,8 @@ import {
   ProjectParams,
 } from '../schemas.js';
 
+const { view, manage } = areaAccess('pages');
+
 /** Content types a deployment archive may be sent with (the format is detected from the bytes). */
 const ARCHIVE_CONTENT_TYPES = [
   'application/gzip',
@@ -25,8 +28,6 @@ const ARCHIVE_CONTENT_TYPES = [
   'application/octet-stream',
 ];
 
-const view = { scope: 'pages:view' } as const;
-const manage = { scope: 'pages:manage' } as const;
 const tags = ['pages'];
 
 /**

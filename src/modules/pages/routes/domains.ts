@@ -1,4 +1,5 @@
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
 import type { DomainService } from '../domains.js';
 import {
@@ -11,8 +12,8 @@ import {
   ProjectParams,
 } from '../schemas.js';
 
-const view = { scope: 'pages:view' } as const;
-const manage = { scope: 'pages:manage' } as const;
+const { view, manage } = areaAccess('pages');
+
 const tags = ['pages'];
 
 /** A project's custom domains under `/api/pages/:projectId/domains` (`pages:view` / `pages:manage`). */

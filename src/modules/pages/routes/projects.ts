@@ -1,4 +1,5 @@
 import type { GatewayModule } from '../../../core/app.js';
+import { areaAccess } from '../../../core/auth/area-access.js';
 import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
 import { deployTokenCredential } from '../deploy-token-credential.js';
 import type { DeployTokenService } from '../deploy-tokens.js';
@@ -13,8 +14,8 @@ import {
   SlugParams,
 } from '../schemas.js';
 
-const view = { scope: 'pages:view' } as const;
-const manage = { scope: 'pages:manage' } as const;
+const { view, manage } = areaAccess('pages');
+
 const tags = ['pages'];
 
 /**
