@@ -28,6 +28,7 @@ import { completeDocument, documentRoute } from './core/openapi/openapi-document
 import { SECURITY_SCHEMES } from './core/openapi/security.js';
 import { requestForLog } from './core/query-free-log.js';
 import { OneLinePerRequest } from './core/request-log.js';
+import { SecondFactorPort } from './core/second-factors.js';
 import { SecretBox } from './core/secret-box.js';
 import { PagePolicies, registerSecurityHeaders } from './core/security-headers.js';
 import { SignInThrottlePort } from './core/sign-in-throttle.js';
@@ -148,6 +149,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     certificateRequests: new CertificateRequestPort(),
     certificateChoices: new CertificateChoicePort(),
     signInThrottle: new SignInThrottlePort(),
+    secondFactors: new SecondFactorPort(),
     auditChain: new AuditChainPort(),
     log: app.log,
     subscribe: database.subscribe,
