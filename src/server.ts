@@ -23,7 +23,7 @@ import { answerFrameworkError, registerErrorHandling } from './core/http-errors.
 import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
-import { NotificationOutbox } from './core/notifications.js';
+import { NotificationPort } from './core/notifications.js';
 import { completeDocument, documentRoute } from './core/openapi/openapi-document.js';
 import { SECURITY_SCHEMES } from './core/openapi/security.js';
 import { requestForLog } from './core/query-free-log.js';
@@ -144,7 +144,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     secrets: new SecretBox(options.masterKey),
     egress,
     jobs,
-    notifications: new NotificationOutbox({ maxAttempts: config.notify.maxAttempts }),
+    notifications: new NotificationPort(),
     principals,
     certificateRequests: new CertificateRequestPort(),
     certificateChoices: new CertificateChoicePort(),
