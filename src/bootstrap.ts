@@ -1,10 +1,10 @@
 import { count, eq } from 'drizzle-orm';
 import { systemActor } from './core/actor.js';
 import type { AuditRecorder } from './core/audit-recorder.js';
+import { issueToken } from './core/auth/tokens.js';
 import type { Db } from './db/client.js';
 import { lockForTransaction } from './db/locks.js';
 import { groups, users } from './db/schema/index.js';
-import { issueToken } from './modules/auth/tokens.js';
 import { createSetupCode } from './modules/console/setup-codes.js';
 
 export const FIRST_ADMIN_EMAIL = 'admin@localhost';

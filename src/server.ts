@@ -23,11 +23,12 @@ import { answerFrameworkError, registerErrorHandling } from './core/http-errors.
 import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
-import { NotificationOutbox } from './core/notifications.js';
+import { NotificationPort } from './core/notifications.js';
 import { completeDocument, documentRoute } from './core/openapi/openapi-document.js';
 import { SECURITY_SCHEMES } from './core/openapi/security.js';
 import { requestForLog } from './core/query-free-log.js';
 import { OneLinePerRequest } from './core/request-log.js';
+import { SecondFactorPort } from './core/second-factors.js';
 import { SecretBox } from './core/secret-box.js';
 import { PagePolicies, registerSecurityHeaders } from './core/security-headers.js';
 import { SignInThrottlePort } from './core/sign-in-throttle.js';
@@ -143,11 +144,12 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     secrets: new SecretBox(options.masterKey),
     egress,
     jobs,
-    notifications: new NotificationOutbox({ maxAttempts: config.notify.maxAttempts }),
+    notifications: new NotificationPort(),
     principals,
     certificateRequests: new CertificateRequestPort(),
     certificateChoices: new CertificateChoicePort(),
     signInThrottle: new SignInThrottlePort(),
+    secondFactors: new SecondFactorPort(),
     auditChain: new AuditChainPort(),
     log: app.log,
     subscribe: database.subscribe,

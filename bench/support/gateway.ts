@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { App } from '../../src/core/app.js';
+import { issueToken } from '../../src/core/auth/tokens.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { groups, users } from '../../src/db/schema/index.js';
-import { issueToken } from '../../src/modules/auth/tokens.js';
 import { buildServer } from '../../src/server.js';
 
 export interface BenchGateway {

@@ -1,15 +1,15 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { systemActor } from '../core/actor.js';
 import { tokenScopes } from '../core/auth/scope-input.js';
+import { createApiToken } from '../core/auth/tokens.js';
 import type { Deps } from '../core/deps.js';
 import { parseDuration } from '../core/duration.js';
-import { createApiToken } from '../modules/auth/tokens.js';
 import { UserService } from '../modules/users/service.js';
 import { CliError } from './cli-error.js';
 import { alignColumns } from './output.js';
 
-/** What the admin commands run on: the server's deps, or the same three opened by the CLI itself. */
-export type AdminContext = Pick<Deps, 'db' | 'audit' | 'principals'>;
+/** What the admin commands run on: the server's deps, or the same four opened by the CLI itself. */
+export type AdminContext = Pick<Deps, 'db' | 'audit' | 'principals' | 'secondFactors'>;
 
 export interface CommandOutput {
   stdout: string;

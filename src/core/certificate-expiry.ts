@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../db/client.js';
-import type { NotificationOutbox } from './notifications.js';
+import type { Notifications } from './notifications.js';
 
 /** What the expiry events of a certificate need to know about it. */
 export interface CertificateValidity {
@@ -19,7 +19,7 @@ export interface CertificateValidity {
  */
 export async function reportCertificateExpiry(
   tx: DbOrTx,
-  notifications: Pick<NotificationOutbox, 'emit'>,
+  notifications: Notifications,
   certificate: CertificateValidity,
   now = new Date(),
 ): Promise<void> {

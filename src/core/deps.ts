@@ -9,7 +9,8 @@ import type { BackgroundJobs } from './background-jobs.js';
 import type { CertificateChoicePort } from './certificate-choices.js';
 import type { CertificateRequestPort } from './certificate-requests.js';
 import type { EgressGuard } from './egress-guard.js';
-import type { NotificationOutbox } from './notifications.js';
+import type { NotificationPort } from './notifications.js';
+import type { SecondFactorPort } from './second-factors.js';
 import type { SecretBox } from './secret-box.js';
 import type { SignInThrottlePort } from './sign-in-throttle.js';
 
@@ -25,7 +26,7 @@ export interface Deps {
   egress: EgressGuard;
   jobs: BackgroundJobs;
   /** The notification outbox: `emit(tx, event)` inside the transaction of the change that causes it. */
-  notifications: NotificationOutbox;
+  notifications: NotificationPort;
   principals: PrincipalResolver;
   /** Certificates ordered for names other modules serve (served by the certificates module). */
   certificateRequests: CertificateRequestPort;
@@ -33,6 +34,8 @@ export interface Deps {
   certificateChoices: CertificateChoicePort;
   /** The failed-login throttle of every way in (served by the auth module). */
   signInThrottle: SignInThrottlePort;
+  /** Removing a user's second factor when an administrator resets it (served by the auth module). */
+  secondFactors: SecondFactorPort;
   /** Verifying the audit hash chain (served by the audit module). */
   auditChain: AuditChainPort;
   log: FastifyBaseLogger;

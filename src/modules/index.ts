@@ -1,5 +1,6 @@
 import type { GatewayModule } from '../core/app.js';
 import auditModule from './audit/module.js';
+import authModule from './auth/module.js';
 import certificatesModule from './certificates/module.js';
 import consoleModule from './console/module.js';
 import containerhostModule from './containerhost/module.js';
@@ -17,7 +18,8 @@ import usersModule from './users/module.js';
 /** Every area of the gateway, registered in this order. */
 export const modules: GatewayModule[] = [
   systemModule,
-  // Users and groups, with the auth area (login, sessions, tokens) sharing their service.
+  // Login, sessions, API tokens and second factors; then users and groups, who administer accounts.
+  authModule,
   usersModule,
   // Single sign-on: OpenID Connect providers and the sign-in through them.
   identityProvidersModule,

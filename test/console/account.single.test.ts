@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { issueToken } from '../../src/core/auth/tokens.js';
 import { users } from '../../src/db/schema/index.js';
-import { issueToken } from '../../src/modules/auth/tokens.js';
 import {
   accessibilityViolations,
   type ConsoleHarness,

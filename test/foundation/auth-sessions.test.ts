@@ -171,7 +171,7 @@ describe('sessions of the caller', () => {
   it('revoke-others with an API token revokes every browser session of the user', async () => {
     const session = await login();
     const [operator] = await gateway.deps.db.select().from(users).where(eq(users.email, email));
-    const { issueToken } = await import('../../src/modules/auth/tokens.js');
+    const { issueToken } = await import('../../src/core/auth/tokens.js');
     const api = await issueToken(gateway.deps.db, {
       userId: operator!.id,
       kind: 'api',

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueToken } from '../../src/core/auth/tokens.js';
 import { authTokens } from '../../src/db/schema/index.js';
-import { issueToken } from '../../src/modules/auth/tokens.js';
 import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';

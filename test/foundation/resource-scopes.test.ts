@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueToken } from '../../src/modules/auth/tokens.js';
+import { issueToken } from '../../src/core/auth/tokens.js';
 import { createNode } from '../nodes/helpers.js';
 import { auditEventsMatching } from '../support/audit-events.js';
 import { eventually } from '../support/eventually.js';

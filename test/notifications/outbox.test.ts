@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotificationOutbox } from '../../src/modules/notifications/outbox.js';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
 import type { TestGateway } from '../support/gateway.js';
 import { createRule, createWebhookChannel, emit, healthEvent, startNotifyGateway } from './helpers.js';
@@ -14,6 +15,9 @@ afterAll(async () => {
   await gateway?.close();
   await receiver?.stop();
 });
+
+/** The outbox's reminders, which the sweep asks for on its schedule, asked for here at chosen times. */
+const reminders = () => new NotificationOutbox({ maxAttempts: gateway.deps.config.notify.maxAttempts });
 
 let counter = 0;
 /** A fresh resource id per test, so conditions of one test never meet another's. */
@@ -109,8 +113,7 @@ describe('reminders while a bad state lasts', () => {
       labels: { containerName: `reminded-${id}` },
       occurredAt: new Date(began),
     });
-    const remind = (at: number) =>
-      gateway.deps.db.transaction((tx) => gateway.deps.notifications.remind(tx, new Date(at)));
+    const remind = (at: number) => gateway.deps.db.transaction((tx) => reminders().remind(tx, new Date(at)));
     expect(await remind(began + 20 * 60_000)).toBe(0);
     expect(await remind(began + 65 * 60_000)).toBe(1);
     expect(await remind(began + 70 * 60_000)).toBe(0);
@@ -133,7 +136,7 @@ describe('reminders while a bad state lasts', () => {
       occurredAt: new Date(Date.now() - 10 * 60_000),
     });
     await emit(gateway, { ...healthEvent('online', id), labels });
-    await gateway.deps.db.transaction((tx) => gateway.deps.notifications.remind(tx));
+    await gateway.deps.db.transaction((tx) => reminders().remind(tx));
     const payloads = await payloadsOf(ruleId);
     expect(payloads.map((payload) => payload.state)).toEqual(['offline', 'online']);
   });

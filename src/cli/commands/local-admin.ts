@@ -45,9 +45,10 @@ async function runLocally(argv: string[]): Promise<void> {
     process.stdout.write(`${remote.stdout}\n`);
     return;
   }
-  const [{ AuditRecorder }, { PrincipalResolver }] = await Promise.all([
+  const [{ AuditRecorder }, { PrincipalResolver }, { SecondFactorPort }] = await Promise.all([
     import('../../core/audit-recorder.js'),
     import('../../core/auth/principal-resolver.js'),
+    import('../../core/second-factors.js'),
   ]);
   const storage = await openStorage(config);
   try {
@@ -56,6 +57,8 @@ async function runLocally(argv: string[]): Promise<void> {
         db: storage.database.db,
         audit: new AuditRecorder(),
         principals: new PrincipalResolver(storage.database.db),
+        // Left unserved: no admin command resets a second factor (that is the API's, with the auth module).
+        secondFactors: new SecondFactorPort(),
       },
       argv,
       stdin,

@@ -1,19 +1,18 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { AuditActor } from '../../core/actor.js';
+import { signInAccount } from '../../core/auth/accounts.js';
 import type { ClientInfo } from '../../core/auth/client-info.js';
 import { verifyPassword } from '../../core/auth/passwords.js';
+import { startBrowserSession } from '../../core/auth/tokens.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, unauthorized, unprocessable } from '../../core/errors.js';
 import { groups, type LoginChallengeKind, users, userTotp } from '../../db/schema/index.js';
-import type { UserService } from '../users/service.js';
 import type { LoginChallenges } from './login-challenges.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { Credentials, LoginAnswer, LoginStep, SecondStep, TotpEnrolment } from './schemas.js';
-import { startBrowserSession } from './tokens.js';
 import type { TotpService } from './totp.js';
 
 export interface LoginDeps extends Pick<Deps, 'db' | 'audit' | 'config'> {
-  users: UserService;
   throttle: LoginThrottle;
   challenges: LoginChallenges;
   totp: TotpService;
@@ -87,7 +86,7 @@ export class LoginService {
     const challenge = await this.deps.challenges.find(challengeToken);
     if (challenge.kind !== 'enrol')
       throw unprocessable('ENROLMENT_NOT_EXPECTED', 'this sign-in asks for the code of your authenticator');
-    const user = await this.deps.users.getUser(challenge.userId);
+    const user = await signInAccount(this.deps.db, challenge.userId);
     return this.deps.totp.startEnrolment(auditActorOf(user, client), user);
   }
 
@@ -99,7 +98,7 @@ export class LoginService {
     if ((step.code === undefined) === (step.recoveryCode === undefined))
       throw invalidField(['code'], 'send either code or recoveryCode');
     const challenge = await this.deps.challenges.find(step.challengeToken);
-    const user = await this.deps.users.getUser(challenge.userId);
+    const user = await signInAccount(this.deps.db, challenge.userId);
     if (challenge.kind === 'enrol' && step.recoveryCode !== undefined)
       throw invalidField(['recoveryCode'], 'recovery codes come with the enrolment; send the code instead');
     const attempt = { email: user.email, userId: user.id, client };
@@ -142,7 +141,7 @@ export class LoginService {
     session: { token: string; csrfToken: string; expiresAt: Date },
     userId: string,
   ): Promise<LoginAnswer> {
-    const { id, email, name, groupName, scopes } = await this.deps.users.getUser(userId);
+    const { id, email, name, groupName, scopes } = await signInAccount(this.deps.db, userId);
     return {
       token: session.token,
       csrfToken: session.csrfToken,

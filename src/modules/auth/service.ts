@@ -1,20 +1,16 @@
-import { and, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Actor } from '../../core/actor.js';
 import type { AuditAction } from '../../core/audit-actions.js';
 import type { ClientInfo } from '../../core/auth/client-info.js';
 import { hashPassword, verifyPassword } from '../../core/auth/passwords.js';
 import { tokenScopes } from '../../core/auth/scope-input.js';
 import { csrfTokenFor } from '../../core/auth/token-secrets.js';
+import { activeToken, createApiToken, revokeSessions } from '../../core/auth/tokens.js';
 import type { Deps } from '../../core/deps.js';
 import { invalidField, notFound, unprocessable } from '../../core/errors.js';
-import type { DbOrTx } from '../../db/client.js';
 import { authTokens, type TokenKind, users } from '../../db/schema/index.js';
 import type { LoginThrottle } from './login-throttle.js';
 import type { IssuedApiToken, Me, NewApiToken, PasswordChange, Session, TokenRecord } from './schemas.js';
-import { createApiToken } from './tokens.js';
-
-const activeToken = () =>
-  and(isNull(authTokens.revokedAt), or(isNull(authTokens.expiresAt), gt(authTokens.expiresAt, sql`now()`)));
 
 const tokenColumns = {
   id: authTokens.id,
@@ -27,23 +23,6 @@ const tokenColumns = {
   userAgent: authTokens.userAgent,
   clientIp: authTokens.clientIp,
 };
-
-/** Revokes a user's active browser sessions, except `keep`; answers how many. */
-export async function revokeSessions(tx: DbOrTx, userId: string, keep?: string): Promise<number> {
-  const rows = await tx
-    .update(authTokens)
-    .set({ revokedAt: new Date() })
-    .where(
-      and(
-        eq(authTokens.userId, userId),
-        eq(authTokens.kind, 'session'),
-        keep ? ne(authTokens.id, keep) : undefined,
-        activeToken(),
-      ),
-    )
-    .returning({ id: authTokens.id });
-  return rows.length;
-}
 
 export type AuthDeps = Pick<Deps, 'db' | 'audit' | 'principals' | 'config'> & { throttle: LoginThrottle };
 

@@ -8,7 +8,7 @@ import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
-import type { NotificationOutbox } from '../../core/notifications.js';
+import type { Notifications } from '../../core/notifications.js';
 import { fetchPage } from '../../core/pagination.js';
 import type { SecretBox } from '../../core/secret-box.js';
 import { containsText } from '../../core/text-filters.js';
@@ -34,7 +34,7 @@ export class CertificateService {
   private readonly db: Db;
   private readonly audit: AuditRecorder;
   private readonly secrets: SecretBox;
-  private readonly notifications: NotificationOutbox;
+  private readonly notifications: Notifications;
   /** Name or id of the certificate the TLS listener serves by default (`INFRAGATE_TLS_DEFAULT_CERTIFICATE`). */
   private readonly defaultCertificate: string | undefined;
 

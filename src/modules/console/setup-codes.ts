@@ -4,11 +4,11 @@ import type { AuditActor } from '../../core/actor.js';
 import type { ClientInfo } from '../../core/auth/client-info.js';
 import { hashPassword } from '../../core/auth/passwords.js';
 import { hashTokenSecret } from '../../core/auth/token-secrets.js';
+import { startBrowserSession } from '../../core/auth/tokens.js';
 import type { Deps } from '../../core/deps.js';
 import { unprocessable } from '../../core/errors.js';
 import type { DbOrTx } from '../../db/client.js';
 import { consoleSetupCodes, users } from '../../db/schema/index.js';
-import { startBrowserSession } from '../auth/tokens.js';
 
 /** Where the console's setup page lives; the printed link is `<base>/setup?code=<code>`. */
 export const SETUP_PAGE_PATH = '/setup';

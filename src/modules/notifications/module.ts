@@ -5,6 +5,7 @@ import { ChannelService } from './channels.js';
 import { DeliveryService } from './deliveries.js';
 import { deliveryRoutes } from './delivery-routes.js';
 import { NotificationEventService } from './events.js';
+import { NotificationOutbox } from './outbox.js';
 import { ruleRoutes } from './rule-routes.js';
 import { RuleService } from './rules.js';
 import { NotificationSweep } from './sweep.js';
@@ -13,10 +14,13 @@ import { DeliveryWorker } from './worker.js';
 /** Notifications: builds the services once, registers the delivery worker and the sweeps, and the routes. */
 const notificationsModule: GatewayModule = async (app) => {
   const { deps } = app;
+  const outbox = new NotificationOutbox({ maxAttempts: deps.config.notify.maxAttempts });
+  // Every module reports its events through deps.notifications into this outbox.
+  deps.notifications.serve(outbox);
   const sender = new ChannelSender(deps);
-  const worker = new DeliveryWorker({ ...deps, sender });
+  const worker = new DeliveryWorker({ ...deps, outbox, sender });
   worker.register();
-  new NotificationSweep(deps).register();
+  new NotificationSweep({ ...deps, outbox }).register();
   await app.register(channelRoutes, { channels: new ChannelService({ ...deps, sender }) });
   await app.register(ruleRoutes, { rules: new RuleService(deps) });
   await app.register(deliveryRoutes, {

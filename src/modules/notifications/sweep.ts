@@ -9,6 +9,7 @@ import {
   siemDestinations,
   sslCertificates,
 } from '../../db/schema/index.js';
+import type { NotificationOutbox } from './outbox.js';
 
 export const SWEEP_JOB = 'notifications.sweep';
 export const CHAIN_JOB = 'notifications.audit-chain';
@@ -53,7 +54,9 @@ export class NotificationSweep {
   private verified: { seq: number; hash: string; fullWalkDue: number } | undefined;
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'log' | 'notifications' | 'auditChain'>,
+    private readonly deps: Pick<Deps, 'db' | 'config' | 'jobs' | 'log' | 'auditChain'> & {
+      outbox: NotificationOutbox;
+    },
   ) {}
 
   register(): void {
@@ -74,20 +77,20 @@ export class NotificationSweep {
     await this.certificates(now);
     await this.repohostTokens(now);
     await this.forgetDeleted();
-    await this.deps.db.transaction((tx) => this.deps.notifications.remind(tx, now));
+    await this.deps.db.transaction((tx) => this.deps.outbox.remind(tx, now));
   }
 
   private async forgetDeleted(): Promise<void> {
-    const { db, notifications } = this.deps;
+    const { db, outbox } = this.deps;
     await db.transaction(async (tx) => {
       for (const [kind, live] of Object.entries(LIVE_RESOURCES)) {
-        await notifications.forgetOthers(tx, kind as NotificationEventKind, live(db));
+        await outbox.forgetOthers(tx, kind as NotificationEventKind, live(db));
       }
     });
   }
 
   private async certificates(now: Date): Promise<void> {
-    const { db, notifications } = this.deps;
+    const { db, outbox } = this.deps;
     const certificates = await db
       .select({
         id: sslCertificates.id,
@@ -99,12 +102,12 @@ export class NotificationSweep {
       // An ACME certificate not issued yet has no expiry to watch.
       .where(isNotNull(sslCertificates.notAfter));
     await this.eachApart('certificate', certificates, (tx, certificate) =>
-      reportCertificateExpiry(tx, notifications, { ...certificate, notAfter: certificate.notAfter! }, now),
+      reportCertificateExpiry(tx, outbox, { ...certificate, notAfter: certificate.notAfter! }, now),
     );
   }
 
   private async repohostTokens(now: Date): Promise<void> {
-    const { db, notifications } = this.deps;
+    const { db, outbox } = this.deps;
     const connectors = await db
       .select({
         id: repohostConnectors.id,
@@ -117,7 +120,7 @@ export class NotificationSweep {
     await this.eachApart('repository host', connectors, async (tx, connector) => {
       const deadline = tokenDeadline(connector.tokenExpiresAt!);
       if (!deadline) return;
-      await notifications.emit(tx, {
+      await outbox.emit(tx, {
         kind: 'repohost.token.expiring',
         resource: { type: 'repohost_connector', id: connector.id, name: connector.name },
         labels: { connectorId: connector.id },
@@ -172,7 +175,7 @@ export class NotificationSweep {
     }
     const broken = report.firstBrokenLink;
     await this.deps.db.transaction((tx) =>
-      this.deps.notifications.emit(tx, {
+      this.deps.outbox.emit(tx, {
         kind: 'audit.chain.broken',
         resource: AUDIT_TRAIL,
         state: report.valid ? 'intact' : 'broken',

@@ -7,6 +7,7 @@ import { queryRows } from '../../db/raw.js';
 import { notificationAttempts, notificationChannels, notificationDeliveries } from '../../db/schema/index.js';
 import { DeliveryError } from './adapters/outbound.js';
 import type { ChannelSender } from './channel-sender.js';
+import type { NotificationOutbox } from './outbox.js';
 
 export const DELIVERY_JOB = 'notifications.deliver';
 
@@ -27,7 +28,8 @@ export class DeliveryWorker {
   private readonly job: DrainJob;
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'config' | 'log' | 'jobs' | 'notifications'> & {
+    private readonly deps: Pick<Deps, 'db' | 'dbKind' | 'config' | 'log' | 'jobs'> & {
+      outbox: NotificationOutbox;
       sender: ChannelSender;
     },
   ) {
@@ -43,7 +45,7 @@ export class DeliveryWorker {
 
   register(): void {
     this.job.register();
-    this.deps.notifications.onQueued(() => this.job.wake());
+    this.deps.outbox.onQueued(() => this.job.wake());
   }
 
   /** Deliveries were requeued: run soon. */

@@ -3,6 +3,7 @@ import type { Actor, AuditActor } from '../../core/actor.js';
 import type { AuditAction } from '../../core/audit-actions.js';
 import { hashPassword } from '../../core/auth/passwords.js';
 import { grantableScopes } from '../../core/auth/scope-input.js';
+import { revokeSessions } from '../../core/auth/tokens.js';
 import { conflictOnDuplicate, isForeignKeyViolation } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
 import { conflict, invalidField, notFound } from '../../core/errors.js';
@@ -12,8 +13,6 @@ import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx } from '../../db/client.js';
 import { groups, identityProviders, users } from '../../db/schema/index.js';
-import { revokeSessions } from '../auth/service.js';
-import { removeTotp } from '../auth/totp.js';
 import type { Group, GroupChange, NewGroup, NewUser, User, UserListQuery } from './schemas.js';
 import { type UserChange, UserChanges, userColumns } from './user-changes.js';
 
@@ -33,7 +32,7 @@ const isSelf = (actor: AuditActor, userId: string) => 'tokenId' in actor && acto
 export class UserService {
   private readonly changes: UserChanges;
 
-  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'principals'>) {
+  constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'principals' | 'secondFactors'>) {
     this.changes = new UserChanges(deps);
   }
 
@@ -181,7 +180,7 @@ export class UserService {
   async resetTotp(actor: AuditActor, id: string): Promise<User> {
     return this.deps.db.transaction(async (tx) => {
       const { email } = await this.getUser(id, tx);
-      if (!(await removeTotp(tx, id)))
+      if (!(await this.deps.secondFactors.remove(tx, id)))
         throw conflict('TOTP_NOT_ENABLED', { explanation: 'this user has no two-factor enrolment' });
       await this.deps.audit.record(tx, actor, {
         action: 'users.user.totp_reset',

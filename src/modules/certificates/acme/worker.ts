@@ -5,7 +5,7 @@ import { systemActor } from '../../../core/actor.js';
 import type { AuditRecorder } from '../../../core/audit-recorder.js';
 import { reportCertificateExpiry } from '../../../core/certificate-expiry.js';
 import type { Deps } from '../../../core/deps.js';
-import type { NotificationOutbox } from '../../../core/notifications.js';
+import type { Notifications } from '../../../core/notifications.js';
 import type { SecretBox } from '../../../core/secret-box.js';
 import type { Db } from '../../../db/client.js';
 import { acmeOrders, sslCertificates } from '../../../db/schema/index.js';
@@ -62,7 +62,7 @@ export class AcmeWorker {
   private readonly secrets: SecretBox;
   private readonly config: AcmeConfig;
   private readonly log: FastifyBaseLogger;
-  private readonly notifications: NotificationOutbox;
+  private readonly notifications: Notifications;
 
   private readonly orderer: AcmeOrderer;
   private readonly challenges: ChallengeStore;

@@ -1,9 +1,21 @@
-import type { AuditActor } from '../../core/actor.js';
-import type { AuditRecorder } from '../../core/audit-recorder.js';
-import type { ClientInfo } from '../../core/auth/client-info.js';
-import { csrfTokenFor, generateTokenSecret, hashTokenSecret } from '../../core/auth/token-secrets.js';
+import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { authTokens, type TokenKind } from '../../db/schema/index.js';
+import type { AuditActor } from '../actor.js';
+import type { AuditRecorder } from '../audit-recorder.js';
+import type { ClientInfo } from './client-info.js';
+import { csrfTokenFor, generateTokenSecret, hashTokenSecret } from './token-secrets.js';
+
+/*
+ * Issuing and revoking the gateway's credentials (API tokens and browser sessions). Core holds them
+ * beside the principal resolver that reads them, because every way in ends here: the password login
+ * (auth), single sign-on (identity-providers), the first-start setup code (console), the CLI, and a
+ * password set by an administrator (users), which revokes the user's sessions.
+ */
+
+/** Not revoked and not expired, as of the database's clock. */
+export const activeToken = () =>
+  and(isNull(authTokens.revokedAt), or(isNull(authTokens.expiresAt), gt(authTokens.expiresAt, sql`now()`)));
 
 /** How much of a secret is kept in the clear (`igw_` + 8 characters), so tokens can be told apart. */
 const PREFIX_LENGTH = 12;
@@ -118,4 +130,21 @@ export async function startBrowserSession(
     { action: 'auth.login.succeeded', targetType: 'session', targetId: session.id, metadata },
   );
   return { ...session, csrfToken: session.csrfToken!, expiresAt: session.expiresAt! };
+}
+
+/** Revokes a user's active browser sessions, except `keep`; answers how many. */
+export async function revokeSessions(tx: DbOrTx, userId: string, keep?: string): Promise<number> {
+  const rows = await tx
+    .update(authTokens)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(authTokens.userId, userId),
+        eq(authTokens.kind, 'session'),
+        keep ? ne(authTokens.id, keep) : undefined,
+        activeToken(),
+      ),
+    )
+    .returning({ id: authTokens.id });
+  return rows.length;
 }
