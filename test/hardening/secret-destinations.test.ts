@@ -27,15 +27,19 @@ const loaded = await Promise.all(
 );
 const isCase = (value: unknown): value is SecretDestinationCase =>
   typeof value === 'object' && value !== null && 'operation' in value && 'retarget' in value;
+// A file exports its cases one by one or as lists (`export const cases = [...]`).
 const cases = loaded.flatMap(({ file, exports }) =>
   Object.values(exports)
+    .flat()
     .filter(isCase)
     .map((walkCase) => ({ file, walkCase })),
 );
 
 /**
  * Write-only fields of a PATCH/PUT that have no destination to move, so no case: the gateway keeps
- * them and sends them nowhere.
+ * them and sends them nowhere. (The certificates area has no case at all: a DNS provider's TSIG key
+ * goes to its server, and no operation changes a provider, so another server is another provider
+ * with its own key; ACME account keys and certificate keys sign and are never sent.)
  */
 const EXEMPT: Record<string, Record<string, string>> = {
   'PUT /auth/me/password': {
@@ -44,6 +48,10 @@ const EXEMPT: Record<string, Record<string, string>> = {
   },
   'PUT /api/admin/users/{id}/password': {
     password: 'a sign-in password: the gateway keeps its hash and sends it nowhere',
+  },
+  'PUT /api/containerhost/nodes/{nodeId}/registry-credentials/{registry}': {
+    password:
+      'stored under its registry, the path itself: every PUT carries the password, so none can move it; a move of the node drops them (the registryCredentials case of PATCH /api/containerhost/nodes/{nodeId})',
   },
   'PUT /api/ssl-certificates/{id}': {
     privateKeyPem: 'the key of a certificate the gateway serves itself: it never leaves the gateway',
