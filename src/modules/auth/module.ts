@@ -22,9 +22,12 @@ const authModule: GatewayModule = async (app) => {
   deps.secondFactors.serve({ remove: removeTotp });
   const totp = new TotpService({ ...deps, throttle });
   const challenges = new LoginChallenges(deps);
-  await app.register(loginRoutes, { login: new LoginService({ ...deps, throttle, challenges, totp }) });
-  await app.register(authRoutes, { auth: new AuthService({ ...deps, throttle }) });
-  await app.register(totpRoutes, { totp });
+  await app.register(loginRoutes, {
+    prefix: '/auth/login',
+    login: new LoginService({ ...deps, throttle, challenges, totp }),
+  });
+  await app.register(authRoutes, { prefix: '/auth', auth: new AuthService({ ...deps, throttle }) });
+  await app.register(totpRoutes, { prefix: '/auth/me/totp', totp });
 };
 
 export default authModule;

@@ -13,7 +13,7 @@ const signedIn = { scope: AUTHENTICATED } as const;
 /** The caller's identity, sessions, password and API tokens. */
 export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { auth }) => {
   app.post(
-    '/auth/logout',
+    '/logout',
     {
       config: signedIn,
       schema: {
@@ -30,7 +30,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
   );
 
   app.get(
-    '/auth/me',
+    '/me',
     {
       config: signedIn,
       schema: { tags, summary: 'The authenticated user', response: { 200: DataOf(Me) } },
@@ -43,7 +43,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
   );
 
   app.get(
-    '/auth/me/sessions',
+    '/me/sessions',
     {
       config: signedIn,
       schema: {
@@ -56,7 +56,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
   );
 
   app.post(
-    '/auth/me/sessions/revoke-others',
+    '/me/sessions/revoke-others',
     {
       config: signedIn,
       schema: {
@@ -70,7 +70,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
   );
 
   app.put(
-    '/auth/me/password',
+    '/me/password',
     {
       config: { ...signedIn, errors: [422] },
       schema: {
@@ -89,7 +89,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
   );
 
   app.get(
-    '/auth/tokens',
+    '/tokens',
     {
       config: signedIn,
       schema: {
@@ -105,7 +105,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
   );
 
   app.post(
-    '/auth/tokens',
+    '/tokens',
     {
       config: signedIn,
       schema: {
@@ -122,7 +122,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
   );
 
   app.delete(
-    '/auth/tokens/:id',
+    '/tokens/:id',
     {
       config: signedIn,
       schema: {
