@@ -1,10 +1,10 @@
 import type { GatewayModule } from '../../core/app.js';
+import { AccountService } from './account.js';
 import { LoginService } from './login.js';
 import { LoginChallenges } from './login-challenges.js';
 import { loginRoutes } from './login-routes.js';
 import { LoginThrottle } from './login-throttle.js';
 import { authRoutes } from './routes.js';
-import { AuthService } from './service.js';
 import { removeTotp, TotpService } from './totp.js';
 import { totpRoutes } from './totp-routes.js';
 
@@ -26,7 +26,7 @@ const authModule: GatewayModule = async (app) => {
     prefix: '/auth/login',
     login: new LoginService({ ...deps, throttle, challenges, totp }),
   });
-  await app.register(authRoutes, { prefix: '/auth', auth: new AuthService({ ...deps, throttle }) });
+  await app.register(authRoutes, { prefix: '/auth', account: new AccountService({ ...deps, throttle }) });
   await app.register(totpRoutes, { prefix: '/auth/me/totp', totp });
 };
 

@@ -4,14 +4,14 @@ import { SESSION_COOKIE, sessionCookie } from '../../core/auth/authenticate.js';
 import { clientInfoOf } from '../../core/auth/client-info.js';
 import { AUTHENTICATED } from '../../core/auth/scopes.js';
 import { DataOf, IdParams, Success } from '../../core/http-schemas.js';
+import type { AccountService } from './account.js';
 import { IssuedApiToken, Me, NewApiToken, PasswordChange, Session, TokenList } from './schemas.js';
-import type { AuthService } from './service.js';
 
 const tags = ['auth'];
 const signedIn = { scope: AUTHENTICATED } as const;
 
 /** The caller's identity, sessions, password and API tokens. */
-export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { auth }) => {
+export const authRoutes: GatewayModule<{ account: AccountService }> = async (app, { account }) => {
   app.post(
     '/logout',
     {
@@ -23,7 +23,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request, reply) => {
-      await auth.logout(request.actor);
+      await account.logout(request.actor);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { success: true };
     },
@@ -38,7 +38,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
     async (request) => {
       // The cookie's own session (not a bearer one) gets its CSRF token again, for a reloaded page.
       const cookie = request.headers.authorization ? undefined : sessionCookie(request);
-      return { data: auth.currentUser(request.actor, cookie) };
+      return { data: account.currentUser(request.actor, cookie) };
     },
   );
 
@@ -52,7 +52,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
         response: { 200: Type.Object({ data: Type.Array(Session) }) },
       },
     },
-    async (request) => ({ data: await auth.listSessions(request.actor) }),
+    async (request) => ({ data: await account.listSessions(request.actor) }),
   );
 
   app.post(
@@ -66,7 +66,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
         response: { 200: Type.Object({ revoked: Type.Integer() }) },
       },
     },
-    async (request) => ({ revoked: await auth.revokeOtherSessions(request.actor) }),
+    async (request) => ({ revoked: await account.revokeOtherSessions(request.actor) }),
   );
 
   app.put(
@@ -84,7 +84,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request) => ({
-      revoked: await auth.changePassword(request.actor, request.body, clientInfoOf(request)),
+      revoked: await account.changePassword(request.actor, request.body, clientInfoOf(request)),
     }),
   );
 
@@ -99,8 +99,8 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request) => ({
-      data: await auth.listApiTokens(request.actor),
-      maxLifetimeDays: auth.maxTokenLifetimeDays,
+      data: await account.listApiTokens(request.actor),
+      maxLifetimeDays: account.maxTokenLifetimeDays,
     }),
   );
 
@@ -118,7 +118,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request, reply) =>
-      reply.status(201).send({ data: await auth.createApiToken(request.actor, request.body) }),
+      reply.status(201).send({ data: await account.createApiToken(request.actor, request.body) }),
   );
 
   app.delete(
@@ -133,7 +133,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request) => {
-      await auth.revokeApiToken(request.actor, request.params.id);
+      await account.revokeApiToken(request.actor, request.params.id);
       return { success: true };
     },
   );

@@ -8,8 +8,8 @@ import { AcmeOrderer } from './acme/orderer.js';
 import { acmeChallengeRoutes, acmeRoutes } from './acme/routes.js';
 import { AcmeTransport } from './acme/transport.js';
 import { ACME_JOB, AcmeWorker } from './acme/worker.js';
+import { CertificateService } from './certificates.js';
 import { certificateRoutes } from './routes.js';
-import { CertificateService } from './service.js';
 
 /** Certificates: builds the services and the ACME worker once and registers the routes. */
 const certificatesModule: GatewayModule = async (app) => {

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
 import { areaAccess } from '../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
+import type { CertificateService } from './certificates.js';
 import {
   Certificate,
   CertificateDownload,
@@ -9,7 +10,6 @@ import {
   CertificateMaterial,
   CertificateUpload,
 } from './schemas.js';
-import type { CertificateService } from './service.js';
 
 const { view, manage } = areaAccess('certificates');
 
