@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { systemActor } from '../src/core/actor.js';
-import { CertificateService } from '../src/modules/certificates/service.js';
+import { CertificateService } from '../src/modules/certificates/certificates.js';
 import { listenHttps } from '../src/modules/certificates/tls/https-listener.js';
 import { TLS_SETTINGS } from '../src/modules/certificates/tls/tls-settings.js';
 import { type Leaf, TestCa } from '../test/certificates/tls-material.js';

@@ -19,7 +19,7 @@ import { AuditRecorder } from '../src/core/audit-recorder.js';
 import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { loggingSchemaFolders } from '../src/db/schema/index.js';
-import { LoggingService } from '../src/modules/logging/service.js';
+import { LogSchemaService } from '../src/modules/logging/log-schemas.js';
 import { createDatabase, startPostgres } from '../test/services/postgres.js';
 
 const DEPTH = 20;
@@ -96,9 +96,9 @@ async function measure(size: number, serverUrl: string | undefined) {
   try {
     await migrate(database.db);
     const tree = await buildTree(database.db, size);
-    const logging = new LoggingService({ db: database.db, audit: new AuditRecorder() });
+    const schemas = new LogSchemaService({ db: database.db, audit: new AuditRecorder() });
     const actor = systemActor();
-    const folders = logging.schemaFolders;
+    const folders = schemas.folders;
     const leafMove = await time(MOVES, (index) =>
       folders.move(actor, tree.leaf, tree.chain[index % 2 === 0 ? DEPTH - 2 : DEPTH - 1]!),
     );

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { systemActor } from '../src/core/actor.js';
-import { CertificateService } from '../src/modules/certificates/service.js';
+import { CertificateService } from '../src/modules/certificates/certificates.js';
 import { listenHttps } from '../src/modules/certificates/tls/https-listener.js';
 import { type Leaf, TestCa } from '../test/certificates/tls-material.js';
 import { deploySite, SITE_FILES, SITE_TARGETS, siteArchive } from './support/bench-site.js';

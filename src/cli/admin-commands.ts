@@ -4,7 +4,7 @@ import { tokenScopes } from '../core/auth/scope-input.js';
 import { createApiToken } from '../core/auth/tokens.js';
 import type { Deps } from '../core/deps.js';
 import { parseDuration } from '../core/duration.js';
-import { UserService } from '../modules/users/service.js';
+import { UserService } from '../modules/users/users.js';
 import { CliError } from './cli-error.js';
 import { alignColumns } from './output.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../../src/core/actor.js';
 import type { App } from '../../src/core/app.js';
 import type { Database } from '../../src/db/client.js';
-import { CertificateService } from '../../src/modules/certificates/service.js';
+import { CertificateService } from '../../src/modules/certificates/certificates.js';
 import { type HttpsListener, listenHttps } from '../../src/modules/certificates/tls/https-listener.js';
 import { buildServer } from '../../src/server.js';
 import { openssl } from '../services/openssl-pki.js';

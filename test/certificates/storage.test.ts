@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/raw.js';
 import { auditEvents } from '../../src/db/schema/index.js';
-import { CertificateService } from '../../src/modules/certificates/service.js';
+import { CertificateService } from '../../src/modules/certificates/certificates.js';
 import { KEY_PASSPHRASE, makeTestPki, openssl, type TestPki } from '../services/openssl-pki.js';
 import { auditEventsAbout } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';

@@ -51,10 +51,10 @@ const FOREIGN_TABLE_USES: string[] = [
   'core/gateway-hostnames.ts → sslCertificates',
   // The password step reads the account and its second factor in one query, so an unknown email
   // costs what a known one does; the own-account and TOTP services read and write the password.
+  'modules/auth/account.ts → authTokens',
+  'modules/auth/account.ts → users',
   'modules/auth/login.ts → groups',
   'modules/auth/login.ts → users',
-  'modules/auth/service.ts → authTokens',
-  'modules/auth/service.ts → users',
   'modules/auth/totp.ts → groups',
   'modules/auth/totp.ts → users',
   'modules/console/setup-codes.ts → users',
@@ -64,7 +64,7 @@ const FOREIGN_TABLE_USES: string[] = [
   'modules/identity-providers/account-mapping.ts → users',
   'modules/identity-providers/provider-settings.ts → groups',
   'modules/identity-providers/providers.ts → groups',
-  'modules/users/service.ts → identityProviders',
+  'modules/users/users.ts → identityProviders',
   // The sweep watches other modules' deadlines and states (expiring certificates and tokens, …).
   'modules/notifications/sweep.ts → containerhostHealthChecks',
   'modules/notifications/sweep.ts → repohostConnectors',

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemActor } from '../../src/core/actor.js';
-import { CertificateService } from '../../src/modules/certificates/service.js';
+import { CertificateService } from '../../src/modules/certificates/certificates.js';
 import type { HttpsListener } from '../../src/modules/certificates/tls/https-listener.js';
 import { TestCa } from '../certificates/tls-material.js';
 import { openssl } from '../services/openssl-pki.js';

@@ -13,7 +13,7 @@ export const loginRoutes: GatewayModule<{ login: LoginService }> = async (app, {
   const cookieSecure = app.deps.config.cookieSecure;
 
   app.post(
-    '/auth/login',
+    '',
     {
       config: { ...open, errors: [401] },
       schema: {
@@ -37,7 +37,7 @@ export const loginRoutes: GatewayModule<{ login: LoginService }> = async (app, {
   );
 
   app.post(
-    '/auth/login/totp',
+    '/totp',
     {
       config: { ...open, errors: [401, 409] },
       schema: {
@@ -60,7 +60,7 @@ export const loginRoutes: GatewayModule<{ login: LoginService }> = async (app, {
   );
 
   app.post(
-    '/auth/login/totp/enrol',
+    '/totp/enrol',
     {
       config: { ...open, errors: [401, 409, 422] },
       schema: {

@@ -1,10 +1,10 @@
 import type { GatewayModule } from '../../core/app.js';
+import { AccountService } from './account.js';
 import { LoginService } from './login.js';
 import { LoginChallenges } from './login-challenges.js';
 import { loginRoutes } from './login-routes.js';
 import { LoginThrottle } from './login-throttle.js';
 import { authRoutes } from './routes.js';
-import { AuthService } from './service.js';
 import { removeTotp, TotpService } from './totp.js';
 import { totpRoutes } from './totp-routes.js';
 
@@ -22,9 +22,12 @@ const authModule: GatewayModule = async (app) => {
   deps.secondFactors.serve({ remove: removeTotp });
   const totp = new TotpService({ ...deps, throttle });
   const challenges = new LoginChallenges(deps);
-  await app.register(loginRoutes, { login: new LoginService({ ...deps, throttle, challenges, totp }) });
-  await app.register(authRoutes, { auth: new AuthService({ ...deps, throttle }) });
-  await app.register(totpRoutes, { totp });
+  await app.register(loginRoutes, {
+    prefix: '/auth/login',
+    login: new LoginService({ ...deps, throttle, challenges, totp }),
+  });
+  await app.register(authRoutes, { prefix: '/auth', account: new AccountService({ ...deps, throttle }) });
+  await app.register(totpRoutes, { prefix: '/auth/me/totp', totp });
 };
 
 export default authModule;

@@ -4,16 +4,16 @@ import { SESSION_COOKIE, sessionCookie } from '../../core/auth/authenticate.js';
 import { clientInfoOf } from '../../core/auth/client-info.js';
 import { AUTHENTICATED } from '../../core/auth/scopes.js';
 import { DataOf, IdParams, Success } from '../../core/http-schemas.js';
+import type { AccountService } from './account.js';
 import { IssuedApiToken, Me, NewApiToken, PasswordChange, Session, TokenList } from './schemas.js';
-import type { AuthService } from './service.js';
 
 const tags = ['auth'];
 const signedIn = { scope: AUTHENTICATED } as const;
 
 /** The caller's identity, sessions, password and API tokens. */
-export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { auth }) => {
+export const authRoutes: GatewayModule<{ account: AccountService }> = async (app, { account }) => {
   app.post(
-    '/auth/logout',
+    '/logout',
     {
       config: signedIn,
       schema: {
@@ -23,14 +23,14 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request, reply) => {
-      await auth.logout(request.actor);
+      await account.logout(request.actor);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { success: true };
     },
   );
 
   app.get(
-    '/auth/me',
+    '/me',
     {
       config: signedIn,
       schema: { tags, summary: 'The authenticated user', response: { 200: DataOf(Me) } },
@@ -38,12 +38,12 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
     async (request) => {
       // The cookie's own session (not a bearer one) gets its CSRF token again, for a reloaded page.
       const cookie = request.headers.authorization ? undefined : sessionCookie(request);
-      return { data: auth.currentUser(request.actor, cookie) };
+      return { data: account.currentUser(request.actor, cookie) };
     },
   );
 
   app.get(
-    '/auth/me/sessions',
+    '/me/sessions',
     {
       config: signedIn,
       schema: {
@@ -52,11 +52,11 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
         response: { 200: Type.Object({ data: Type.Array(Session) }) },
       },
     },
-    async (request) => ({ data: await auth.listSessions(request.actor) }),
+    async (request) => ({ data: await account.listSessions(request.actor) }),
   );
 
   app.post(
-    '/auth/me/sessions/revoke-others',
+    '/me/sessions/revoke-others',
     {
       config: signedIn,
       schema: {
@@ -66,11 +66,11 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
         response: { 200: Type.Object({ revoked: Type.Integer() }) },
       },
     },
-    async (request) => ({ revoked: await auth.revokeOtherSessions(request.actor) }),
+    async (request) => ({ revoked: await account.revokeOtherSessions(request.actor) }),
   );
 
   app.put(
-    '/auth/me/password',
+    '/me/password',
     {
       config: { ...signedIn, errors: [422] },
       schema: {
@@ -84,12 +84,12 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request) => ({
-      revoked: await auth.changePassword(request.actor, request.body, clientInfoOf(request)),
+      revoked: await account.changePassword(request.actor, request.body, clientInfoOf(request)),
     }),
   );
 
   app.get(
-    '/auth/tokens',
+    '/tokens',
     {
       config: signedIn,
       schema: {
@@ -99,13 +99,13 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request) => ({
-      data: await auth.listApiTokens(request.actor),
-      maxLifetimeDays: auth.maxTokenLifetimeDays,
+      data: await account.listApiTokens(request.actor),
+      maxLifetimeDays: account.maxTokenLifetimeDays,
     }),
   );
 
   app.post(
-    '/auth/tokens',
+    '/tokens',
     {
       config: signedIn,
       schema: {
@@ -118,11 +118,11 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request, reply) =>
-      reply.status(201).send({ data: await auth.createApiToken(request.actor, request.body) }),
+      reply.status(201).send({ data: await account.createApiToken(request.actor, request.body) }),
   );
 
   app.delete(
-    '/auth/tokens/:id',
+    '/tokens/:id',
     {
       config: signedIn,
       schema: {
@@ -133,7 +133,7 @@ export const authRoutes: GatewayModule<{ auth: AuthService }> = async (app, { au
       },
     },
     async (request) => {
-      await auth.revokeApiToken(request.actor, request.params.id);
+      await account.revokeApiToken(request.actor, request.params.id);
       return { success: true };
     },
   );

@@ -11,7 +11,7 @@ const signedIn = { scope: AUTHENTICATED } as const;
 /** The caller's own TOTP second factor: state, enrolment, confirmation, removal. */
 export const totpRoutes: GatewayModule<{ totp: TotpService }> = async (app, { totp }) => {
   app.get(
-    '/auth/me/totp',
+    '',
     {
       config: signedIn,
       schema: {
@@ -24,7 +24,7 @@ export const totpRoutes: GatewayModule<{ totp: TotpService }> = async (app, { to
   );
 
   app.post(
-    '/auth/me/totp',
+    '',
     {
       config: { ...signedIn, errors: [409] },
       schema: {
@@ -47,7 +47,7 @@ export const totpRoutes: GatewayModule<{ totp: TotpService }> = async (app, { to
   );
 
   app.post(
-    '/auth/me/totp/confirm',
+    '/confirm',
     {
       config: { ...signedIn, errors: [409] },
       schema: {
@@ -63,7 +63,7 @@ export const totpRoutes: GatewayModule<{ totp: TotpService }> = async (app, { to
   );
 
   app.delete(
-    '/auth/me/totp',
+    '',
     {
       config: { ...signedIn, errors: [409, 422] },
       schema: {

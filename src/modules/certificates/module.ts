@@ -5,11 +5,11 @@ import { ChallengeStore } from './acme/challenges.js';
 import { DnsProviderService } from './acme/dns-providers.js';
 import { AcmeOrderService } from './acme/order-service.js';
 import { AcmeOrderer } from './acme/orderer.js';
-import { acmeRoutes } from './acme/routes.js';
+import { acmeChallengeRoutes, acmeRoutes } from './acme/routes.js';
 import { AcmeTransport } from './acme/transport.js';
 import { ACME_JOB, AcmeWorker } from './acme/worker.js';
+import { CertificateService } from './certificates.js';
 import { certificateRoutes } from './routes.js';
-import { CertificateService } from './service.js';
 
 /** Certificates: builds the services and the ACME worker once and registers the routes. */
 const certificatesModule: GatewayModule = async (app) => {
@@ -36,8 +36,9 @@ const certificatesModule: GatewayModule = async (app) => {
     release: (tx, actor, release) => certificates.release(tx, actor, release),
   });
 
-  await app.register(certificateRoutes, { certificates });
-  await app.register(acmeRoutes, { orders, providers, challenges });
+  await app.register(certificateRoutes, { prefix: '/api/ssl-certificates', certificates });
+  await app.register(acmeRoutes, { prefix: '/api/ssl-certificates', orders, providers });
+  await app.register(acmeChallengeRoutes, { challenges });
 };
 
 export default certificatesModule;

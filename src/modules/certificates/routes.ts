@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
 import { areaAccess } from '../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
+import type { CertificateService } from './certificates.js';
 import {
   Certificate,
   CertificateDownload,
@@ -9,7 +10,6 @@ import {
   CertificateMaterial,
   CertificateUpload,
 } from './schemas.js';
-import type { CertificateService } from './service.js';
 
 const { view, manage } = areaAccess('certificates');
 
@@ -21,7 +21,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
   { certificates },
 ) => {
   app.post(
-    '/api/ssl-certificates/upload',
+    '/upload',
     {
       config: { ...manage, errors: [409, 422] },
       schema: {
@@ -36,7 +36,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
   );
 
   app.get(
-    '/api/ssl-certificates',
+    '',
     {
       config: view,
       schema: {
@@ -50,7 +50,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
   );
 
   app.get(
-    '/api/ssl-certificates/:id',
+    '/:id',
     {
       config: view,
       schema: {
@@ -64,7 +64,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
   );
 
   app.put(
-    '/api/ssl-certificates/:id',
+    '/:id',
     {
       config: { ...manage, errors: [409, 422] },
       schema: {
@@ -79,7 +79,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
   );
 
   app.delete(
-    '/api/ssl-certificates/:id',
+    '/:id',
     {
       config: manage,
       schema: {
@@ -96,7 +96,7 @@ export const certificateRoutes: GatewayModule<{ certificates: CertificateService
   );
 
   app.get(
-    '/api/ssl-certificates/:id/download',
+    '/:id/download',
     {
       config: { ...view, errors: [409] },
       schema: {

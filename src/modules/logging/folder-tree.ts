@@ -1,4 +1,5 @@
 import { and, asc, count, eq, getTableName, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AuditActor } from '../../core/actor.js';
 import { conflictOnDuplicate } from '../../core/db-errors.js';
 import type { Deps } from '../../core/deps.js';
@@ -400,4 +401,11 @@ export class FolderTree {
       updatedAt: f.updatedAt,
     };
   }
+}
+
+export /** The condition of a `folderId` filter, or `false` when it cannot match anything. */
+function folderCondition(column: AnyPgColumn, folderId: string | undefined): SQL | false | undefined {
+  if (folderId === undefined) return undefined;
+  if (folderId === 'root') return isNull(column);
+  return isUuid(folderId) ? eq(column, folderId) : false;
 }

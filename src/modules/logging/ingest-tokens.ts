@@ -9,6 +9,7 @@ import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { loggingEnvironments, loggingIngestTokens, loggingSchemas } from '../../db/schema/index.js';
+import type { LogEnvironmentService } from './environments.js';
 import type {
   IngestTarget,
   IngestToken,
@@ -16,7 +17,6 @@ import type {
   NewIngestToken,
   TokenListQuery,
 } from './record-schemas.js';
-import type { LoggingService } from './service.js';
 
 const PREFIX = 'igl_';
 const SECRET_SHAPE = /^igl_[A-Za-z0-9_-]{43}$/;
@@ -50,7 +50,7 @@ export class IngestTokens {
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'audit'> & {
-      environments: Pick<LoggingService, 'getEnvironment'>;
+      environments: Pick<LogEnvironmentService, 'getEnvironment'>;
     },
   ) {}
 

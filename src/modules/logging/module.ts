@@ -1,6 +1,8 @@
 import type { GatewayModule } from '../../core/app.js';
+import { LogEnvironmentService } from './environments.js';
 import { IngestService } from './ingest-service.js';
 import { IngestTokens } from './ingest-tokens.js';
+import { LogSchemaService } from './log-schemas.js';
 import { LogPartitions } from './partitions.js';
 import { RecordSearch } from './record-search.js';
 import { RecordStore } from './record-store.js';
@@ -13,7 +15,6 @@ import { recordRoutes } from './routes/records.js';
 import { logSchemaRoutes } from './routes/schemas.js';
 import { ingestTokenRoutes } from './routes/tokens.js';
 import { LogEnvironment, LogSchema } from './schemas.js';
-import { LoggingService } from './service.js';
 
 /**
  * Logging: the configuration (two folder trees, schemas, environments) and the log store of each
@@ -22,37 +23,38 @@ import { LoggingService } from './service.js';
  */
 const loggingModule: GatewayModule = async (app) => {
   const { deps } = app;
-  const logging = new LoggingService(deps);
+  const schemas = new LogSchemaService(deps);
+  const environments = new LogEnvironmentService({ ...deps, schemaFolders: schemas.folders });
   const partitions = new LogPartitions(deps);
   const tail = new RecordTail(deps);
   deps.onClose(await tail.listen());
   // Open tails would keep the server from closing: they end first.
   app.addHook('preClose', async () => tail.endAll());
   new LogRetention({ ...deps, partitions }).register();
-  const tokens = new IngestTokens({ ...deps, environments: logging });
+  const tokens = new IngestTokens({ ...deps, environments });
   const ingest = new IngestService({ store: new RecordStore({ ...deps, partitions }), tail });
-  const search = new RecordSearch({ ...deps, environments: logging });
+  const search = new RecordSearch({ ...deps, environments });
 
   await app.register(folderTreeRoutes, {
     prefix: '/api/logging/schema-folders',
-    tree: logging.schemaFolders,
+    tree: schemas.folders,
     tag: 'logging schemas',
     item: 'schema',
     items: 'schemas',
     itemSchema: LogSchema,
-    moveItems: (actor, ids, folderId) => logging.moveSchemas(actor, ids, folderId),
+    moveItems: (actor, ids, folderId) => schemas.moveSchemas(actor, ids, folderId),
   });
   await app.register(folderTreeRoutes, {
     prefix: '/api/logging/environment-folders',
-    tree: logging.environmentFolders,
+    tree: environments.folders,
     tag: 'logging environments',
     item: 'environment',
     items: 'environments',
     itemSchema: LogEnvironment,
-    moveItems: (actor, ids, folderId) => logging.moveEnvironments(actor, ids, folderId),
+    moveItems: (actor, ids, folderId) => environments.moveEnvironments(actor, ids, folderId),
   });
-  await app.register(logSchemaRoutes, { prefix: '/api/logging/schemas', logging });
-  await app.register(logEnvironmentRoutes, { prefix: '/api/logging/environments', logging });
+  await app.register(logSchemaRoutes, { prefix: '/api/logging/schemas', schemas });
+  await app.register(logEnvironmentRoutes, { prefix: '/api/logging/environments', environments });
   await app.register(ingestTokenRoutes, { prefix: '/api/logging/environments', tokens });
   await app.register(recordRoutes, { prefix: '/api/logging/environments', search, tail });
   await app.register(ingestRoutes, { tokens, ingest });

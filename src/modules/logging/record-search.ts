@@ -3,6 +3,7 @@ import type { Deps } from '../../core/deps.js';
 import { invalidField } from '../../core/errors.js';
 import { queryRows } from '../../db/raw.js';
 import { logRecords } from '../../db/schema/index.js';
+import type { LogEnvironmentService } from './environments.js';
 import { filterConditions, type RecordFilter, readFilter } from './record-filters.js';
 import type {
   FacetQuery,
@@ -12,7 +13,6 @@ import type {
   TailQuery,
 } from './record-schemas.js';
 import { recordColumns, recordView } from './record-store.js';
-import type { LoggingService } from './service.js';
 
 const DEFAULT_PAGE = 100;
 const DEFAULT_FACETS = 20;
@@ -48,7 +48,7 @@ function facetExpression(field: string): SQL {
  */
 export class RecordSearch {
   constructor(
-    private readonly deps: Pick<Deps, 'db'> & { environments: Pick<LoggingService, 'getEnvironment'> },
+    private readonly deps: Pick<Deps, 'db'> & { environments: Pick<LogEnvironmentService, 'getEnvironment'> },
   ) {}
 
   /**

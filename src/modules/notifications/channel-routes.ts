@@ -1,4 +1,5 @@
 import type { GatewayModule } from '../../core/app.js';
+import { areaAccess } from '../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import type { ChannelService } from './channels.js';
 import {
@@ -10,14 +11,13 @@ import {
   ChannelUpdate,
 } from './schemas.js';
 
-const view = { scope: 'notifications:view' } as const;
-const manage = { scope: 'notifications:manage' } as const;
+const { view, manage } = areaAccess('notifications');
 const tags = ['notifications'];
 
 /** Notification channels: webhook, Slack-compatible incoming webhook, email (SMTP). */
 export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async (app, { channels }) => {
   app.get(
-    '/api/notifications/channels',
+    '',
     {
       config: view,
       schema: {
@@ -31,7 +31,7 @@ export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async 
   );
 
   app.post(
-    '/api/notifications/channels',
+    '',
     {
       config: { ...manage, errors: [409, 422] },
       schema: {
@@ -49,7 +49,7 @@ export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async 
   );
 
   app.get(
-    '/api/notifications/channels/:id',
+    '/:id',
     {
       config: view,
       schema: {
@@ -63,7 +63,7 @@ export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async 
   );
 
   app.patch(
-    '/api/notifications/channels/:id',
+    '/:id',
     {
       config: { ...manage, errors: [409, 422] },
       schema: {
@@ -83,7 +83,7 @@ export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async 
   );
 
   app.delete(
-    '/api/notifications/channels/:id',
+    '/:id',
     {
       config: { ...manage, errors: [409] },
       schema: {
@@ -101,7 +101,7 @@ export const channelRoutes: GatewayModule<{ channels: ChannelService }> = async 
   );
 
   app.post(
-    '/api/notifications/channels/:id/test',
+    '/:id/test',
     {
       config: manage,
       schema: {

@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../core/app.js';
+import { areaAccess } from '../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { DeliveryService } from './deliveries.js';
 import type { NotificationEventService } from './events.js';
 import { Alert, Delivery, DeliveryDetail, DeliveryListQuery, EventKind } from './schemas.js';
 
-const view = { scope: 'notifications:view' } as const;
-const manage = { scope: 'notifications:manage' } as const;
+const { view, manage } = areaAccess('notifications');
 const tags = ['notifications'];
 
 /** The outbox (deliveries and their attempts), the event catalog and the open alerts. */
@@ -16,7 +16,7 @@ export const deliveryRoutes: GatewayModule<{
   events: NotificationEventService;
 }> = async (app, { deliveries, events }) => {
   app.get(
-    '/api/notifications/deliveries',
+    '/deliveries',
     {
       config: view,
       schema: {
@@ -30,7 +30,7 @@ export const deliveryRoutes: GatewayModule<{
   );
 
   app.get(
-    '/api/notifications/deliveries/:id',
+    '/deliveries/:id',
     {
       config: view,
       schema: {
@@ -44,7 +44,7 @@ export const deliveryRoutes: GatewayModule<{
   );
 
   app.post(
-    '/api/notifications/deliveries/:id/requeue',
+    '/deliveries/:id/requeue',
     {
       config: { ...manage, errors: [409] },
       schema: {
@@ -59,7 +59,7 @@ export const deliveryRoutes: GatewayModule<{
   );
 
   app.get(
-    '/api/notifications/events',
+    '/events',
     {
       config: view,
       schema: {
@@ -72,7 +72,7 @@ export const deliveryRoutes: GatewayModule<{
   );
 
   app.get(
-    '/api/notifications/alerts',
+    '/alerts',
     {
       config: view,
       schema: {

@@ -21,9 +21,13 @@ const notificationsModule: GatewayModule = async (app) => {
   const worker = new DeliveryWorker({ ...deps, outbox, sender });
   worker.register();
   new NotificationSweep({ ...deps, outbox }).register();
-  await app.register(channelRoutes, { channels: new ChannelService({ ...deps, sender }) });
-  await app.register(ruleRoutes, { rules: new RuleService(deps) });
+  await app.register(channelRoutes, {
+    prefix: '/api/notifications/channels',
+    channels: new ChannelService({ ...deps, sender }),
+  });
+  await app.register(ruleRoutes, { prefix: '/api/notifications/rules', rules: new RuleService(deps) });
   await app.register(deliveryRoutes, {
+    prefix: '/api/notifications',
     deliveries: new DeliveryService({ ...deps, wakeWorker: () => worker.wake() }),
     events: new NotificationEventService(deps),
   });

@@ -1,16 +1,16 @@
 import type { GatewayModule } from '../../core/app.js';
+import { areaAccess } from '../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import type { RuleService } from './rules.js';
 import { Rule, RuleCreate, RuleListQuery, RuleUpdate } from './schemas.js';
 
-const view = { scope: 'notifications:view' } as const;
-const manage = { scope: 'notifications:manage' } as const;
+const { view, manage } = areaAccess('notifications');
 const tags = ['notifications'];
 
 /** Alert rules: an event, the channels it goes to, and optional filters, thresholds and reminders. */
 export const ruleRoutes: GatewayModule<{ rules: RuleService }> = async (app, { rules }) => {
   app.get(
-    '/api/notifications/rules',
+    '',
     {
       config: view,
       schema: {
@@ -24,7 +24,7 @@ export const ruleRoutes: GatewayModule<{ rules: RuleService }> = async (app, { r
   );
 
   app.post(
-    '/api/notifications/rules',
+    '',
     {
       config: { ...manage, errors: [404, 409] },
       schema: {
@@ -41,7 +41,7 @@ export const ruleRoutes: GatewayModule<{ rules: RuleService }> = async (app, { r
   );
 
   app.get(
-    '/api/notifications/rules/:id',
+    '/:id',
     {
       config: view,
       schema: { tags, summary: 'Get an alert rule', params: IdParams, response: { 200: DataOf(Rule) } },
@@ -50,7 +50,7 @@ export const ruleRoutes: GatewayModule<{ rules: RuleService }> = async (app, { r
   );
 
   app.patch(
-    '/api/notifications/rules/:id',
+    '/:id',
     {
       config: { ...manage, errors: [409] },
       schema: {
@@ -67,7 +67,7 @@ export const ruleRoutes: GatewayModule<{ rules: RuleService }> = async (app, { r
   );
 
   app.delete(
-    '/api/notifications/rules/:id',
+    '/:id',
     {
       config: manage,
       schema: {

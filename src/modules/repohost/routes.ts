@@ -2,6 +2,7 @@ import type { GatewayModule } from '../../core/app.js';
 import { areaAccess } from '../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../core/http-schemas.js';
 import { DataWithDroppedSecrets } from '../../core/trust-boundary.js';
+import type { ConnectorService } from './connectors.js';
 import {
   Connector,
   ConnectorChanges,
@@ -11,7 +12,6 @@ import {
   PreviewResult,
   TestReport,
 } from './schemas.js';
-import type { RepohostService } from './service.js';
 
 const { view, manage } = areaAccess('integrations');
 
@@ -21,7 +21,7 @@ const tags = ['integrations'];
  * `/api/integrations/repohost/connectors`: repository host (GitLab API v4) connectors
  * (`integrations:view` / `integrations:manage`).
  */
-export const connectorRoutes: GatewayModule<{ connectors: RepohostService }> = async (
+export const connectorRoutes: GatewayModule<{ connectors: ConnectorService }> = async (
   app,
   { connectors },
 ) => {

@@ -1,10 +1,10 @@
 import type { GatewayModule } from '../../core/app.js';
+import { HealthService } from './health.js';
 import { systemRoutes } from './routes.js';
-import { SystemService } from './service.js';
 
 /** Liveness and readiness probes: builds the service once and registers its routes. */
 const systemModule: GatewayModule = async (app) => {
-  await app.register(systemRoutes, { system: new SystemService(app.deps) });
+  await app.register(systemRoutes, { health: new HealthService(app.deps) });
 };
 
 export default systemModule;

@@ -1,6 +1,6 @@
 import type { GatewayModule } from '../../core/app.js';
 import { userRoutes } from './routes.js';
-import { UserService } from './service.js';
+import { UserService } from './users.js';
 
 /** Users and groups (the CLI's admin commands build their UserService the same way, from the same deps). */
 const usersModule: GatewayModule = async (app) => {

@@ -14,7 +14,7 @@ import {
   UserName,
   UserPassword,
 } from './schemas.js';
-import type { UserService } from './service.js';
+import type { UserService } from './users.js';
 
 const access = { scope: 'admin:users' } as const;
 const tags = ['admin'];

@@ -8,8 +8,8 @@ import { conflict, invalidField, notFound } from '../../../core/errors.js';
 import { trimmedName } from '../../../core/names.js';
 import type { Db } from '../../../db/client.js';
 import { acmeOrders, sslCertificates } from '../../../db/schema/index.js';
+import type { CertificateService } from '../certificates.js';
 import type { AcmeOrderRequest, Certificate } from '../schemas.js';
-import type { CertificateService } from '../service.js';
 import type { AcmeAccounts } from './accounts.js';
 import { ACME_JOB } from './worker.js';
 

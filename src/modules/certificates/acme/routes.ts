@@ -17,16 +17,15 @@ import type { AcmeOrderService } from './order-service.js';
 const { view, manage } = areaAccess('certificates');
 
 const tags = ['certificates'];
-const PROVIDERS = '/api/ssl-certificates/dns-providers';
+const PROVIDERS = '/dns-providers';
 
-/** ACME ordering, DNS providers for dns-01, and the public HTTP-01 responder. */
+/** ACME ordering and DNS providers for dns-01, under `/api/ssl-certificates`. */
 export const acmeRoutes: GatewayModule<{
   orders: AcmeOrderService;
   providers: DnsProviderService;
-  challenges: ChallengeStore;
-}> = async (app, { orders, providers, challenges }) => {
+}> = async (app, { orders, providers }) => {
   app.post(
-    '/api/ssl-certificates/acme',
+    '/acme',
     {
       config: { ...manage, errors: [404, 409] },
       schema: {
@@ -44,7 +43,7 @@ export const acmeRoutes: GatewayModule<{
   );
 
   app.post(
-    '/api/ssl-certificates/:id/acme/confirm',
+    '/:id/acme/confirm',
     {
       config: { ...manage, errors: [409] },
       schema: {
@@ -58,7 +57,7 @@ export const acmeRoutes: GatewayModule<{
   );
 
   app.post(
-    '/api/ssl-certificates/:id/acme/renew',
+    '/:id/acme/renew',
     {
       config: { ...manage, errors: [409] },
       schema: {
@@ -131,7 +130,13 @@ export const acmeRoutes: GatewayModule<{
       return { success: true };
     },
   );
+};
 
+/** The public HTTP-01 responder, at the root where the ACME CA looks for it. */
+export const acmeChallengeRoutes: GatewayModule<{ challenges: ChallengeStore }> = async (
+  app,
+  { challenges },
+) => {
   app.get(
     '/.well-known/acme-challenge/:token',
     {

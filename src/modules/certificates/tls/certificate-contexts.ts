@@ -6,7 +6,7 @@ import { certificateNameCovers } from '../../../core/hostnames.js';
 import type { SecretBox } from '../../../core/secret-box.js';
 import type { Db } from '../../../db/client.js';
 import { sslCertificates } from '../../../db/schema/index.js';
-import { KEY_CONTEXT } from '../service.js';
+import { KEY_CONTEXT } from '../certificates.js';
 import { TLS_SETTINGS } from './tls-settings.js';
 
 interface Candidate {

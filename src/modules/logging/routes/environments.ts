@@ -1,5 +1,6 @@
 import type { GatewayModule } from '../../../core/app.js';
 import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
+import type { LogEnvironmentService } from '../environments.js';
 import {
   IdParams,
   LogEnvironment,
@@ -7,13 +8,15 @@ import {
   LogEnvironmentListQuery,
   NewLogEnvironment,
 } from '../schemas.js';
-import type { LoggingService } from '../service.js';
 import { manage, view } from './access.js';
 
 const tags = ['logging environments'];
 
 /** Logging environments, registered under `/api/logging/environments`. */
-export const logEnvironmentRoutes: GatewayModule<{ logging: LoggingService }> = async (app, { logging }) => {
+export const logEnvironmentRoutes: GatewayModule<{ environments: LogEnvironmentService }> = async (
+  app,
+  { environments },
+) => {
   app.get(
     '',
     {
@@ -25,7 +28,7 @@ export const logEnvironmentRoutes: GatewayModule<{ logging: LoggingService }> = 
         response: { 200: PageOf(LogEnvironment) },
       },
     },
-    async (request) => logging.listEnvironments(request.actor, request.query),
+    async (request) => environments.listEnvironments(request.actor, request.query),
   );
 
   app.post(
@@ -40,7 +43,7 @@ export const logEnvironmentRoutes: GatewayModule<{ logging: LoggingService }> = 
       },
     },
     async (request, reply) =>
-      reply.status(201).send({ data: await logging.createEnvironment(request.actor, request.body) }),
+      reply.status(201).send({ data: await environments.createEnvironment(request.actor, request.body) }),
   );
 
   app.get(
@@ -54,7 +57,7 @@ export const logEnvironmentRoutes: GatewayModule<{ logging: LoggingService }> = 
         response: { 200: DataOf(LogEnvironment) },
       },
     },
-    async (request) => ({ data: await logging.getEnvironment(request.params.id) }),
+    async (request) => ({ data: await environments.getEnvironment(request.params.id) }),
   );
 
   app.put(
@@ -70,7 +73,7 @@ export const logEnvironmentRoutes: GatewayModule<{ logging: LoggingService }> = 
       },
     },
     async (request) => ({
-      data: await logging.updateEnvironment(request.actor, request.params.id, request.body),
+      data: await environments.updateEnvironment(request.actor, request.params.id, request.body),
     }),
   );
 
@@ -86,7 +89,7 @@ export const logEnvironmentRoutes: GatewayModule<{ logging: LoggingService }> = 
       },
     },
     async (request) => {
-      await logging.deleteEnvironment(request.actor, request.params.id);
+      await environments.deleteEnvironment(request.actor, request.params.id);
       return { success: true };
     },
   );

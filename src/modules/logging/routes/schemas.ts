@@ -1,13 +1,13 @@
 import type { GatewayModule } from '../../../core/app.js';
 import { DataOf, PageOf, Success } from '../../../core/http-schemas.js';
+import type { LogSchemaService } from '../log-schemas.js';
 import { IdParams, LogSchema, LogSchemaChanges, LogSchemaListQuery, NewLogSchema } from '../schemas.js';
-import type { LoggingService } from '../service.js';
 import { manage, view } from './access.js';
 
 const tags = ['logging schemas'];
 
 /** Logging schemas, registered under `/api/logging/schemas`. */
-export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async (app, { logging }) => {
+export const logSchemaRoutes: GatewayModule<{ schemas: LogSchemaService }> = async (app, { schemas }) => {
   app.get(
     '',
     {
@@ -19,7 +19,7 @@ export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async
         response: { 200: PageOf(LogSchema) },
       },
     },
-    async (request) => logging.listSchemas(request.query),
+    async (request) => schemas.listSchemas(request.query),
   );
 
   app.post(
@@ -34,7 +34,7 @@ export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async
       },
     },
     async (request, reply) =>
-      reply.status(201).send({ data: await logging.createSchema(request.actor, request.body) }),
+      reply.status(201).send({ data: await schemas.createSchema(request.actor, request.body) }),
   );
 
   app.get(
@@ -48,7 +48,7 @@ export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async
         response: { 200: DataOf(LogSchema) },
       },
     },
-    async (request) => ({ data: await logging.getSchema(request.params.id) }),
+    async (request) => ({ data: await schemas.getSchema(request.params.id) }),
   );
 
   app.put(
@@ -64,7 +64,7 @@ export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async
       },
     },
     async (request) => ({
-      data: await logging.updateSchema(request.actor, request.params.id, request.body),
+      data: await schemas.updateSchema(request.actor, request.params.id, request.body),
     }),
   );
 
@@ -80,7 +80,7 @@ export const logSchemaRoutes: GatewayModule<{ logging: LoggingService }> = async
       },
     },
     async (request) => {
-      await logging.deleteSchema(request.actor, request.params.id);
+      await schemas.deleteSchema(request.actor, request.params.id);
       return { success: true };
     },
   );

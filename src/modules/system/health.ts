@@ -4,7 +4,7 @@ import { AppError } from '../../core/errors.js';
 import type { Status } from './schemas.js';
 
 /** What load balancers and orchestrators ask: is the process up, does its database answer. */
-export class SystemService {
+export class HealthService {
   constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
   live(): Status {

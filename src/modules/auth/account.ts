@@ -24,11 +24,11 @@ const tokenColumns = {
   clientIp: authTokens.clientIp,
 };
 
-export type AuthDeps = Pick<Deps, 'db' | 'audit' | 'principals' | 'config'> & { throttle: LoginThrottle };
+export type AccountDeps = Pick<Deps, 'db' | 'audit' | 'principals' | 'config'> & { throttle: LoginThrottle };
 
 /** The signed-in caller's own account: who they are, their sessions, API tokens and password. */
-export class AuthService {
-  constructor(private readonly deps: AuthDeps) {}
+export class AccountService {
+  constructor(private readonly deps: AccountDeps) {}
 
   /** The caller; a session signed in by cookie also gets its CSRF token back (derived from the secret). */
   currentUser(actor: Actor, sessionCookie?: string): Me {

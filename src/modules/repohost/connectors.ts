@@ -78,7 +78,7 @@ function scrub(error: unknown, token: string): unknown {
  * Repository host connectors: saved only once a test of the URL and token passes (token-probe.ts) and
  * every allowlist entry is something the token sees (allowlist.ts); re-tests are recorded.
  */
-export class RepohostService {
+export class ConnectorService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'audit' | 'secrets' | 'egress' | 'config'>) {}
 
   /** A client for one test's calls to the host (they share one deadline). */
