@@ -21,6 +21,13 @@ import type {
   RegistryAuth,
 } from './engine-port.js';
 
+/** Whatever listens there answered HTTP, but not as an engine does: a clear 422, never a 500. */
+const notAnEngine = (path: string, field: string) =>
+  unprocessable(
+    'ENGINE_UNREACHABLE',
+    `the endpoint answered, but not as a Docker Engine API (its ${path} has no ${field})`,
+  );
+
 // The engine port over the Docker Engine API (Docker or Podman), through dockerode: the one place that
 // knows the client library and the API's status codes.
 
@@ -68,8 +75,12 @@ export class DockerEngine implements EnginePort {
     return publishedHost(this.endpoint);
   }
 
-  version(): Promise<EngineVersion> {
-    return this.call({}, (docker) => docker.version());
+  async version(): Promise<EngineVersion> {
+    const answer: Partial<EngineVersion> = await this.call({}, (docker) => docker.version());
+    // Whatever listens there answered HTTP, but not as an engine (no version): say so, never a 500.
+    if (typeof answer?.Version !== 'string' || typeof answer.ApiVersion !== 'string')
+      throw notAnEngine('/version', 'Version');
+    return answer as EngineVersion;
   }
 
   listContainers(filter: { all: boolean; volume?: string }): Promise<EngineContainerSummary[]> {
@@ -232,8 +243,12 @@ export class DockerEngine implements EnginePort {
     return this.call({}, (docker) => docker.listImages());
   }
 
-  inspectImage(reference: string): Promise<EngineImage> {
-    return this.call({ imageId: reference }, (docker) => docker.getImage(reference).inspect());
+  async inspectImage(reference: string): Promise<EngineImage> {
+    const answer: Partial<EngineImage> = await this.call({ imageId: reference }, (docker) =>
+      docker.getImage(reference).inspect(),
+    );
+    if (typeof answer?.Id !== 'string') throw notAnEngine('/images/{name}/json', 'Id');
+    return answer as EngineImage;
   }
 
   async removeImage(id: string, options: { force: boolean }) {
