@@ -142,6 +142,12 @@ export const DataWithDroppedSecrets = <T extends TSchema>(item: T) =>
     ),
   });
 
+/** `{droppedSecrets}` when the change dropped any, else nothing: spread into an answer or audit metadata. */
+export const droppedSecretsNote = (dropped: readonly string[]): { droppedSecrets?: string[] } =>
+  dropped.length > 0 ? { droppedSecrets: [...dropped] } : {};
+
 /** `{data, droppedSecrets?}` as a service hands it to its route. */
-export const withDroppedSecrets = <T>(data: T, dropped: readonly string[]) =>
-  dropped.length > 0 ? { data, droppedSecrets: [...dropped] } : { data };
+export const withDroppedSecrets = <T>(data: T, dropped: readonly string[]) => ({
+  data,
+  ...droppedSecretsNote(dropped),
+});

@@ -9,7 +9,7 @@ import { notFound, unprocessable } from '../../core/errors.js';
 import { isUuid } from '../../core/ids.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
-import { withDroppedSecrets } from '../../core/trust-boundary.js';
+import { droppedSecretsNote, withDroppedSecrets } from '../../core/trust-boundary.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import {
   auditEvents,
@@ -181,7 +181,7 @@ export class DestinationService {
           ...(input.enabled !== undefined ? { enabled: input.enabled, deliveriesMoved: moved } : {}),
           ...(connectionChanged ? describeSettings(settings) : {}),
           ...(secret !== undefined ? { credentialRotated: true } : {}),
-          ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}),
+          ...droppedSecretsNote(dropped),
           ...pick(input, ['batchSize', 'flushIntervalMs', 'maxAttempts']),
         },
       });

@@ -9,6 +9,7 @@ import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import {
+  droppedSecretsNote,
   movedDestinations,
   requireAreaScopeToMove,
   secretsToDrop,
@@ -212,7 +213,7 @@ export class DatabaseRegistry {
         action: 'databases.database.updated',
         targetType: 'database',
         targetId: id,
-        metadata: { name: row.name, changed, ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}) },
+        metadata: { name: row.name, changed, ...droppedSecretsNote(dropped) },
       });
       return withDroppedSecrets(toView(row), dropped);
     });

@@ -6,7 +6,12 @@ import { notFound, unprocessable } from '../../core/errors.js';
 import { outboundFailure } from '../../core/outbound-errors.js';
 import { fetchPage, type Page } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
-import { movedDestinations, secretsToDrop, withDroppedSecrets } from '../../core/trust-boundary.js';
+import {
+  droppedSecretsNote,
+  movedDestinations,
+  secretsToDrop,
+  withDroppedSecrets,
+} from '../../core/trust-boundary.js';
 import type { DbOrTx } from '../../db/client.js';
 import { groups, identityProviders } from '../../db/schema/index.js';
 import { type OidcClient, OidcProviderError } from './oidc-client.js';
@@ -126,7 +131,7 @@ export class IdentityProviderService {
         metadata: {
           ...auditable(settings),
           changed: Object.keys(change).sort(),
-          ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}),
+          ...droppedSecretsNote(dropped),
         },
       });
       return this.record(row, await this.groupNames(tx));

@@ -8,6 +8,7 @@ import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import {
+  droppedSecretsNote,
   movedDestinations,
   requireAreaScopeToMove,
   secretsToDrop,
@@ -135,7 +136,7 @@ export class ConnectionService {
       refreshToken: { stored: current.refreshTokenSealed !== null, supplied: false },
     });
     for (const name of dropped) Object.assign(values, DROPPED_COLUMNS[name as keyof typeof DROPPED_COLUMNS]);
-    if (dropped.length > 0) metadata.droppedSecrets = dropped;
+    Object.assign(metadata, droppedSecretsNote(dropped));
     const connection = await this.deps.db.transaction(async (tx) => {
       const [row] = await conflictOnDuplicate(
         tx

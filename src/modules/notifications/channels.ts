@@ -7,7 +7,7 @@ import { conflict, notFound, unprocessable } from '../../core/errors.js';
 import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
-import { withDroppedSecrets } from '../../core/trust-boundary.js';
+import { droppedSecretsNote, withDroppedSecrets } from '../../core/trust-boundary.js';
 import type { DbOrTx } from '../../db/client.js';
 import { notificationChannels, notificationRuleChannels, notificationRules } from '../../db/schema/index.js';
 import { DeliveryError } from './adapters/outbound.js';
@@ -134,7 +134,7 @@ export class ChannelService {
           changed: Object.keys(input).sort(),
           enabled: row.enabled,
           ...describeChannel(stored),
-          ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}),
+          ...droppedSecretsNote(dropped),
         },
       });
       return withDroppedSecrets(toChannelView(row, stored.secrets), dropped);

@@ -8,6 +8,7 @@ import { trimmedName } from '../../core/names.js';
 import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import {
+  droppedSecretsNote,
   movedDestinations,
   requireAreaScopeToMove,
   secretsToDrop,
@@ -245,7 +246,7 @@ export class ConnectorService {
           baseUrl,
           changed: Object.keys(changes).filter((key) => changes[key as keyof ConnectorChanges] !== undefined),
           ...(values.allowlist ? { allowlist: values.allowlist.map(auditEntry) } : {}),
-          ...(dropped.length > 0 ? { droppedSecrets: dropped } : {}),
+          ...droppedSecretsNote(dropped),
         },
       });
       return this.get(id, tx);
