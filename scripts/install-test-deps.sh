@@ -13,6 +13,9 @@ packages=(
   chromium          # the web console's browser tests (playwright-core drives it)
   pebble            # ACME test CA (pebble, pebble-challtestsrv) for issuance and renewal
   knot              # authoritative DNS: RFC 2136 updates with TSIG (dns-01), TXT records for pages domain checks
+  nginx             # ingress nodes: the gateway renders, tests and reloads a real nginx
+  prometheus        # scrapes the gateway's /metrics in the metrics tests
+  git               # git http-backend: a real git server for the git connector kind
 )
 
 missing=()
@@ -35,7 +38,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 # Debian starts installed services; the tests run their own instances on free ports.
-for service in postgresql redis-server rsyslog knot docker-registry; do
+for service in postgresql redis-server rsyslog knot docker-registry nginx prometheus; do
   if command -v systemctl >/dev/null 2>&1; then systemctl stop "$service" >/dev/null 2>&1 || true; fi
 done
 echo "install-test-deps: done"
