@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresBinaries } from './test/services/postgres.js';
+import { LaneSequencer } from './test/support/lane-sequencer.js';
 
 // Every suite runs on the embedded PGlite; the same suites run again on a real PostgreSQL, except
 // files named *.single.test.ts whose behaviour does not depend on the database engine. Files named
@@ -15,16 +16,21 @@ if (!postgres.path) console.warn(`skipping the postgres test project: ${postgres
 const UNIT = ['test/**/*.unit.test.ts', 'web/src/**/*.test.ts'];
 
 /**
- * Files that must not overlap one another: those driving Chromium (two browsers at once halve each
- * one's speed on 2 cores) and those driving Podman (one container storage on the machine, behind one
- * lock). They run one at a time in a project of their own, which vitest runs once the parallel files
- * are done: beside the other files, on 2 cores, clicks in their dialogs timed out under the load.
+ * Files that must not overlap others of their kind: those driving Chromium (two browsers at once
+ * halve each one's speed on 2 cores) and those driving Podman (one container storage on the machine,
+ * behind one lock). Each kind is a lane, which runs once the parallel files are done (beside those,
+ * on 2 cores, clicks in the console's dialogs timed out under the load). The two lanes run beside
+ * each other, one file of each at a time (test/support/lane-lock.ts, test/support/lane-sequencer.ts):
+ * one after the other, they left the second core mostly idle for about 170 s.
  */
-const ONE_AT_A_TIME = [
-  'test/console/**/*.single.test.ts',
-  'test/containerhost/podman-*.single.test.ts',
-  'test/cli/container*.single.test.ts',
-];
+const BROWSER_LANE = ['test/console/**/*.single.test.ts'];
+const PODMAN_LANE = ['test/containerhost/podman-*.single.test.ts', 'test/cli/container*.single.test.ts'];
+
+/** A lane: one of its files at a time, after the parallel projects (group 0) are done. */
+const lane = (name: string, include: string[]) => ({
+  extends: true as const,
+  test: { name, include, env: { TEST_DB: 'pglite', TEST_LANE: name }, sequence: { groupOrder: 1 } },
+});
 
 export default defineConfig({
   test: {
@@ -36,7 +42,8 @@ export default defineConfig({
     // keep no state in modules (each starts its own gateway), and a file that changes built-in
     // prototypes fails (test/support/untouched-builtins.ts).
     isolate: false,
-    setupFiles: ['test/support/untouched-builtins.ts'],
+    setupFiles: ['test/support/untouched-builtins.ts', 'test/support/lane-lock.ts'],
+    sequence: { sequencer: LaneSequencer },
     // One file per core (vitest's default leaves one core free): most files spend much of their
     // time waiting on a peer or a database.
     maxWorkers: os.availableParallelism(),
@@ -51,21 +58,12 @@ export default defineConfig({
         test: {
           name: 'pglite',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/**/*.postgres.test.ts', ...UNIT, ...ONE_AT_A_TIME],
+          exclude: ['test/**/*.postgres.test.ts', ...UNIT, ...BROWSER_LANE, ...PODMAN_LANE],
           env: { TEST_DB: 'pglite' },
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'one-at-a-time',
-          include: ONE_AT_A_TIME,
-          env: { TEST_DB: 'pglite' },
-          fileParallelism: false,
-          // After the parallel projects (group 0) are done.
-          sequence: { groupOrder: 1 },
-        },
-      },
+      lane('browser', BROWSER_LANE),
+      lane('podman', PODMAN_LANE),
       ...(postgres.path
         ? [
             {
