@@ -4,17 +4,17 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { type Column, DataTable } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 import { SESSIONS_KEY } from './query-keys';
 
 type BrowserSession = Answer<'/auth/me/sessions', 'get'>['data'][number];
 
 const columns: Column<BrowserSession>[] = [
-  { header: 'Started', cell: (session) => formatDateTime(session.createdAt) },
-  { header: 'Last used', cell: (session) => formatDateTime(session.lastUsedAt) },
+  { header: 'Started', cell: (session) => <RelativeTime value={session.createdAt} /> },
+  { header: 'Last used', cell: (session) => <RelativeTime value={session.lastUsedAt} /> },
   { header: 'Browser', cell: (session) => session.userAgent ?? '—' },
   { header: 'Address', cell: (session) => session.clientIp ?? '—' },
   {

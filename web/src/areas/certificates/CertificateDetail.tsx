@@ -5,10 +5,10 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { type Fact, FactList } from '../../components/FactList';
-import { formatDateTime } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 import { AcmeSection } from './AcmeSection';
 import { DownloadPemButton } from './CertificateLinks';
@@ -33,12 +33,12 @@ function materialFacts(certificate: Certificate): Fact[] {
     { label: 'Subject', value: certificate.subject },
     { label: 'Issuer', value: certificate.issuer },
     { label: 'Names', value: certificate.sans?.join(', ') || '—' },
-    { label: 'Valid from', value: formatDateTime(certificate.notBefore) },
+    { label: 'Valid from', value: <RelativeTime value={certificate.notBefore} /> },
     {
       label: 'Valid until',
       value: (
         <Group gap="xs" component="span">
-          {formatDateTime(certificate.notAfter)}
+          <RelativeTime value={certificate.notAfter} />
           <Badge color={expiry.color} variant="light">
             {expiry.label}
           </Badge>

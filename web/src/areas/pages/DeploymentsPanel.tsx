@@ -4,8 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
-import { formatBytes, formatDateTime } from '../../components/format';
+import { formatBytes } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { DeployDialog } from './DeployDialog';
 import { type Deployment, fileCount, PAGES_KEY, type Project, shortId, useMayManagePages } from './queries';
@@ -86,7 +87,7 @@ export function DeploymentsPanel({ project }: { project: Project }) {
             {shortId(deployment.id)}
           </Text>
           <Text size="xs" c="dimmed">
-            {formatDateTime(deployment.createdAt)}
+            <RelativeTime value={deployment.createdAt} />
             {deployment.createdBy ? ` by ${deployment.createdBy}` : ''}
             {deployment.deployTokenId ? ' (deploy token)' : ''}
           </Text>
