@@ -142,7 +142,8 @@ describe('a refused form', () => {
         { 'filters.destinationId': 'SIEM destination' },
       ).fields,
     ).toEqual({
-      'filters.destinationId': 'SIEM destination is not one of the choices: pick one from the list.',
+      'filters.destinationId':
+        'SIEM destination must be an id (a UUID such as 123e4567-e89b-12d3-a456-426614174000).',
     });
   });
 

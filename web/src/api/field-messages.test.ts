@@ -26,9 +26,15 @@ describe('a validation issue in words', () => {
     );
   });
 
+  it('says a byte limit in binary units', () => {
+    expect(issueInWords('must be <= 5242880', 'maxBodyBytes', 'Largest body')).toBe(
+      'Largest body must be at most 5 MiB.',
+    );
+  });
+
   it('says an id that is not one as a choice to make from the list', () => {
     expect(issueInWords('must match format "uuid"', 'filters.nodeId', 'Node')).toBe(
-      'Node is not one of the choices: pick one from the list.',
+      'Node must be an id (a UUID such as 123e4567-e89b-12d3-a456-426614174000).',
     );
   });
 

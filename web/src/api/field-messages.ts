@@ -6,6 +6,8 @@
  * fields whose shape a sentence can show (an email address, a web address) get their own.
  */
 
+import { formatBytes } from '../components/format';
+
 /** A rule of the schema, read back from the phrase the validator answered with. */
 interface Rule {
   keyword: string;
@@ -52,7 +54,7 @@ const TYPE_WORDS: Record<string, string> = {
 };
 
 const FORMAT_WORDS: Record<string, string> = {
-  uuid: 'is not one of the choices: pick one from the list',
+  uuid: 'must be an id (a UUID such as 123e4567-e89b-12d3-a456-426614174000)',
   uri: 'must be a full address such as https://example.com',
   email: 'must be an email address such as name@example.com',
   'date-time': 'must be a date and time',
@@ -156,7 +158,12 @@ export function issueInWords(message: string, key: string, label: string, item?:
   const own = rule ? FIELD_WORDS[rule.keyword]?.[fieldKey] : undefined;
   const subject = item === undefined ? label : `${label}, entry ${item}`;
   if (own) return item === undefined ? own : `Entry ${item}: ${own}`;
-  const predicate = rule ? (RULE_WORDS[rule.keyword]?.(rule.limit) ?? message) : message;
+  // A byte limit reads "5 MiB", not "5242880".
+  const limit =
+    rule && /bytes$/i.test(fieldKey) && /imum$/.test(rule.keyword)
+      ? formatBytes(Number(rule.limit))
+      : rule?.limit;
+  const predicate = rule ? (RULE_WORDS[rule.keyword]?.(limit ?? '') ?? message) : message;
   if (!rule && /^[A-Z]/.test(message)) return sentence(message);
   // "Name cannot be empty", but "Scopes, entry 3: unknown area …" for a phrase that is no predicate.
   if (!PREDICATE.test(predicate)) return sentence(`${subject}: ${predicate}`);

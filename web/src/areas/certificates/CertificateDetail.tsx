@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { CopyableValue } from '../../components/CopyableValue';
 import { type Fact, FactList } from '../../components/FactList';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
@@ -50,10 +51,10 @@ function materialFacts(certificate: Certificate): Fact[] {
     { label: 'Serial number', value: certificate.serialNumber },
     {
       label: 'SHA-256 fingerprint',
-      value: (
-        <Text ff="monospace" size="sm" span>
-          {certificate.fingerprintSha256}
-        </Text>
+      value: certificate.fingerprintSha256 ? (
+        <CopyableValue value={certificate.fingerprintSha256} label="SHA-256 fingerprint" />
+      ) : (
+        '—'
       ),
     },
   ];

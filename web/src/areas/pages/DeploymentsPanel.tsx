@@ -27,10 +27,11 @@ function DeploymentActions({ project, deployment }: { project: Project; deployme
       notifyError(error);
     }
   };
-  const promote = attempt(async () => {
+  const promote = async () => {
     await call(api.POST('/api/pages/{projectId}/deployments/{deploymentId}/promote', path));
     await changed(`Deployment ${name} is live now.`);
-  });
+  };
+  const live = project.productionDeploymentId ? shortId(project.productionDeploymentId) : undefined;
   const setPinned = (pinned: boolean) =>
     attempt(async () => {
       await call(
@@ -47,9 +48,21 @@ function DeploymentActions({ project, deployment }: { project: Project; deployme
   return (
     <Group gap={6}>
       {!deployment.production && (
-        <Button size="xs" onClick={promote} aria-label={`Promote deployment ${name}`}>
-          Promote
-        </Button>
+        <ConfirmButton
+          size="xs"
+          color="blue"
+          variant="filled"
+          label="Promote"
+          aria-label={`Promote deployment ${name}`}
+          title={`Make deployment ${name} live?`}
+          message={`Visitors of ${project.name} see deployment ${name} at once. ${
+            live
+              ? `The live deployment ${live} stays listed: promote it again to go back.`
+              : 'Nothing is live yet.'
+          }`}
+          confirmLabel="Promote"
+          onConfirm={promote}
+        />
       )}
       <Button
         size="xs"
