@@ -141,8 +141,10 @@ describeInBrowser(
       const { dialog } = await startUpload('bad-key', pki.rsaLeaf.certificatePem);
       await dialog.getByRole('textbox', { name: 'Private key' }).fill('not a key');
       await dialog.getByRole('button', { name: 'Upload certificate' }).click();
-      await keyFieldError(dialog, /^is not PEM: expected a -----BEGIN PRIVATE KEY-----/);
-      await expect(dialog.getByRole('alert').textContent()).resolves.toContain('Request validation failed');
+      await keyFieldError(dialog, /^The private key is not PEM: expected a -----BEGIN PRIVATE KEY-----/);
+      await expect(dialog.getByRole('alert').textContent()).resolves.toContain(
+        'see the messages next to them',
+      );
       expect(await certificateNamed('bad-key')).toBeUndefined();
     });
 
@@ -150,7 +152,7 @@ describeInBrowser(
       const { dialog } = await startUpload('mismatched', pki.rsaLeaf.certificatePem);
       await dialog.getByRole('textbox', { name: 'Private key' }).fill(pki.otherRsaKeyPem);
       await dialog.getByRole('button', { name: 'Upload certificate' }).click();
-      await keyFieldError(dialog, /^the private key does not belong to the certificate/);
+      await keyFieldError(dialog, /^The private key does not belong to the certificate/);
       expect(await certificateNamed('mismatched')).toBeUndefined();
     });
 

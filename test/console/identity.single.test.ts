@@ -101,11 +101,15 @@ describeInBrowser('identity in the console: two-factor sign-in, password, single
     expect(problems).toEqual([]);
   });
 
-  it('changes my own password: the new one signs in', async () => {
+  it('changes my own password, asked twice: the new one signs in', async () => {
     const user = await harness.createUser([]);
     const { page } = await openAccount(user);
     await page.getByLabel('Current password').fill(user.password);
-    await page.getByLabel('New password').fill('a brand new password');
+    await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+    await page.getByLabel('Repeat the new password').fill('a brand new pasword');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('The two new passwords differ.').waitFor();
+    await page.getByLabel('Repeat the new password').fill('a brand new password');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Password changed', { exact: false }).waitFor();
     const login = await harness.gateway.call('POST', '/auth/login', {
@@ -119,7 +123,8 @@ describeInBrowser('identity in the console: two-factor sign-in, password, single
     const user = await harness.createUser([]);
     const { page } = await openAccount(user);
     await page.getByLabel('Current password').fill('not my password');
-    await page.getByLabel('New password').fill('a brand new password');
+    await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+    await page.getByLabel('Repeat the new password').fill('a brand new password');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('is not your current password').waitFor();
   });

@@ -157,6 +157,10 @@ describeInBrowser(
       const listed = (await deployments(site.id)).find((deployment) => deployment.id === older)!;
       await expect(preview.getAttribute('href')).resolves.toBe(listed.previewUrl);
       await page.getByRole('button', { name: `Promote deployment ${short}` }).click();
+      const question = page.getByRole('dialog', { name: `Make deployment ${short} live?` });
+      await question.getByText('promote it again to go back').waitFor();
+      expect((await api(`/api/pages/${site.id}`)).data.productionDeploymentId).not.toBe(older);
+      await question.getByRole('button', { name: 'Promote' }).click();
       await page.getByRole('button', { name: `Pin deployment ${short}` }).waitFor();
       expect((await api(`/api/pages/${site.id}`)).data.productionDeploymentId).toBe(older);
 

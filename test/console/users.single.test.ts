@@ -68,17 +68,25 @@ describeInBrowser('the Users page', () => {
     });
   });
 
-  it('shows a refusal of the gateway next to the field it is about', async () => {
-    const { dialog } = await fillNewUser({ email: 'short-password@test', name: 'Short', password: 'short' });
+  it('shows each refusal of the gateway next to its field, as a sentence without validator text', async () => {
+    const { page, dialog } = await fillNewUser({ email: 'not-an-email', name: 'Short', password: 'short' });
     await dialog.getByRole('button', { name: 'Create user' }).click();
-    const message = dialog.getByText('must NOT have fewer than 8 characters');
-    await message.waitFor();
-    const password = dialog.getByLabel('Password', { exact: true });
-    await expect(password.getAttribute('aria-describedby')).resolves.toContain(
-      await message.getAttribute('id'),
-    );
-    await expect(dialog.getByRole('alert').textContent()).resolves.toContain('Request validation failed');
-    expect(await findUser('short-password@test')).toBeUndefined();
+    const email = dialog.getByText('Enter an email address such as name@example.com.');
+    const password = dialog.getByText('Password needs at least 8 characters.');
+    await email.waitFor();
+    for (const [label, message] of [
+      ['Email', email],
+      ['Password', password],
+    ] as const) {
+      await expect(
+        dialog.getByLabel(label, { exact: true }).getAttribute('aria-describedby'),
+      ).resolves.toContain(await message.getAttribute('id'));
+    }
+    const text = (await dialog.textContent()) ?? '';
+    expect(text).not.toMatch(/must match|must NOT|pattern|validation failed/);
+    await expect(dialog.getByRole('alert').textContent()).resolves.toContain('see the messages next to them');
+    await screenshot(page, 'form-error');
+    expect(await findUser('not-an-email')).toBeUndefined();
   });
 
   it('finds users by the search box, on the server', async () => {
@@ -170,18 +178,28 @@ describeInBrowser('the Users page', () => {
     await screenshot(page, 'groups');
   });
 
-  it('shows a refused scope next to the scopes field, naming the item', async () => {
+  it('checks each scope as it is added, warns of a grant that cannot be used, and words a refusal', async () => {
     const { page } = await openUsers('/users/groups');
     await page.getByRole('button', { name: 'Edit scopes of operators' }).click();
     const dialog = page.getByRole('dialog', { name: 'Scopes of operators' });
     const scopes = dialog.getByRole('combobox', { name: 'Scopes' });
-    await scopes.fill('Not A Scope');
-    await scopes.press('Enter');
+    for (const scope of ['containerhost:veiw', 'databases:read']) {
+      await scopes.fill(scope);
+      await scopes.press('Enter');
+    }
     await scopes.press('Tab');
-    await dialog.getByRole('button', { name: 'Save scopes' }).click();
+    const refused = dialog.getByLabel('Scopes the gateway would refuse');
+    await refused.getByText('containerhost:veiw: Unknown permission "veiw" in containerhost').waitFor();
     await dialog
-      .getByText('item 3: must be *, <area>:<permission> or <area>:<permission>:<resource id>')
+      .getByLabel('Scopes that cannot be used')
+      .getByText('databases:read cannot be used without databases:view')
       .waitFor();
+    const flagged = dialog.locator('[aria-invalid="true"]', { hasText: 'containerhost:veiw' });
+    await expect(flagged.getAttribute('title')).resolves.toMatch(/^Unknown permission/);
+    await dialog.getByRole('button', { name: 'Save scopes' }).click();
+    const message = dialog.getByText(/^Scopes, entry 3: unknown permission "veiw" in containerhost/);
+    await message.waitFor();
+    expect(await message.textContent()).not.toMatch(/pattern|must NOT/);
   });
 
   it('fits a phone screen: the list does not scroll sideways', async () => {

@@ -152,12 +152,15 @@ describe('logging schemas', () => {
     expectError(await gateway.call('DELETE', `/api/logging/schemas/${UNKNOWN}`), 404, 'NOT_FOUND');
   });
 
-  it('refuses to delete a schema that environments use with 409 SCHEMA_IN_USE', async () => {
+  it('refuses to delete a schema that environments use with 409 SCHEMA_IN_USE, naming them', async () => {
     const data = await schema();
     const env = await environment({ schemaId: data.id });
     const result = await gateway.call('DELETE', `/api/logging/schemas/${data.id}`);
     expectError(result, 409, 'CONFLICT');
     expect(result.body.details).toMatchObject({ reason: 'SCHEMA_IN_USE', environmentIds: [env.id] });
+    expect(result.body.details.explanation).toBe(
+      `the environment ${env.name} still uses this schema; point it at another schema or delete it first`,
+    );
   });
 
   it('deletes an unused schema and records it in the audit trail', async () => {

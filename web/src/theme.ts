@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, darken, Modal, Notification } from '@mantine/core';
+import { Badge, type CSSVariablesResolver, createTheme, darken, Modal, Notification } from '@mantine/core';
 
 const SYSTEM_FONTS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
@@ -17,6 +17,14 @@ export const theme = createTheme({
     // Close buttons of dialogs and toasts need a name for screen readers.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss' } } }),
+    // A badge (status, outcome, level, expiry) is never cut to "IN…": it keeps its width in a narrow
+    // column, which grows (or scrolls in its table) instead.
+    Badge: Badge.extend({
+      styles: {
+        root: { flexShrink: 0, maxWidth: 'none', overflow: 'visible' },
+        label: { overflow: 'visible', textOverflow: 'clip' },
+      },
+    }),
   },
 });
 

@@ -168,17 +168,21 @@ export class LogSchemaService {
     return { folderId, schemas: await this.schemasByIds(result.ids) };
   }
 
-  /** 409 SCHEMA_IN_USE when environments still describe their records with one of these schemas. */
+  /** 409 SCHEMA_IN_USE, naming the environments, when environments still describe their records with one of these schemas. */
   private async refuseSchemasInUse(tx: Tx, schemaIds: string[]): Promise<void> {
     const users = await tx
-      .select({ id: loggingEnvironments.id, schemaId: loggingEnvironments.schemaId })
+      .select({
+        id: loggingEnvironments.id,
+        name: loggingEnvironments.name,
+        schemaId: loggingEnvironments.schemaId,
+      })
       .from(loggingEnvironments)
       .where(inArray(loggingEnvironments.schemaId, schemaIds))
       .orderBy(asc(loggingEnvironments.id))
       .limit(100);
     if (users.length > 0) {
       throw conflict('SCHEMA_IN_USE', {
-        explanation: 'environments still use this schema; point them at another schema or delete them first',
+        explanation: `${environmentsInWords(users.map((row) => row.name))} still ${users.length === 1 ? 'uses' : 'use'} this schema; point ${users.length === 1 ? 'it' : 'them'} at another schema or delete ${users.length === 1 ? 'it' : 'them'} first`,
         schemaIds: [...new Set(users.map((row) => row.schemaId))],
         environmentIds: users.map((row) => row.id),
       });
@@ -194,4 +198,11 @@ export class LogSchemaService {
       .where(inArray(loggingSchemas.id, wanted))
       .orderBy(asc(loggingSchemas.name), asc(loggingSchemas.id));
   }
+}
+
+/** `the environment prod`, `the environments prod, staging and 3 more`: who still uses a schema. */
+function environmentsInWords(names: string[]): string {
+  const shown = names.slice(0, 5).join(', ');
+  const more = names.length > 5 ? ` and ${names.length - 5} more` : '';
+  return `${names.length === 1 ? 'the environment' : 'the environments'} ${shown}${more}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, describeError, formErrors } from './errors';
+import { ApiError, describeError, formErrors, SEE_FIELDS } from './errors';
 
 const validation = (details: unknown) =>
   new ApiError(400, { code: 'VALIDATION_ERROR', message: 'Request validation failed', details });
@@ -23,13 +23,13 @@ describe('the error envelope', () => {
     expect([error.code, error.message, error.issues]).toEqual(['UNKNOWN', 'The gateway answered 502', []]);
   });
 
-  it('is described by its message and explanation', () => {
+  it('is described by its explanation alone, without the generic message', () => {
     const error = new ApiError(422, {
       code: 'UNPROCESSABLE_ENTITY',
       message: 'Request could not be processed',
       details: { reason: 'SETUP_CODE_USED', explanation: 'this setup link was used already' },
     });
-    expect(describeError(error)).toBe('Request could not be processed: this setup link was used already');
+    expect(describeError(error)).toBe('This setup link was used already.');
   });
 
   it('is described by its reason in words when there is no explanation', () => {
@@ -49,20 +49,20 @@ describe('a refused form', () => {
       { path: ['password'], message: 'must NOT have fewer than 8 characters' },
     ]);
     expect(formErrors(error, ['email', 'name', 'password']).fields).toEqual({
-      email: 'must match pattern',
-      password: 'must NOT have fewer than 8 characters',
+      email: 'Enter an email address such as name@example.com.',
+      password: 'Password needs at least 8 characters.',
     });
   });
 
-  it('shows the message in the banner', () => {
+  it('points the banner at the fields when every issue is shown next to one', () => {
     const error = validation([{ path: ['email'], message: 'must match pattern' }]);
-    expect(formErrors(error, ['email']).banner).toBe('Request validation failed');
+    expect(formErrors(error, ['email']).banner).toBe(SEE_FIELDS);
   });
 
   it('shows an issue inside a list field on that field, naming the item', () => {
     const error = validation([{ path: ['scopes', 2], message: 'must be * or <area>:<permission>' }]);
     expect(formErrors(error, ['name', 'scopes']).fields).toEqual({
-      scopes: 'item 3: must be * or <area>:<permission>',
+      scopes: 'Scopes, entry 3, must be * or <area>:<permission>.',
     });
   });
 
@@ -73,7 +73,7 @@ describe('a refused form', () => {
     ]);
     expect(formErrors(error, ['name'])).toEqual({
       fields: {},
-      banner: 'Request validation failed: body is not valid JSON; limit must be <= 100',
+      banner: 'Body is not valid JSON. Limit must be at most 100.',
     });
   });
 
@@ -97,8 +97,8 @@ describe('a refused form', () => {
     });
     expect(formErrors(error, ['certificatePem', 'privateKeyPem'], { KEY_MISMATCH: 'privateKeyPem' })).toEqual(
       {
-        fields: { privateKeyPem: 'the private key does not belong to the certificate' },
-        banner: 'Request could not be processed',
+        fields: { privateKeyPem: 'The private key does not belong to the certificate.' },
+        banner: SEE_FIELDS,
       },
     );
   });
@@ -110,7 +110,7 @@ describe('a refused form', () => {
       details: { reason: 'SLUG_TAKEN' },
     });
     expect(formErrors(error, ['name', 'slug'], { SLUG_TAKEN: 'slug' }).fields).toEqual({
-      slug: 'slug taken',
+      slug: 'Slug taken.',
     });
   });
 
@@ -130,5 +130,25 @@ describe('a refused form', () => {
     expect(formErrors(new Error('The email or password is not correct.'), ['email']).banner).toBe(
       'The email or password is not correct.',
     );
+  });
+
+  it('shows an issue of a nested field next to that field, under its label', () => {
+    const error = validation([{ path: ['filters', 'destinationId'], message: 'must match format "uuid"' }]);
+    expect(
+      formErrors(
+        error,
+        ['name', 'filters', 'filters.destinationId'],
+        {},
+        { 'filters.destinationId': 'SIEM destination' },
+      ).fields,
+    ).toEqual({
+      'filters.destinationId':
+        'SIEM destination must be an id (a UUID such as 123e4567-e89b-12d3-a456-426614174000).',
+    });
+  });
+
+  it('says a validation refusal outside a form in words', () => {
+    const error = validation([{ path: ['name'], message: 'must NOT have fewer than 1 characters' }]);
+    expect(describeError(error)).toBe('Name cannot be empty.');
   });
 });

@@ -5,6 +5,8 @@
  * envelope is read here, once, defensively.
  */
 
+import { issueInWords, labelFromKey, sentence } from './field-messages';
+
 export interface FieldIssue {
   path: (string | number)[];
   message: string;
@@ -75,24 +77,41 @@ function reasonInWords(reason: string): string {
   return reason.toLowerCase().replaceAll('_', ' ');
 }
 
-/** One sentence for a banner or a toast: the message, then why (the explanation or the reason). */
-export function describeError(error: unknown): string {
+/** Field labels of a form by key (`{'filters.nodeId': 'Container-host node'}`); others come from the key. */
+export type FieldLabels = Readonly<Record<string, string>>;
+
+/** An issue of no field of the form, in words: its path names the field. */
+function looseIssueInWords(issue: FieldIssue, labels: FieldLabels): string {
+  const key = issue.path.join('.');
+  if (!key) return sentence(issue.message);
+  const last = issue.path.at(-1);
+  const item = typeof last === 'number' ? last + 1 : undefined;
+  const fieldKey = (item === undefined ? issue.path : issue.path.slice(0, -1)).join('.');
+  return issueInWords(issue.message, fieldKey, labels[fieldKey] ?? labelFromKey(fieldKey), item);
+}
+
+/**
+ * One sentence for a banner or a toast. A refusal with an explanation is said by it alone (the
+ * envelope's message, "Request could not be processed", tells a person nothing more); one with only a
+ * reason says the message and the reason in words; a validation refusal says each issue in words.
+ */
+export function describeError(error: unknown, labels: FieldLabels = {}): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
-  const why = error.explanation ?? (error.reason ? reasonInWords(error.reason) : undefined);
-  return why ? `${error.message}: ${why}` : error.message;
+  if (error.explanation) return sentence(error.explanation);
+  if (error.reason) return `${error.message}: ${reasonInWords(error.reason)}`;
+  if (error.issues.length > 0) return error.issues.map((issue) => looseIssueInWords(issue, labels)).join(' ');
+  return error.message;
 }
 
 export interface FormErrors {
-  /** Messages for the form's own fields, keyed as the form names them (`scopes.2`, `name`). */
+  /** Messages for the form's own fields, keyed as the form names them (`scopes`, `filters.nodeId`). */
   fields: Record<string, string>;
-  /** What the banner above the form says: the message, and issues no field of the form shows. */
+  /** What the banner above the form says: a pointer to the fields, and issues no field of the form shows. */
   banner: string | undefined;
 }
 
-/** `[2]` → `item 3`, `['tls', 'ca']` → `tls.ca`: where inside a field an issue lies. */
-function placeWithin(path: (string | number)[]): string {
-  return path.map((part) => (typeof part === 'number' ? `item ${part + 1}` : part)).join('.');
-}
+/** The banner of a refusal whose every issue is shown next to its field. */
+export const SEE_FIELDS = 'Some fields need a change: see the messages next to them.';
 
 /**
  * Which field a refusal with a `details.reason` is about, for reasons a form can point at:
@@ -100,41 +119,55 @@ function placeWithin(path: (string | number)[]): string {
  */
 export type ReasonFields = Readonly<Record<string, string>>;
 
+/** The form's field an issue lies in or under: the longest name its path starts with. */
+function fieldOf(path: (string | number)[], fieldNames: readonly string[]): string | undefined {
+  const key = path.join('.');
+  return fieldNames
+    .filter((name) => key === name || key.startsWith(`${name}.`))
+    .sort((a, b) => b.length - a.length)[0];
+}
+
+/** An issue in words, shown next to `field`: an entry of a list field is named by its number. */
+function placedIssueInWords(issue: FieldIssue, field: string, labels: FieldLabels): string {
+  const within = issue.path.slice(field.split('.').length);
+  const fieldLabel = labels[field] ?? labelFromKey(field);
+  if (within.length === 0) return issueInWords(issue.message, field, fieldLabel);
+  if (within.length === 1 && typeof within[0] === 'number') {
+    return issueInWords(issue.message, field, fieldLabel, within[0] + 1);
+  }
+  return looseIssueInWords(issue, labels);
+}
+
 /**
- * Splits a refusal between the form's fields and its banner: each validation issue goes to the
- * field its path names or lies under (`['scopes', 2]` → `scopes`, saying which item), a reason the
- * form maps to a field goes there (its explanation, or the reason in words), the envelope's
- * message and every issue no field of the form shows go to the banner.
+ * Splits a refusal between the form's fields and its banner: each validation issue goes, in words,
+ * to the field its path names or lies under (`['scopes', 2]` → `scopes`, saying which entry;
+ * `['filters', 'destinationId']` → `filters.destinationId`), a reason the form maps to a field goes
+ * there (its explanation, or the reason in words), and every issue no field of the form shows goes
+ * to the banner.
  */
 export function formErrors(
   error: unknown,
   fieldNames: readonly string[],
   reasonFields: ReasonFields = {},
+  labels: FieldLabels = {},
 ): FormErrors {
   const reasonField = error instanceof ApiError && error.reason ? reasonFields[error.reason] : undefined;
   if (error instanceof ApiError && error.reason && reasonField && fieldNames.includes(reasonField)) {
     return {
-      fields: { [reasonField]: error.explanation ?? reasonInWords(error.reason) },
-      banner: error.message,
+      fields: { [reasonField]: sentence(error.explanation ?? reasonInWords(error.reason)) },
+      banner: SEE_FIELDS,
     };
   }
   if (!(error instanceof ApiError) || error.issues.length === 0) {
-    return { fields: {}, banner: describeError(error) };
+    return { fields: {}, banner: describeError(error, labels) };
   }
   const placed = new Map<string, string[]>();
   const unplaced: string[] = [];
   for (const issue of error.issues) {
-    const key = issue.path.join('.');
-    const field = fieldNames.find((name) => key === name || key.startsWith(`${name}.`));
-    if (!field) {
-      unplaced.push(key ? `${key} ${issue.message}` : issue.message);
-      continue;
-    }
-    const within = issue.path.slice(field.split('.').length);
-    const message = within.length > 0 ? `${placeWithin(within)}: ${issue.message}` : issue.message;
-    placed.set(field, [...(placed.get(field) ?? []), message]);
+    const field = fieldOf(issue.path, fieldNames);
+    if (!field) unplaced.push(looseIssueInWords(issue, labels));
+    else placed.set(field, [...(placed.get(field) ?? []), placedIssueInWords(issue, field, labels)]);
   }
-  const fields = Object.fromEntries([...placed].map(([field, messages]) => [field, messages.join('; ')]));
-  const banner = unplaced.length > 0 ? `${error.message}: ${unplaced.join('; ')}` : error.message;
-  return { fields, banner };
+  const fields = Object.fromEntries([...placed].map(([field, messages]) => [field, messages.join(' ')]));
+  return { fields, banner: unplaced.length > 0 ? unplaced.join(' ') : SEE_FIELDS };
 }

@@ -1,7 +1,7 @@
 import { Alert, Box, Button, Group, Stack } from '@mantine/core';
 import { type FormValidateInput, useForm } from '@mantine/form';
 import { type FormEventHandler, type ReactNode, useState } from 'react';
-import { formErrors, type ReasonFields } from '../api/errors';
+import { type FieldLabels, formErrors, type ReasonFields } from '../api/errors';
 import { notifyDroppedSecrets } from './notify';
 
 interface ApiFormOptions<Values extends Record<string, unknown>, Result> {
@@ -14,6 +14,19 @@ interface ApiFormOptions<Values extends Record<string, unknown>, Result> {
   onDone?: (result: Result, values: Values) => void | Promise<void>;
   /** Refusals whose `details.reason` is about one field: `{SLUG_TAKEN: 'slug'}`. */
   reasonFields?: ReasonFields;
+  /** How the form labels fields whose key does not say it (`{'filters.nodeId': 'Container-host node'}`). */
+  fieldLabels?: FieldLabels;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date);
+
+/** The keys of a form's fields, nested ones too: `{filters: {nodeId}}` → `filters`, `filters.nodeId`. */
+export function fieldKeys(values: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(values).flatMap(([key, value]) => [
+    `${prefix}${key}`,
+    ...(isPlainObject(value) ? fieldKeys(value, `${prefix}${key}.`) : []),
+  ]);
 }
 
 /**
@@ -38,7 +51,7 @@ export function useApiForm<Values extends Record<string, unknown>, Result>(
       notifyDroppedSecrets(result);
       await options.onDone?.(result, values);
     } catch (error) {
-      const mapped = formErrors(error, Object.keys(values), options.reasonFields);
+      const mapped = formErrors(error, fieldKeys(values), options.reasonFields, options.fieldLabels);
       form.setErrors(mapped.fields);
       setBanner(mapped.banner);
     } finally {

@@ -1,6 +1,7 @@
 import { AppShell, Burger, Button, Group, Menu, Text, Title, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Link, Outlet } from 'react-router';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { isWithinArea, useConsoleAreas } from '../areas/area';
 import { useCurrentUser, useSession } from '../auth/session';
 import { ColorSchemeToggle } from './ColorSchemeToggle';
 import { Navigation } from './Navigation';
@@ -12,6 +13,17 @@ export function Shell() {
   const user = useCurrentUser();
   const { signOut } = useSession();
   const areas = useVisibleAreas();
+  const everyArea = useConsoleAreas();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  // Signing out of a page I may not open would bring whoever signs in next back to it: leave it for
+  // the home page, which everyone may open, first.
+  const leave = async () => {
+    const forbidden = (area: (typeof everyArea)[number]) =>
+      isWithinArea(area, pathname) && !areas.includes(area);
+    if (everyArea.some(forbidden)) navigate('/', { replace: true });
+    await signOut();
+  };
   return (
     <AppShell
       header={{ height: 56 }}
@@ -49,7 +61,7 @@ export function Shell() {
                 <Menu.Item component={Link} to="/account">
                   My account
                 </Menu.Item>
-                <Menu.Item onClick={() => void signOut()}>Sign out</Menu.Item>
+                <Menu.Item onClick={() => void leave()}>Sign out</Menu.Item>
               </Menu.Dropdown>
             </Menu>
           </Group>

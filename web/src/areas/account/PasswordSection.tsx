@@ -10,8 +10,14 @@ import { SESSIONS_KEY } from './query-keys';
 export function PasswordSection() {
   const queryClient = useQueryClient();
   const { form, banner, submitting, onSubmit } = useApiForm({
-    initialValues: { currentPassword: '', newPassword: '' },
-    submit: (body) => call(api.PUT('/auth/me/password', { body })),
+    initialValues: { currentPassword: '', newPassword: '', repeated: '' },
+    fieldLabels: { currentPassword: 'The password', newPassword: 'The new password' },
+    // Asked twice, as at setup: a typo in a password nobody sees would lock me out.
+    validate: {
+      repeated: (value, values) => (value === values.newPassword ? null : 'The two new passwords differ.'),
+    },
+    submit: ({ currentPassword, newPassword }) =>
+      call(api.PUT('/auth/me/password', { body: { currentPassword, newPassword } })),
     onDone: async ({ revoked }) => {
       form.reset();
       notifySuccess(
@@ -35,6 +41,11 @@ export function PasswordSection() {
             description="At least 8 characters. Your other sessions are signed out."
             autoComplete="new-password"
             {...form.getInputProps('newPassword')}
+          />
+          <PasswordInput
+            label="Repeat the new password"
+            autoComplete="new-password"
+            {...form.getInputProps('repeated')}
           />
         </SimpleGrid>
         <Group justify="flex-end">

@@ -4,18 +4,26 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { type Column, DataTable } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 import { SESSIONS_KEY } from './query-keys';
+import { describeUserAgent } from './user-agent';
 
 type BrowserSession = Answer<'/auth/me/sessions', 'get'>['data'][number];
 
 const columns: Column<BrowserSession>[] = [
-  { header: 'Started', cell: (session) => formatDateTime(session.createdAt) },
-  { header: 'Last used', cell: (session) => formatDateTime(session.lastUsedAt) },
-  { header: 'Browser', cell: (session) => session.userAgent ?? '—' },
+  { header: 'Started', cell: (session) => <RelativeTime value={session.createdAt} /> },
+  { header: 'Last used', cell: (session) => <RelativeTime value={session.lastUsedAt} /> },
+  {
+    header: 'Browser',
+    cell: (session) => (
+      <Text size="sm" title={session.userAgent ?? undefined}>
+        {describeUserAgent(session.userAgent)}
+      </Text>
+    ),
+  },
   { header: 'Address', cell: (session) => session.clientIp ?? '—' },
   {
     header: 'Current',

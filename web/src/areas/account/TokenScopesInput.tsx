@@ -1,8 +1,8 @@
-import { TagsInput } from '@mantine/core';
 import { useCurrentUser } from '../../auth/session';
 import type { ScopesInputProps } from '../../components/NewTokenDialog';
 import { useConsoleAreas } from '../area';
 import { useResourceChoices } from '../users/queries';
+import { ScopesInput } from '../users/ScopesInput';
 import { heldSuggestions, scopeSuggestions } from '../users/scope-suggestions';
 
 /**
@@ -14,9 +14,10 @@ export function TokenScopesInput(props: ScopesInputProps) {
   const areas = useConsoleAreas();
   const resources = useResourceChoices();
   return (
-    <TagsInput
+    <ScopesInput
       label="Scopes"
       description="Leave empty for all of your scopes. A token never does more than you may: a scope you lose, it loses too."
+      resources={resources}
       data={heldSuggestions(scopeSuggestions(areas, [{ scopes }], resources), scopes)}
       clearable
       {...props}

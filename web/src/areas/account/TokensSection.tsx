@@ -1,4 +1,4 @@
-import { Badge, Button, Code, Group } from '@mantine/core';
+import { Button, Code } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
@@ -6,10 +6,11 @@ import type { Answer } from '../../api/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyNotice } from '../../components/EmptyNotice';
-import { formatDateTime } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
+import { ScopeBadges } from '../users/ScopeBadges';
 import { CreateTokenDialog } from './CreateTokenDialog';
 import { TOKENS_KEY } from './query-keys';
 
@@ -19,15 +20,7 @@ type ApiToken = Answer<'/auth/tokens', 'get'>['data'][number];
 function TokenScopes({ scopes }: { scopes: string[] | null }) {
   if (scopes === null) return 'All of mine';
   if (scopes.length === 0) return 'None';
-  return (
-    <Group gap={4}>
-      {scopes.map((scope) => (
-        <Badge key={scope} variant="light" tt="none">
-          {scope}
-        </Badge>
-      ))}
-    </Group>
-  );
+  return <ScopeBadges scopes={scopes} />;
 }
 
 /** My API tokens (for curl, scripts and the CLI): create one, revoke one. */
@@ -44,9 +37,12 @@ export function TokensSection() {
     { header: 'Name', cell: (token) => token.name },
     { header: 'Starts with', cell: (token) => (token.prefix ? <Code>{token.prefix}…</Code> : '—') },
     { header: 'Scopes', cell: (token) => <TokenScopes scopes={token.scopes} /> },
-    { header: 'Created', cell: (token) => formatDateTime(token.createdAt) },
-    { header: 'Last used', cell: (token) => formatDateTime(token.lastUsedAt) },
-    { header: 'Expires', cell: (token) => (token.expiresAt ? formatDateTime(token.expiresAt) : 'Never') },
+    { header: 'Created', cell: (token) => <RelativeTime value={token.createdAt} /> },
+    { header: 'Last used', cell: (token) => <RelativeTime value={token.lastUsedAt} /> },
+    {
+      header: 'Expires',
+      cell: (token) => (token.expiresAt ? <RelativeTime value={token.expiresAt} /> : 'Never'),
+    },
     {
       header: 'Actions',
       cell: (token) => (

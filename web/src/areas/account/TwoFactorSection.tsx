@@ -6,9 +6,9 @@ import type { Answer } from '../../api/types';
 import { RecoveryCodesNotice } from '../../auth/RecoveryCodesNotice';
 import { TotpSetup } from '../../auth/TotpSetup';
 import { FormBanner, useApiForm } from '../../components/api-form';
-import { formatDateTime } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 import { TOTP_KEY } from './query-keys';
 
@@ -99,7 +99,7 @@ export function TwoFactorSection() {
               <Group gap="xs">
                 <Badge color="green">On</Badge>
                 <Text size="sm">
-                  Since {formatDateTime(data.enabledAt)}; {data.recoveryCodesLeft} recovery codes left.
+                  Since <RelativeTime value={data.enabledAt} />; {data.recoveryCodesLeft} recovery codes left.
                 </Text>
               </Group>
               {data.required ? (

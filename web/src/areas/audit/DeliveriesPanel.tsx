@@ -4,8 +4,8 @@ import { SIEM_DELIVERY_FILTERS, type SiemDeliveryFilter } from '../../../../src/
 import { api, call } from '../../api/client';
 import type { Query } from '../../api/types';
 import type { Column } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { useAddressFilters } from '../../components/use-address-filters';
 import { AUDIT_KEY, DELIVERIES_KEY, DELIVERY_STATUSES, DESTINATIONS_KEY, type Delivery } from './queries';
@@ -48,7 +48,7 @@ export function DeliveriesPanel() {
     }
   };
   const columns: Column<Delivery>[] = [
-    { header: 'Created', cell: (delivery) => formatDateTime(delivery.createdAt) },
+    { header: 'Created', cell: (delivery) => <RelativeTime value={delivery.createdAt} /> },
     { header: 'Destination', cell: (delivery) => destinationName(delivery.destinationId) },
     {
       header: 'Status',

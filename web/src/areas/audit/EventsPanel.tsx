@@ -2,8 +2,9 @@ import { Badge, Code, Stack, Text } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Column } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
+import { AuditTargetLink } from './AuditTargetLink';
 import { EventFilterBar } from './EventFilterBar';
 import { type EventFilters, eventFiltersFrom, eventQuery, withEventFilters } from './event-filters';
 import { type AuditEvent, EVENTS_KEY } from './queries';
@@ -14,7 +15,9 @@ const COLUMNS: Column<AuditEvent>[] = [
     header: 'When',
     cell: (event) => (
       <div>
-        <Text size="sm">{formatDateTime(event.occurredAt)}</Text>
+        <Text size="sm">
+          <RelativeTime value={event.occurredAt} />
+        </Text>
         <Text size="xs" c="dimmed">
           #{event.seq}
         </Text>
@@ -46,11 +49,7 @@ const COLUMNS: Column<AuditEvent>[] = [
   },
   {
     header: 'Target',
-    cell: (event) => (
-      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-        {event.targetType ? `${event.targetType} ${event.targetId ?? ''}` : '—'}
-      </Text>
-    ),
+    cell: (event) => <AuditTargetLink event={event} />,
   },
   {
     header: 'Outcome',

@@ -2,7 +2,7 @@ import { Alert, Button, Code, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { describeError } from '../../api/errors';
-import { formatDateTime } from '../../components/format';
+import { RelativeTime } from '../../components/RelativeTime';
 
 /** Walks the whole hash chain on the gateway and says whether it is intact, or where it breaks. */
 export function VerifyChain() {
@@ -23,8 +23,8 @@ export function VerifyChain() {
       {result?.valid && (
         <Alert color="green" role="status" title="The chain is intact">
           <Text size="sm">
-            {result.checkedEvents} events checked at {formatDateTime(result.verifiedAt)}; none was changed,
-            re-linked or deleted.
+            {result.checkedEvents} events checked at <RelativeTime value={result.verifiedAt} />; none was
+            changed, re-linked or deleted.
           </Text>
           {result.headHash && (
             <Text size="sm">

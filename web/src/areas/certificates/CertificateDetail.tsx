@@ -4,11 +4,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { CopyableValue } from '../../components/CopyableValue';
 import { type Fact, FactList } from '../../components/FactList';
-import { formatDateTime } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 import { AcmeSection } from './AcmeSection';
 import { DownloadPemButton } from './CertificateLinks';
@@ -33,12 +34,12 @@ function materialFacts(certificate: Certificate): Fact[] {
     { label: 'Subject', value: certificate.subject },
     { label: 'Issuer', value: certificate.issuer },
     { label: 'Names', value: certificate.sans?.join(', ') || '—' },
-    { label: 'Valid from', value: formatDateTime(certificate.notBefore) },
+    { label: 'Valid from', value: <RelativeTime value={certificate.notBefore} /> },
     {
       label: 'Valid until',
       value: (
         <Group gap="xs" component="span">
-          {formatDateTime(certificate.notAfter)}
+          <RelativeTime value={certificate.notAfter} />
           <Badge color={expiry.color} variant="light">
             {expiry.label}
           </Badge>
@@ -50,10 +51,10 @@ function materialFacts(certificate: Certificate): Fact[] {
     { label: 'Serial number', value: certificate.serialNumber },
     {
       label: 'SHA-256 fingerprint',
-      value: (
-        <Text ff="monospace" size="sm" span>
-          {certificate.fingerprintSha256}
-        </Text>
+      value: certificate.fingerprintSha256 ? (
+        <CopyableValue value={certificate.fingerprintSha256} label="SHA-256 fingerprint" />
+      ) : (
+        '—'
       ),
     },
   ];

@@ -20,6 +20,13 @@ const REASON_FIELDS = {
   CHAIN_CERTIFICATE_EXPIRED: 'chainPem',
 };
 
+const FIELD_LABELS = {
+  certificatePem: 'The certificate',
+  privateKeyPem: 'The private key',
+  chainPem: 'The chain',
+  privateKeyPassphrase: 'The key passphrase',
+};
+
 const blankMaterial = {
   certificatePem: '',
   privateKeyPem: '',
@@ -58,6 +65,7 @@ export function CertificateMaterialDialog({
   const { form, banner, submitting, onSubmit } = useApiForm({
     initialValues: { name: '', ...blankMaterial },
     reasonFields: REASON_FIELDS,
+    fieldLabels: FIELD_LABELS,
     submit: ({ name, ...material }) =>
       certificate
         ? call(

@@ -1,5 +1,5 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { formatDateTime } from '../../components/format';
+import { RelativeTime } from '../../components/RelativeTime';
 import { acmeBadge, expiryBadge } from './certificate-status';
 import type { Certificate } from './queries';
 
@@ -13,7 +13,7 @@ export function ExpiryCell({ certificate }: { certificate: Certificate }) {
       </Badge>
       {certificate.notAfter && (
         <Text size="xs" c="dimmed">
-          {certificate.expired ? 'expired' : 'until'} {formatDateTime(certificate.notAfter)}
+          {certificate.expired ? 'expired' : 'until'} <RelativeTime value={certificate.notAfter} />
         </Text>
       )}
     </Stack>
@@ -42,7 +42,7 @@ export function SourceCell({ certificate }: { certificate: Certificate }) {
       )}
       {certificate.status !== 'valid' && certificate.nextRenewalAt && (
         <Text size="xs" c="dimmed">
-          next attempt {formatDateTime(certificate.nextRenewalAt)}
+          next attempt <RelativeTime value={certificate.nextRenewalAt} />
         </Text>
       )}
     </Stack>

@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, call } from '../../api/client';
 import { FactList } from '../../components/FactList';
-import { formatDateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { lazyPart } from '../../shell/reload-on-failed-load';
 import { ContainerActions } from './ContainerActions';
 import { ContainerNetworksPanel } from './ContainerNetworksPanel';
@@ -44,8 +44,8 @@ function Details({ container }: { container: Container }) {
           label: 'Command',
           value: container.command.length ? <Code>{container.command.join(' ')}</Code> : '—',
         },
-        { label: 'Created', value: formatDateTime(container.createdAt) },
-        { label: 'Started', value: formatDateTime(container.state.startedAt) },
+        { label: 'Created', value: <RelativeTime value={container.createdAt} /> },
+        { label: 'Started', value: <RelativeTime value={container.state.startedAt} /> },
         { label: 'Exit code', value: container.state.exitCode ?? '—' },
         { label: 'Restart policy', value: container.restartPolicy ?? '—' },
         { label: 'Ports', value: container.ports.map(formatPort).join(', ') || '—' },

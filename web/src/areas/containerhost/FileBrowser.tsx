@@ -6,9 +6,10 @@ import type { UploadProgress as Sent } from '../../api/upload';
 import { FormActions, FormBanner, InlineForm, useApiForm } from '../../components/api-form';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { type Column, DataTable } from '../../components/DataTable';
-import { formatBytes, formatDateTime } from '../../components/format';
+import { formatBytes } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { UploadProgress } from '../../components/UploadProgress';
 
 type Listing = Answer<'/api/containerhost/nodes/{nodeId}/containers/{containerId}/files', 'get'>['data'];
@@ -159,7 +160,7 @@ export function FileBrowser({ source }: { source: FileSource }) {
     },
     { header: 'Size', cell: (entry) => (entry.type === 'file' ? formatBytes(entry.size) : '—') },
     { header: 'Mode', cell: (entry) => entry.mode },
-    { header: 'Modified', cell: (entry) => formatDateTime(entry.mtime) },
+    { header: 'Modified', cell: (entry) => <RelativeTime value={entry.mtime} /> },
   ];
   if (source.move || source.remove) {
     columns.push({

@@ -17,8 +17,8 @@ import { ApiError, describeError } from '../../api/errors';
 import type { Answer, Body } from '../../api/types';
 import { FormBanner, useApiForm } from '../../components/api-form';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { formatDateTime } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 import { HealthHistory } from './HealthHistory';
 import { nodeKey, STATUS_COLORS } from './queries';
@@ -152,7 +152,7 @@ function CheckForm({
         </Group>
         {saved && (
           <Text size="xs" c="dimmed">
-            Next probe {formatDateTime(saved.nextRunAt)}
+            Next probe <RelativeTime value={saved.nextRunAt} />
           </Text>
         )}
       </Stack>

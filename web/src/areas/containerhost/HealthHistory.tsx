@@ -1,8 +1,8 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
-import { formatDateTime } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 import { Sparkline } from '../../components/Sparkline';
 import { nodeKey, STATUS_COLORS } from './queries';
@@ -45,7 +45,7 @@ export function HealthHistory({ nodeId, containerName }: { nodeId: string; conta
                   {latest!.status}
                 </Badge>
                 <Text size="sm">
-                  {formatDateTime(latest!.checkedAt)}
+                  <RelativeTime value={latest!.checkedAt} />
                   {latest!.responseMs !== null && ` · ${latest!.responseMs} ms`}
                   {latest!.error && ` · ${latest!.error}`}
                 </Text>

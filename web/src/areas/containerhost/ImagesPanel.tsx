@@ -3,8 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { formatBytes, formatDateTime } from '../../components/format';
+import { formatBytes } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
+import { RelativeTime } from '../../components/RelativeTime';
 import { PullImageDialog } from './PullImageDialog';
 import { nodeKey } from './queries';
 import { deleteColumn, ResourcePanel } from './ResourcePanel';
@@ -65,7 +66,7 @@ export function ImagesPanel({ nodeId }: { nodeId: string }) {
             ),
           },
           { header: 'Size', cell: (image) => formatBytes(image.size) },
-          { header: 'Created', cell: (image) => formatDateTime(image.createdAt) },
+          { header: 'Created', cell: (image) => <RelativeTime value={image.createdAt} /> },
         ],
         manage: deleteColumn<Image>({
           what: 'image',

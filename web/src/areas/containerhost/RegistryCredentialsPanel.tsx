@@ -5,8 +5,8 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { useApiForm } from '../../components/api-form';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { formatDateTime } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { nodeKey, useMayManageContainers } from './queries';
 import { CreateDialog } from './ResourcePanel';
@@ -103,7 +103,7 @@ export function RegistryCredentialsPanel({ nodeId }: { nodeId: string }) {
         columns={[
           { header: 'Registry', cell: (credential) => credential.registry },
           { header: 'User name', cell: (credential) => credential.username },
-          { header: 'Updated', cell: (credential) => formatDateTime(credential.updatedAt) },
+          { header: 'Updated', cell: (credential) => <RelativeTime value={credential.updatedAt} /> },
           ...(mayManage
             ? [
                 {

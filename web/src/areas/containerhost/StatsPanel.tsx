@@ -7,8 +7,9 @@ import { readEventStream } from '../../api/event-stream';
 import type { Answer } from '../../api/types';
 import { uploadUrl } from '../../api/upload';
 import { FactList } from '../../components/FactList';
-import { formatBytes, formatDateTime } from '../../components/format';
+import { formatBytes } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Sparkline } from '../../components/Sparkline';
 import { containerKey } from './queries';
 
@@ -39,7 +40,7 @@ function SampleFacts({ sample }: { sample: Sample }) {
         ]}
       />
       <Text size="xs" c="dimmed">
-        Read {formatDateTime(sample.readAt)}
+        Read <RelativeTime value={sample.readAt} />
       </Text>
     </Stack>
   );

@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { useApiForm } from '../../components/api-form';
-import { formatDateTime } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
+import { RelativeTime } from '../../components/RelativeTime';
 import { nodeKey } from './queries';
 import { CreateDialog, deleteColumn, ResourcePanel } from './ResourcePanel';
 import { VolumeFilesDialog } from './VolumeFilesDialog';
@@ -81,7 +81,7 @@ export function VolumesPanel({ nodeId }: { nodeId: string }) {
               ),
             },
             { header: 'Driver', cell: (volume) => volume.driver },
-            { header: 'Created', cell: (volume) => formatDateTime(volume.createdAt) },
+            { header: 'Created', cell: (volume) => <RelativeTime value={volume.createdAt} /> },
             {
               header: 'Files',
               cell: (volume) => (

@@ -1,5 +1,5 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { formatDateTime } from '../../components/format';
+import { RelativeTime } from '../../components/RelativeTime';
 import type { DatabaseStatus } from './queries';
 
 /** What the gateway's live check of a database found: reachable (version, latency) or why not. */
@@ -13,7 +13,12 @@ export function ConnectionStatus({ status, compact = false }: { status: Database
         <Text size="sm">
           {version}
           {latency}
-          {!compact && ` · checked ${formatDateTime(status.checkedAt)}`}
+          {!compact && (
+            <>
+              {' · checked '}
+              <RelativeTime value={status.checkedAt} />
+            </>
+          )}
         </Text>
       </Group>
     );

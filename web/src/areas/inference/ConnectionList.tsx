@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { ConnectionTestDialog } from './ConnectionTestDialog';
 import { EditConnectionDialog } from './EditConnectionDialog';
@@ -31,7 +31,7 @@ function Credentials({ connection }: { connection: Connection }) {
       </Group>
       {connection.accessTokenExpiresAt && (
         <Text size="sm" c="dimmed">
-          Access until {formatDateTime(connection.accessTokenExpiresAt)}
+          Access until <RelativeTime value={connection.accessTokenExpiresAt} />
         </Text>
       )}
       {connection.lastRefreshError && (
@@ -55,7 +55,7 @@ function LastTest({ connection }: { connection: Connection }) {
       <Group gap="xs">
         {connection.lastTestOk ? <Badge color="green">Passed</Badge> : <Badge color="red">Failed</Badge>}
         <Text size="sm" c="dimmed">
-          {formatDateTime(connection.lastTestedAt)}
+          <RelativeTime value={connection.lastTestedAt} />
         </Text>
       </Group>
       {connection.lastTestError && <Text size="sm">{connection.lastTestError}</Text>}

@@ -5,8 +5,8 @@ import { api, call } from '../../api/client';
 import { mayUse } from '../../auth/access';
 import { useCurrentUser } from '../../auth/session';
 import type { Column } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { NodeDialog } from './NodeDialog';
 import { NODES_KEY, type StorageNode } from './queries';
@@ -28,7 +28,7 @@ const columns: Column<StorageNode>[] = [
       </Text>
     ),
   },
-  { header: 'Added', cell: (node) => formatDateTime(node.createdAt) },
+  { header: 'Added', cell: (node) => <RelativeTime value={node.createdAt} /> },
 ];
 
 /** The storage nodes: search, add; a name opens the node with its uploads. */

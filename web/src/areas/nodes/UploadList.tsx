@@ -2,7 +2,8 @@ import { Badge, Button, FileButton, Group, Stack, Text } from '@mantine/core';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
-import { formatBytes, formatDateTime } from '../../components/format';
+import { formatBytes } from '../../components/format';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { UploadProgress } from '../../components/UploadProgress';
 import { type Upload, uploadsKey } from './queries';
@@ -94,7 +95,7 @@ export function UploadList({
         );
       },
     },
-    { header: 'Started', cell: (upload) => formatDateTime(upload.createdAt) },
+    { header: 'Started', cell: (upload) => <RelativeTime value={upload.createdAt} /> },
   ];
   if (canManage)
     columns.push({

@@ -4,6 +4,7 @@ import { api, call } from '../../api/client';
 import type { Query } from '../../api/types';
 import type { Column } from '../../components/DataTable';
 import { formatDateTime } from '../../components/format';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { useAddressFilters } from '../../components/use-address-filters';
 import { DELIVERY_STATUSES, DeliveryStatusBadge } from './DeliveryStatus';
@@ -31,7 +32,7 @@ export function DeliveriesPanel({ canManage }: { canManage: boolean }) {
   const channelNames = namesById(channels);
   const { filters, setFilter } = useAddressFilters<Filters>(FILTERS);
   const columns: Column<Delivery>[] = [
-    { header: 'Created', cell: (delivery) => formatDateTime(delivery.createdAt) },
+    { header: 'Created', cell: (delivery) => <RelativeTime value={delivery.createdAt} /> },
     {
       header: 'Notification',
       cell: (delivery) => (

@@ -8,6 +8,7 @@ import { EmptyNotice } from '../../components/EmptyNotice';
 import { FactList } from '../../components/FactList';
 import { formatDateTime } from '../../components/format';
 import { RecordPage } from '../../components/RecordPage';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 import { DeliveryStatusBadge } from './DeliveryStatus';
 import { DELIVERIES_KEY, namesById, useChannelChoices, useRuleChoices } from './queries';
@@ -45,8 +46,8 @@ const attemptColumns: Column<Attempt>[] = [
       </div>
     ),
   },
-  { header: 'Started', cell: (attempt) => formatDateTime(attempt.startedAt) },
-  { header: 'Finished', cell: (attempt) => formatDateTime(attempt.finishedAt) },
+  { header: 'Started', cell: (attempt) => <RelativeTime value={attempt.startedAt} /> },
+  { header: 'Finished', cell: (attempt) => <RelativeTime value={attempt.finishedAt} /> },
   { header: 'HTTP status', cell: (attempt) => attempt.httpStatus ?? '—' },
   {
     header: 'Error',
@@ -72,7 +73,7 @@ function Facts({ delivery }: { delivery: DeliveryDetail }) {
         },
         { label: 'Resource', value: `${delivery.resource.type} ${delivery.resource.name}` },
         { label: 'Attempts', value: `${delivery.attempts} of ${delivery.maxAttempts}` },
-        { label: 'Created', value: formatDateTime(delivery.createdAt) },
+        { label: 'Created', value: <RelativeTime value={delivery.createdAt} /> },
         {
           label: delivery.status === 'delivered' ? 'Delivered' : 'Next attempt',
           value: formatDateTime(

@@ -14,7 +14,14 @@ import { api, call } from '../../api/client';
 import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
 import { NOTIFICATIONS_KEY, type Rule, useChannelChoices, useEvents } from './queries';
-import { FILTER_LABELS, type FilterKey, newRule, ruleChanges, ruleValues } from './rule-form';
+import {
+  FILTER_LABELS,
+  type FilterKey,
+  newRule,
+  RULE_FIELD_LABELS,
+  ruleChanges,
+  ruleValues,
+} from './rule-form';
 
 /** Creates an alert rule, or (given one) changes it: which event goes to which channels, and when. */
 export function RuleDialog({ rule, onClose }: { rule?: Rule; onClose: () => void }) {
@@ -23,6 +30,7 @@ export function RuleDialog({ rule, onClose }: { rule?: Rule; onClose: () => void
   const channels = useChannelChoices().data?.data ?? [];
   const { form, banner, submitting, onSubmit } = useApiForm({
     initialValues: ruleValues(rule),
+    fieldLabels: RULE_FIELD_LABELS,
     submit: (values) => {
       const event = events.find((candidate) => candidate.kind === values.event);
       return rule

@@ -15,6 +15,14 @@ export const FILTER_LABELS: Record<FilterKey, string> = {
   connectorId: 'Repository-host connector id',
 };
 
+/** The rule form's fields as it labels them, for the gateway's refusals in words. */
+export const RULE_FIELD_LABELS = {
+  channelIds: 'Channels',
+  withinDays: 'Days before expiry',
+  renotifyMinutes: 'Remind every',
+  ...Object.fromEntries(Object.entries(FILTER_LABELS).map(([key, label]) => [`filters.${key}`, label])),
+};
+
 export interface RuleValues extends Record<string, unknown> {
   name: string;
   event: string;

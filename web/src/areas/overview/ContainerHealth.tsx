@@ -4,8 +4,8 @@ import { Link } from 'react-router';
 import { consolePages } from '../../../../src/core/console-pages';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
-import { formatDateTime } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 
 type Check = Answer<'/api/containerhost/health-checks', 'get'>['data'][number];
@@ -30,7 +30,12 @@ function FailingCheck({ check }: { check: Check }) {
       </Group>
       <Text size="sm" c="dimmed">
         {check.error ?? (check.httpStatus ? `HTTP ${check.httpStatus}` : 'no answer')}
-        {check.lastCheckedAt ? ` · checked ${formatDateTime(check.lastCheckedAt)}` : ''}
+        {check.lastCheckedAt && (
+          <>
+            {' · checked '}
+            <RelativeTime value={check.lastCheckedAt} />
+          </>
+        )}
       </Text>
     </Stack>
   );

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 import { CertificateLink } from '../certificates/CertificateLinks';
 import { EXPIRY_WARNING_DAYS, expiryBadge } from '../certificates/certificate-status';
@@ -13,7 +13,7 @@ type Certificate = Answer<'/api/ssl-certificates', 'get'>['data'][number];
 
 const columns: Column<Certificate>[] = [
   { header: 'Certificate', cell: (certificate) => <CertificateLink certificate={certificate} /> },
-  { header: 'Expires', cell: (certificate) => formatDateTime(certificate.notAfter) },
+  { header: 'Expires', cell: (certificate) => <RelativeTime value={certificate.notAfter} /> },
   {
     header: 'Status',
     cell: (certificate) => {

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
-import { formatDateTime } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
 
 type Alert = Answer<'/api/notifications/alerts', 'get'>['data'][number];
@@ -23,7 +23,7 @@ function OpenAlert({ alert }: { alert: Alert }) {
         </Anchor>
       </Group>
       <Text size="sm" c="dimmed">
-        Since {formatDateTime(alert.since)} · {alert.event}
+        Since <RelativeTime value={alert.since} /> · {alert.event}
       </Text>
     </Stack>
   );

@@ -1,19 +1,28 @@
-import { Badge } from '@mantine/core';
+import { Anchor, Badge } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { consolePages } from '../../../../src/core/console-pages';
 import { api, call } from '../../api/client';
-import type { Answer } from '../../api/types';
 import { type Column, DataTable } from '../../components/DataTable';
 import { EmptyNotice } from '../../components/EmptyNotice';
-import { formatDateTime } from '../../components/format';
 import { QueryView } from '../../components/QueryView';
+import { RelativeTime } from '../../components/RelativeTime';
 import { Section } from '../../components/Section';
-
-type AuditEvent = Answer<'/api/audit/events', 'get'>['data'][number];
+import { AuditTargetLink } from '../audit/AuditTargetLink';
+import type { AuditEvent } from '../audit/queries';
 
 const columns: Column<AuditEvent>[] = [
-  { header: 'When', cell: (event) => formatDateTime(event.occurredAt) },
+  { header: 'When', cell: (event) => <RelativeTime value={event.occurredAt} /> },
   { header: 'Who', cell: (event) => event.actorEmail ?? 'system' },
-  { header: 'Action', cell: (event) => event.action },
+  {
+    header: 'Action',
+    cell: (event) => (
+      <Anchor component={Link} to={consolePages.auditEvents({ action: event.action })} size="sm">
+        {event.action}
+      </Anchor>
+    ),
+  },
+  { header: 'Target', cell: (event) => <AuditTargetLink event={event} /> },
   {
     header: 'Outcome',
     cell: (event) =>

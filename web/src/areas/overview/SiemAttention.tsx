@@ -1,5 +1,7 @@
-import { Badge, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { consolePages } from '../../../../src/core/console-pages';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { EmptyNotice } from '../../components/EmptyNotice';
@@ -16,12 +18,18 @@ function DestinationTrouble({ destination }: { destination: Destination }) {
   return (
     <Stack gap={2}>
       <Group gap="xs">
-        <Text fw={500}>{destination.name}</Text>
+        <Anchor component={Link} to={consolePages.siemDestinations()} fw={500}>
+          {destination.name}
+        </Anchor>
         {circuit !== 'closed' && <Badge color="red">Circuit {circuit.replace('_', '-')}</Badge>}
         {backlog.failed > 0 && (
-          <Badge color="orange">
+          <Anchor
+            component={Link}
+            to={consolePages.siemDeliveries({ destinationId: destination.id, status: 'failed' })}
+            size="sm"
+          >
             {backlog.failed} failed {backlog.failed === 1 ? 'delivery' : 'deliveries'}
-          </Badge>
+          </Anchor>
         )}
       </Group>
       {lastError && (

@@ -4,14 +4,19 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
 import { notifySuccess } from '../../components/notify';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { CreateDeployTokenDialog } from './CreateDeployTokenDialog';
 import { type DeployToken, PAGES_KEY, type Project, useMayManagePages } from './queries';
 
 function TokenState({ token }: { token: DeployToken }) {
-  if (token.revokedAt) return <Badge color="gray">Revoked {formatDateTime(token.revokedAt)}</Badge>;
+  if (token.revokedAt)
+    return (
+      <Badge color="gray">
+        Revoked <RelativeTime value={token.revokedAt} />
+      </Badge>
+    );
   if (token.expiresAt && new Date(token.expiresAt) <= new Date()) return <Badge color="gray">Expired</Badge>;
   return <Badge color="green">Active</Badge>;
 }
@@ -32,9 +37,19 @@ export function DeployTokensPanel({ project }: { project: Project }) {
   };
   const columns: Column<DeployToken>[] = [
     { header: 'Name', cell: (token) => token.name },
-    { header: 'Created', cell: (token) => `${formatDateTime(token.createdAt)} by ${token.createdBy ?? '—'}` },
-    { header: 'Last used', cell: (token) => formatDateTime(token.lastUsedAt) },
-    { header: 'Expires', cell: (token) => (token.expiresAt ? formatDateTime(token.expiresAt) : 'Never') },
+    {
+      header: 'Created',
+      cell: (token) => (
+        <>
+          <RelativeTime value={token.createdAt} /> by {token.createdBy ?? '—'}
+        </>
+      ),
+    },
+    { header: 'Last used', cell: (token) => <RelativeTime value={token.lastUsedAt} /> },
+    {
+      header: 'Expires',
+      cell: (token) => (token.expiresAt ? <RelativeTime value={token.expiresAt} /> : 'Never'),
+    },
     { header: 'State', cell: (token) => <TokenState token={token} /> },
     ...(mayManage
       ? [

@@ -4,8 +4,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import type { Column } from '../../components/DataTable';
-import { formatBytes, formatDateTime } from '../../components/format';
+import { formatBytes } from '../../components/format';
 import { notifyError, notifySuccess } from '../../components/notify';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { DeployDialog } from './DeployDialog';
 import { type Deployment, fileCount, PAGES_KEY, type Project, shortId, useMayManagePages } from './queries';
@@ -26,10 +27,11 @@ function DeploymentActions({ project, deployment }: { project: Project; deployme
       notifyError(error);
     }
   };
-  const promote = attempt(async () => {
+  const promote = async () => {
     await call(api.POST('/api/pages/{projectId}/deployments/{deploymentId}/promote', path));
     await changed(`Deployment ${name} is live now.`);
-  });
+  };
+  const live = project.productionDeploymentId ? shortId(project.productionDeploymentId) : undefined;
   const setPinned = (pinned: boolean) =>
     attempt(async () => {
       await call(
@@ -46,9 +48,21 @@ function DeploymentActions({ project, deployment }: { project: Project; deployme
   return (
     <Group gap={6}>
       {!deployment.production && (
-        <Button size="xs" onClick={promote} aria-label={`Promote deployment ${name}`}>
-          Promote
-        </Button>
+        <ConfirmButton
+          size="xs"
+          color="blue"
+          variant="filled"
+          label="Promote"
+          aria-label={`Promote deployment ${name}`}
+          title={`Make deployment ${name} live?`}
+          message={`Visitors of ${project.name} see deployment ${name} at once. ${
+            live
+              ? `The live deployment ${live} stays listed: promote it again to go back.`
+              : 'Nothing is live yet.'
+          }`}
+          confirmLabel="Promote"
+          onConfirm={promote}
+        />
       )}
       <Button
         size="xs"
@@ -86,7 +100,7 @@ export function DeploymentsPanel({ project }: { project: Project }) {
             {shortId(deployment.id)}
           </Text>
           <Text size="xs" c="dimmed">
-            {formatDateTime(deployment.createdAt)}
+            <RelativeTime value={deployment.createdAt} />
             {deployment.createdBy ? ` by ${deployment.createdBy}` : ''}
             {deployment.deployTokenId ? ' (deploy token)' : ''}
           </Text>

@@ -1,5 +1,5 @@
 import { Badge, Stack, Text } from '@mantine/core';
-import { formatDateTime } from '../../components/format';
+import { RelativeTime } from '../../components/RelativeTime';
 import type { Domain } from './queries';
 
 const STATUS: Record<Domain['status'], { label: string; color: string }> = {
@@ -23,7 +23,7 @@ export function DomainStatus({ domain }: { domain: Domain }) {
       )}
       {domain.lastCheckedAt && (
         <Text size="xs" c="dimmed">
-          checked {formatDateTime(domain.lastCheckedAt)}
+          checked <RelativeTime value={domain.lastCheckedAt} />
         </Text>
       )}
     </Stack>

@@ -2,8 +2,8 @@ import { Button, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { api, call } from '../../api/client';
 import type { Column } from '../../components/DataTable';
-import { formatDateTime } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
+import { RelativeTime } from '../../components/RelativeTime';
 import { ServerList } from '../../components/ServerList';
 import { ProjectDialog } from './ProjectDialog';
 import { PROJECT_LIST_KEY, type Project, useMayManagePages } from './queries';
@@ -26,7 +26,9 @@ const columns: Column<Project>[] = [
     cell: (project) =>
       project.lastDeployment ? (
         <div>
-          <Text size="sm">{formatDateTime(project.lastDeployment.createdAt)}</Text>
+          <Text size="sm">
+            <RelativeTime value={project.lastDeployment.createdAt} />
+          </Text>
           <Text size="xs" c="dimmed">
             {project.deploymentCount === 1 ? '1 deployment' : `${project.deploymentCount} deployments`}
           </Text>

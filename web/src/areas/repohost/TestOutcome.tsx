@@ -1,5 +1,5 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { formatDateTime } from '../../components/format';
+import { RelativeTime } from '../../components/RelativeTime';
 import type { Connector } from './queries';
 
 /** The last test of a saved connector: passed, or failed with the reason and explanation. */
@@ -17,7 +17,7 @@ export function TestOutcome({
           <Badge color="red">Test failed</Badge>
         )}
         <Text size="sm" c="dimmed">
-          {formatDateTime(connector.lastTestedAt)}
+          <RelativeTime value={connector.lastTestedAt} />
         </Text>
       </Group>
       {connector.lastTestError && (

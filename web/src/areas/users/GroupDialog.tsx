@@ -1,10 +1,11 @@
-import { Modal, Stack, TagsInput, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
 import { useConsoleAreas } from '../area';
 import { ADMIN_KEY, type Group, useGroups, useResourceChoices } from './queries';
+import { ScopesInput } from './ScopesInput';
 import { scopeSuggestions } from './scope-suggestions';
 
 const SCOPES_HELP =
@@ -39,9 +40,10 @@ export function GroupDialog({ group, onClose }: { group?: Group; onClose: () => 
         <Stack>
           <FormBanner message={banner} />
           {!group && <TextInput label="Name" data-autofocus {...form.getInputProps('name')} />}
-          <TagsInput
+          <ScopesInput
             label="Scopes"
             description={SCOPES_HELP}
+            resources={resources}
             data={scopeSuggestions(areas, groups.data?.data ?? [], resources)}
             clearable
             {...form.getInputProps('scopes')}

@@ -9,6 +9,7 @@ import { QueryView } from '../../components/QueryView';
 import { GroupDialog } from './GroupDialog';
 import { GroupSettingsDialog } from './GroupSettingsDialog';
 import { ADMIN_KEY, type Group, useGroups } from './queries';
+import { ScopeBadges } from './ScopeBadges';
 
 /**
  * The groups with their scopes, member counts and whether they require two-factor sign-in; create
@@ -35,13 +36,7 @@ export function GroupsPanel() {
             None
           </Text>
         ) : (
-          <Row gap={6}>
-            {group.scopes.map((scope) => (
-              <Badge key={scope} variant="light" tt="none">
-                {scope}
-              </Badge>
-            ))}
-          </Row>
+          <ScopeBadges scopes={group.scopes} />
         ),
     },
     { header: 'Members', cell: (group) => group.userCount },
