@@ -3,7 +3,14 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { createStreamTranslator, type WireProtocol } from '../../src/modules/inference/translation/index.js';
-import { chatStream, contentStream, messagesStream, relay, sseText } from './translation-streams.fixtures.js';
+import {
+  chatStream,
+  contentStream,
+  messagesStream,
+  relay,
+  responsesStream,
+  sseText,
+} from './translation-streams.fixtures.js';
 
 /**
  * The translated streams read by each vendor's own SDK (its SSE parser and its accumulating helpers),
@@ -14,6 +21,7 @@ const upstreams = [
   ['vendor1-chat', chatStream],
   ['vendor2-messages', messagesStream],
   ['vendor4-content', contentStream],
+  ['vendor1-responses', responsesStream],
 ] as const;
 
 function answering(upstream: WireProtocol, events: typeof chatStream, caller: WireProtocol, options = {}) {
@@ -83,6 +91,28 @@ describe('translated streams as the official SDKs read them', () => {
         finishReason: 'STOP',
         usage: { promptTokenCount: 10, candidatesTokenCount: 20 },
       });
+    });
+  }
+
+  for (const [upstream, events] of upstreams.filter(([name]) => name !== 'vendor1-responses')) {
+    it(`openai's responses stream accumulates the answer translated from ${upstream}`, async () => {
+      const client = new OpenAI({
+        apiKey: 'k',
+        baseURL: 'http://sdk.invalid/v1',
+        fetch: answering(upstream, events, 'vendor1-responses'),
+      });
+      const response = await client.responses.stream({ model: 'public', input: 'Hi' }).finalResponse();
+      expect(response.output).toMatchObject([
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hello' }] },
+        {
+          type: 'function_call',
+          call_id: expect.any(String),
+          name: 'get_weather',
+          arguments: '{"city":"Paris"}',
+        },
+      ]);
+      expect(response.status).toBe('completed');
+      expect(response.usage).toMatchObject({ input_tokens: 10, output_tokens: 20 });
     });
   }
 

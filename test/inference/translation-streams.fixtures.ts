@@ -114,6 +114,98 @@ export const contentStream: SseEvent[] = [
   ),
 ];
 
+const response = (status: string, output: object[], usage: object | null) => ({
+  id: 'resp_up',
+  object: 'response',
+  created_at: 1,
+  status,
+  error: null,
+  incomplete_details: null,
+  model: 'gpt-x',
+  output,
+  usage,
+});
+const message = {
+  id: 'msg_up',
+  type: 'message',
+  status: 'completed',
+  role: 'assistant',
+  content: [{ type: 'output_text', text: 'Hello', annotations: [] }],
+};
+const call = {
+  id: 'fc_up',
+  type: 'function_call',
+  status: 'completed',
+  call_id: 'call_1',
+  name: 'get_weather',
+  arguments: '{"city":"Paris"}',
+};
+let sequence = 0;
+const typed = (type: string, body: object) => json(type, { type, sequence_number: sequence++, ...body });
+
+export const responsesStream: SseEvent[] = [
+  typed('response.created', { response: response('in_progress', [], null) }),
+  typed('response.in_progress', { response: response('in_progress', [], null) }),
+  typed('response.output_item.added', {
+    output_index: 0,
+    item: { ...message, status: 'in_progress', content: [] },
+  }),
+  typed('response.content_part.added', {
+    item_id: 'msg_up',
+    output_index: 0,
+    content_index: 0,
+    part: { type: 'output_text', text: '', annotations: [] },
+  }),
+  typed('response.output_text.delta', {
+    item_id: 'msg_up',
+    output_index: 0,
+    content_index: 0,
+    delta: 'Hel',
+    logprobs: [],
+  }),
+  typed('response.output_text.delta', {
+    item_id: 'msg_up',
+    output_index: 0,
+    content_index: 0,
+    delta: 'lo',
+    logprobs: [],
+  }),
+  typed('response.output_text.done', {
+    item_id: 'msg_up',
+    output_index: 0,
+    content_index: 0,
+    text: 'Hello',
+    logprobs: [],
+  }),
+  typed('response.content_part.done', {
+    item_id: 'msg_up',
+    output_index: 0,
+    content_index: 0,
+    part: message.content[0],
+  }),
+  typed('response.output_item.done', { output_index: 0, item: message }),
+  typed('response.output_item.added', {
+    output_index: 1,
+    item: { ...call, status: 'in_progress', arguments: '' },
+  }),
+  typed('response.function_call_arguments.delta', { item_id: 'fc_up', output_index: 1, delta: '{"city":' }),
+  typed('response.function_call_arguments.delta', { item_id: 'fc_up', output_index: 1, delta: '"Paris"}' }),
+  typed('response.function_call_arguments.done', {
+    item_id: 'fc_up',
+    output_index: 1,
+    name: 'get_weather',
+    arguments: call.arguments,
+  }),
+  typed('response.output_item.done', { output_index: 1, item: call }),
+  typed('response.completed', {
+    response: response('completed', [message, call], {
+      input_tokens: 10,
+      output_tokens: 20,
+      total_tokens: 30,
+    }),
+  }),
+];
+
 /** Every event the caller gets: those of each upstream event as it arrives, then the closing ones. */
 export function relay(translator: StreamTranslator, events: SseEvent[]): SseEvent[] {
   return [...events.flatMap((event) => translator.push(event)), ...translator.end()];

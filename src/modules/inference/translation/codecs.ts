@@ -32,6 +32,14 @@ import {
 } from './messages.js';
 import { messagesStreamDecoder, messagesStreamEncoder } from './messages-stream.js';
 import type { Json, Reader } from './refusal.js';
+import {
+  decodeResponsesRequest,
+  decodeResponsesResponse,
+  encodeResponsesRequest,
+  encodeResponsesResponse,
+  responsesUsage,
+} from './responses.js';
+import { responsesStreamDecoder, responsesStreamEncoder } from './responses-stream.js';
 
 export type WireProtocol = (typeof WIRE_PROTOCOLS)[number];
 
@@ -80,9 +88,19 @@ const content: Codec = {
   usage: contentUsage,
 };
 
-export const CODECS: Record<WireProtocol, Codec | undefined> = {
+const responses: Codec = {
+  decodeRequest: decodeResponsesRequest,
+  encodeRequest: encodeResponsesRequest,
+  decodeResponse: decodeResponsesResponse,
+  encodeResponse: encodeResponsesResponse,
+  streamDecoder: responsesStreamDecoder,
+  streamEncoder: responsesStreamEncoder,
+  usage: responsesUsage,
+};
+
+export const CODECS: Record<WireProtocol, Codec> = {
   'vendor1-chat': chat,
-  'vendor1-responses': undefined,
+  'vendor1-responses': responses,
   'vendor2-messages': messages,
   'vendor4-content': content,
 };

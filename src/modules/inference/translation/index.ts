@@ -1,6 +1,6 @@
 import { mergeUsage, type SseEvent, type StreamOptions, type Usage } from './canonical.js';
-import { CODECS, type Codec, type WireProtocol } from './codecs.js';
-import { callerBody, eventData, type Json, TranslationError, upstreamBody } from './refusal.js';
+import { CODECS, type WireProtocol } from './codecs.js';
+import { callerBody, eventData, type Json, upstreamBody } from './refusal.js';
 
 /**
  * Translation between the inference wire protocols, as pure code: the data plane calls it when a
@@ -17,12 +17,6 @@ export type UpstreamRequest<U extends WireProtocol> = U extends 'vendor4-content
   ? { body: Json; stream: boolean }
   : Json;
 
-function codec(protocol: WireProtocol): Codec {
-  const found = CODECS[protocol];
-  if (!found) throw new TranslationError('model', `the ${protocol} protocol is not translated`);
-  return found;
-}
-
 /**
  * The upstream's request body for the caller's. `options.stream` is a vendor4 caller's choice of
  * streamGenerateContent (the others say `stream` in the body). Throws TranslationError for what the
@@ -35,8 +29,8 @@ export function translateRequest<U extends WireProtocol>(
   upstreamModel: string,
   options: { stream?: boolean } = {},
 ): UpstreamRequest<U> {
-  const request = codec(caller).decodeRequest(callerBody(body), options.stream === true);
-  const encoded = codec(upstream).encodeRequest(request, upstreamModel);
+  const request = CODECS[caller].decodeRequest(callerBody(body), options.stream === true);
+  const encoded = CODECS[upstream].encodeRequest(request, upstreamModel);
   return (
     upstream === 'vendor4-content' ? { body: encoded, stream: request.stream } : encoded
   ) as UpstreamRequest<U>;
@@ -49,7 +43,7 @@ export function translateResponse(
   body: unknown,
   publicModel: string,
 ): Json {
-  return codec(caller).encodeResponse(codec(upstream).decodeResponse(upstreamBody(body)), publicModel);
+  return CODECS[caller].encodeResponse(CODECS[upstream].decodeResponse(upstreamBody(body)), publicModel);
 }
 
 export interface StreamTranslator {
@@ -69,8 +63,8 @@ export function createStreamTranslator(
   publicModel: string,
   options: StreamOptions = {},
 ): StreamTranslator {
-  const decoder = codec(upstream).streamDecoder();
-  const encoder = codec(caller).streamEncoder(publicModel, options);
+  const decoder = CODECS[upstream].streamDecoder();
+  const encoder = CODECS[caller].streamEncoder(publicModel, options);
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const relay = (events: ReturnType<typeof decoder.push>) =>
     events.flatMap((event) => {
@@ -91,7 +85,7 @@ export function createStreamTranslator(
  */
 export function usageOf(protocol: WireProtocol, body: unknown): Partial<Usage> {
   try {
-    return codec(protocol).usage(typeof body === 'string' ? eventData(body) : upstreamBody(body));
+    return CODECS[protocol].usage(typeof body === 'string' ? eventData(body) : upstreamBody(body));
   } catch {
     return {};
   }
