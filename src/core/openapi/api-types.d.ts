@@ -2127,6 +2127,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/databases/{id}/keyvalue/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of keys by SCAN, each with its type, TTL and sampled memory usage
+         * @description Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of one key's value, by its type
+         * @description The key is URL-encoded UTF-8, or base64url with `encoding=base64`. 404 `KEY_NOT_FOUND` when it is gone, 409 `KEY_TYPE_CHANGED` when it holds another type than `type`.
+         *
+         *     Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        get: operations["getKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit/events": {
         parameters: {
             query?: never;
@@ -4463,6 +4505,16 @@ export interface components {
             revokedAt: string | null;
             /** @description the secret (`igl_…`); shown this once, never again */
             token: string;
+        };
+        /** KeySummary */
+        KeySummary: {
+            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+            key: string | {
+                base64: string;
+            };
+            type: "string" | "hash" | "list" | "set" | "zset" | "stream";
+            ttl: number | null;
+            memoryBytes: number | null;
         };
         /** LogEnvironment */
         LogEnvironment: {
@@ -10255,6 +10307,194 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: {
+                /** @description SCAN MATCH glob (default *) */
+                pattern?: string;
+                type?: "string" | "hash" | "list" | "set" | "zset" | "stream";
+                /** @description from the previous page; 0 starts */
+                cursor?: string;
+                count?: number;
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["KeySummary"][];
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getKey: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+                type?: "string" | "hash" | "list" | "set" | "zset" | "stream";
+                /** @description where the page starts: a byte offset (string), SCAN cursor (hash, set), index (list, zset) or exclusive entry id (stream) */
+                cursor?: string;
+                count?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "string";
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            value: string | {
+                                base64: string;
+                            };
+                            /** @description bytes follow past this page */
+                            truncated: boolean;
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "hash";
+                            entries: {
+                                /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                field: string | {
+                                    base64: string;
+                                };
+                                /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                value: string | {
+                                    base64: string;
+                                };
+                            }[];
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "list";
+                            items: {
+                                index: number;
+                                /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                value: string | {
+                                    base64: string;
+                                };
+                            }[];
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "set";
+                            members: (string | {
+                                base64: string;
+                            })[];
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "zset";
+                            members: {
+                                /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                member: string | {
+                                    base64: string;
+                                };
+                                score: number;
+                            }[];
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "stream";
+                            entries: {
+                                id: string;
+                                fields: {
+                                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                    field: string | {
+                                        base64: string;
+                                    };
+                                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                    value: string | {
+                                        base64: string;
+                                    };
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listAuditEvents: {

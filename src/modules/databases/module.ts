@@ -2,6 +2,8 @@ import type { GatewayModule } from '../../core/app.js';
 import { CommandLog } from './command-log.js';
 import { KeyValueConnections } from './connections.js';
 import { KeyValueConsole } from './console.js';
+import { KeyBrowser } from './keys-read.js';
+import { keyReadRoutes } from './keys-read-routes.js';
 import { DatabaseRegistry } from './registry.js';
 import { databaseRoutes } from './routes.js';
 
@@ -21,6 +23,10 @@ const databasesModule: GatewayModule = async (app) => {
     prefix: '/api/databases',
     registry: new DatabaseRegistry({ ...deps, connections }),
     keyvalue: new KeyValueConsole({ ...deps, connections, commandLog }),
+  });
+  await app.register(keyReadRoutes, {
+    prefix: '/api/databases',
+    browser: new KeyBrowser({ ...deps, connections }),
   });
 };
 
