@@ -87,6 +87,11 @@ export const AUDIT_ACTIONS = {
     'databases.database.deleted',
     'databases.database.updated',
     'databases.keyvalue.command_run',
+    'databases.keyvalue.key_written',
+    'databases.keyvalue.key_renamed',
+    'databases.keyvalue.key_deleted',
+    'databases.keyvalue.bulk_delete_started',
+    'databases.keyvalue.bulk_delete_finished',
   ],
   inference: [
     'inference.connection.created',

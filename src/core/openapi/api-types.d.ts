@@ -2127,6 +2127,266 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/databases/{id}/keyvalue/keys/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of one key's value, by its type
+         * @description The key is URL-encoded UTF-8, or base64url with `encoding=base64`. 404 `KEY_NOT_FOUND` when it is gone, 409 `KEY_TYPE_CHANGED` when it holds another type than `type`.
+         *
+         *     Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        get: operations["getKey"];
+        /**
+         * Create or replace a key with a whole value (and TTL)
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        put: operations["updateKey"];
+        post?: never;
+        /**
+         * Delete a key (UNLINK)
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        delete: operations["deleteKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys/{key}/fields/{field}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set one field of a hash (HSET)
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        put: operations["updateField"];
+        post?: never;
+        /**
+         * Delete one field of a hash (HDEL)
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        delete: operations["deleteField"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys/{key}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push an item onto a list (LPUSH / RPUSH)
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        post: operations["createItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys/{key}/items/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a list item by index (LSET)
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        put: operations["updateItem"];
+        post?: never;
+        /**
+         * Remove a list item by index
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        delete: operations["deleteItem"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys/{key}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a set member, or with a score a sorted-set member
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        post: operations["createMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys/{key}/members/{member}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member of a set or sorted set
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        delete: operations["deleteMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys/{key}/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add an entry to a stream (XADD)
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        post: operations["createEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys/{key}/ttl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the TTL in seconds, or with null remove it
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        put: operations["updateKeyTtl"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys/{key}/rename": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rename a key (409 KEY_EXISTS unless overwrite)
+         * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        post: operations["createRename"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/bulk-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count the keys a pattern matches (dryRun), or delete them with the dry run's confirmToken
+         * @description `{pattern, dryRun: true}` answers 200 `{count, confirmToken}` and deletes nothing; `{pattern, confirmToken}` answers 202 with the job that deletes them in SCAN batches.
+         *
+         *     Requires scope `databases:admin`, or `databases:admin:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        post: operations["createBulkDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/bulk-delete/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress of a bulk delete
+         * @description Requires scope `databases:admin`, or `databases:admin:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        get: operations["getBulkDelete"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/databases/{id}/keyvalue/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of keys by SCAN, each with its type, TTL and sampled memory usage
+         * @description Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/audit/events": {
         parameters: {
             query?: never;
@@ -4463,6 +4723,35 @@ export interface components {
             revokedAt: string | null;
             /** @description the secret (`igl_…`); shown this once, never again */
             token: string;
+        };
+        /** KeySummary */
+        KeySummary: {
+            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+            key: string | {
+                base64: string;
+            };
+            type: "string" | "hash" | "list" | "set" | "zset" | "stream";
+            ttl: number | null;
+            memoryBytes: number | null;
+        };
+        /** KeyValueBulkDelete */
+        KeyValueBulkDelete: {
+            /** Format: uuid */
+            id: string;
+            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+            pattern: string | {
+                base64: string;
+            };
+            status: "running" | "done" | "failed" | "stopped";
+            /** @description the dry run's count */
+            expected: number;
+            /** @description keys the scan has passed that matched */
+            scanned: number;
+            deleted: number;
+            error: string | null;
+            /** Format: date-time */
+            startedAt: string;
+            finishedAt: string | null;
         };
         /** LogEnvironment */
         LogEnvironment: {
@@ -10255,6 +10544,921 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getKey: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+                type?: "string" | "hash" | "list" | "set" | "zset" | "stream";
+                /** @description where the page starts: a byte offset (string), SCAN cursor (hash, set), index (list, zset) or exclusive entry id (stream) */
+                cursor?: string;
+                count?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "string";
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            value: string | {
+                                base64: string;
+                            };
+                            /** @description bytes follow past this page */
+                            truncated: boolean;
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "hash";
+                            entries: {
+                                /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                field: string | {
+                                    base64: string;
+                                };
+                                /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                value: string | {
+                                    base64: string;
+                                };
+                            }[];
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "list";
+                            items: {
+                                index: number;
+                                /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                value: string | {
+                                    base64: string;
+                                };
+                            }[];
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "set";
+                            members: (string | {
+                                base64: string;
+                            })[];
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "zset";
+                            members: {
+                                /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                member: string | {
+                                    base64: string;
+                                };
+                                score: number;
+                            }[];
+                        } | {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            key: string | {
+                                base64: string;
+                            };
+                            ttl: number | null;
+                            /** @description bytes (string), fields, items, members or entries in all */
+                            length: number;
+                            cursor: string | null;
+                            /** @enum {string} */
+                            type: "stream";
+                            entries: {
+                                id: string;
+                                fields: {
+                                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                    field: string | {
+                                        base64: string;
+                                    };
+                                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                                    value: string | {
+                                        base64: string;
+                                    };
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "string";
+                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                    value: string | {
+                        base64: string;
+                    };
+                    /** @description seconds */
+                    ttl?: number;
+                } | {
+                    /** @enum {string} */
+                    type: "hash";
+                    value: {
+                        /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                        field: string | {
+                            base64: string;
+                        };
+                        /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                        value: string | {
+                            base64: string;
+                        };
+                    }[];
+                    /** @description seconds */
+                    ttl?: number;
+                } | {
+                    /** @enum {string} */
+                    type: "list";
+                    value: (string | {
+                        base64: string;
+                    })[];
+                    /** @description seconds */
+                    ttl?: number;
+                } | {
+                    /** @enum {string} */
+                    type: "set";
+                    value: (string | {
+                        base64: string;
+                    })[];
+                    /** @description seconds */
+                    ttl?: number;
+                } | {
+                    /** @enum {string} */
+                    type: "zset";
+                    value: {
+                        /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                        member: string | {
+                            base64: string;
+                        };
+                        score: number;
+                    }[];
+                    /** @description seconds */
+                    ttl?: number;
+                } | {
+                    /** @enum {string} */
+                    type: "stream";
+                    value: {
+                        fields: {
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            field: string | {
+                                base64: string;
+                            };
+                            /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                            value: string | {
+                                base64: string;
+                            };
+                        }[];
+                    }[];
+                    /** @description seconds */
+                    ttl?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteKey: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    updateField: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+                field: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                    value: string | {
+                        base64: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteField: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+                field: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    createItem: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                    value: string | {
+                        base64: string;
+                    };
+                    /** @default tail */
+                    end?: "head" | "tail";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    updateItem: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                    value: string | {
+                        base64: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteItem: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    createMember: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                    member: string | {
+                        base64: string;
+                    };
+                    /** @description given: a sorted-set member (ZADD); absent: a set member (SADD) */
+                    score?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    deleteMember: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+                member: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    createEntry: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default * */
+                    id?: string;
+                    fields: {
+                        /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                        field: string | {
+                            base64: string;
+                        };
+                        /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                        value: string | {
+                            base64: string;
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    updateKeyTtl: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ttl: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    createRename: {
+        parameters: {
+            query?: {
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description UTF-8 text as a string; other bytes as {"base64": "…"} */
+                    newKey: string | {
+                        base64: string;
+                    };
+                    /** @description replace a key of that name (default: 409 KEY_EXISTS) */
+                    overwrite?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the value's size after the edit */
+                            length?: number;
+                            /** @description the stream entry added */
+                            id?: string;
+                            created?: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    createBulkDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a SCAN MATCH glob, as text or {"base64": "…"} */
+                    pattern: string | {
+                        base64: string;
+                    };
+                    /** @description count the keys and answer a confirmToken; deletes nothing */
+                    dryRun?: boolean;
+                    /** @description from the dry run of this pattern */
+                    confirmToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description keys matching when counted */
+                            count: number;
+                            confirmToken: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["KeyValueBulkDelete"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    getBulkDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["KeyValueBulkDelete"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: {
+                /** @description SCAN MATCH glob (default *) */
+                pattern?: string;
+                type?: "string" | "hash" | "list" | "set" | "zset" | "stream";
+                /** @description from the previous page; 0 starts */
+                cursor?: string;
+                count?: number;
+                encoding?: "text" | "base64";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["KeySummary"][];
+                        cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
         };
     };
     listAuditEvents: {

@@ -1,7 +1,13 @@
 import type { GatewayModule } from '../../core/app.js';
+import { BulkDeleter } from './bulk-delete.js';
+import { bulkDeleteRoutes } from './bulk-delete-routes.js';
 import { CommandLog } from './command-log.js';
 import { KeyValueConnections } from './connections.js';
 import { KeyValueConsole } from './console.js';
+import { KeyEditor } from './keys-edit.js';
+import { keyEditRoutes } from './keys-edit-routes.js';
+import { KeyBrowser } from './keys-read.js';
+import { keyReadRoutes } from './keys-read-routes.js';
 import { DatabaseRegistry } from './registry.js';
 import { databaseRoutes } from './routes.js';
 
@@ -13,7 +19,9 @@ const databasesModule: GatewayModule = async (app) => {
   const { deps } = app;
   const connections = new KeyValueConnections(deps);
   const commandLog = new CommandLog(deps);
+  const bulk = new BulkDeleter({ ...deps, connections });
   deps.onClose(async () => {
+    await bulk.stopAll();
     await commandLog.flush();
     connections.closeAll();
   });
@@ -21,6 +29,15 @@ const databasesModule: GatewayModule = async (app) => {
     prefix: '/api/databases',
     registry: new DatabaseRegistry({ ...deps, connections }),
     keyvalue: new KeyValueConsole({ ...deps, connections, commandLog }),
+  });
+  await app.register(keyEditRoutes, {
+    prefix: '/api/databases',
+    editor: new KeyEditor({ ...deps, connections }),
+  });
+  await app.register(bulkDeleteRoutes, { prefix: '/api/databases', bulk });
+  await app.register(keyReadRoutes, {
+    prefix: '/api/databases',
+    browser: new KeyBrowser({ ...deps, connections }),
   });
 };
 
