@@ -1018,7 +1018,7 @@ export interface paths {
         };
         /**
          * Search records, newest first, a page at a time (follow `nextCursor`)
-         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names).
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -1040,7 +1040,7 @@ export interface paths {
         };
         /**
          * Count records per value of level, service or a field
-         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names).
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -1062,7 +1062,7 @@ export interface paths {
         };
         /**
          * Count records per time bucket (empty buckets included)
-         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names).
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -1084,11 +1084,33 @@ export interface paths {
         };
         /**
          * Stream new records as Server-Sent Events (`event: record`) until the client leaves
-         * @description Filters: `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names). Records ingested through any gateway on the same database arrive.
+         * @description Filters: `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names). Records ingested through any gateway on the same database arrive.
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["tailLogRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the records of several environments at once, newest first
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names). Each record names its `environmentId`; an environment the caller may not view is answered 404, like one that does not exist.
+         *
+         *     Requires scope `logging:view`, or `logging:view:<id>` for some environments: it then answers only those.
+         */
+        get: operations["getLoggingSearch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7424,8 +7446,14 @@ export interface operations {
                 level?: string;
                 /** @description exact service name */
                 service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
                 /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
                 q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
                 /** @description `nextCursor` of the previous page */
                 cursor?: string;
                 limit?: number;
@@ -7446,6 +7474,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: uuid */
+                            environmentId: string;
                             /** @description unique within the gateway; increases with arrival */
                             id: string;
                             /** Format: date-time */
@@ -7487,8 +7517,14 @@ export interface operations {
                 level?: string;
                 /** @description exact service name */
                 service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
                 /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
                 q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
                 /** @description `level`, `service`, or the name of a field */
                 field: string;
                 limit?: number;
@@ -7535,8 +7571,14 @@ export interface operations {
                 level?: string;
                 /** @description exact service name */
                 service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
                 /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
                 q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
                 /** @description bucket width, e.g. 30s, 5m, 1h, 1d; default: about 60 buckets */
                 interval?: string;
             };
@@ -7583,8 +7625,14 @@ export interface operations {
                 level?: string;
                 /** @description exact service name */
                 service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
                 /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
                 q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
             };
             header?: never;
             path: {
@@ -7600,6 +7648,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getLoggingSearch: {
+        parameters: {
+            query: {
+                /** @description the environments to search, comma-separated ids (at most 50) */
+                environmentIds: string;
+                /** @description inclusive */
+                from?: string;
+                /** @description exclusive */
+                to?: string;
+                /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                level?: string;
+                /** @description exact service name */
+                service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
+                /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
+                /** @description `nextCursor` of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            environmentId: string;
+                            /** @description unique within the gateway; increases with arrival */
+                            id: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            /** Format: date-time */
+                            receivedAt: string;
+                            level: string;
+                            service: string | null;
+                            message: string;
+                            traceId: string | null;
+                            spanId: string | null;
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            violations: {
+                                path: (string | number)[];
+                                message: string;
+                            }[] | null;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -13,6 +13,7 @@ import { folderTreeRoutes } from './routes/folders.js';
 import { ingestRoutes } from './routes/ingest.js';
 import { recordRoutes } from './routes/records.js';
 import { logSchemaRoutes } from './routes/schemas.js';
+import { multiSearchRoutes } from './routes/search.js';
 import { ingestTokenRoutes } from './routes/tokens.js';
 import { LogEnvironment, LogSchema } from './schemas.js';
 
@@ -57,6 +58,7 @@ const loggingModule: GatewayModule = async (app) => {
   await app.register(logEnvironmentRoutes, { prefix: '/api/logging/environments', environments });
   await app.register(ingestTokenRoutes, { prefix: '/api/logging/environments', tokens });
   await app.register(recordRoutes, { prefix: '/api/logging/environments', search, tail });
+  await app.register(multiSearchRoutes, { search });
   await app.register(ingestRoutes, { tokens, ingest });
 };
 
