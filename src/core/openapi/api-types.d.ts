@@ -1097,6 +1097,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/logging/environments/{id}/saved-searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The environment's saved searches, by name
+         * @description Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        get: operations["listSavedSearches"];
+        put?: never;
+        /**
+         * Save a search of the environment under a name (unique in the environment)
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        post: operations["createSavedSearche"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/environments/{id}/saved-searches/{searchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved search
+         * @description Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        get: operations["getSavedSearche"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved search
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        delete: operations["deleteSavedSearche"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a saved search or replace its query
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        patch: operations["updateSavedSearche"];
+        trace?: never;
+    };
     "/api/logging/search": {
         parameters: {
             query?: never;
@@ -4885,6 +4937,44 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** SavedLogQuery */
+        SavedLogQuery: {
+            /** @description full text, as `q` */
+            q?: string;
+            levels?: ("trace" | "debug" | "info" | "warn" | "error" | "fatal")[];
+            /** @description any of these */
+            services?: string[];
+            /** @description none of these */
+            excludedServices?: string[];
+            /** @description `field.<name>=<value>` filters */
+            fields?: {
+                [key: string]: string;
+            };
+            /** @description `field.<name>!=<value>` filters */
+            excludedFields?: {
+                [key: string]: string;
+            };
+            /** @description as `match` */
+            match?: string;
+            /**
+             * @description as `mode` (default substring)
+             * @enum {string}
+             */
+            mode?: "substring" | "regex";
+        };
+        /** SavedLogSearch */
+        SavedLogSearch: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            environmentId: string;
+            name: string;
+            query: components["schemas"]["SavedLogQuery"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** SiemDelivery */
         SiemDelivery: {
             /** Format: uuid */
@@ -7653,6 +7743,175 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    listSavedSearches: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedLogSearch"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createSavedSearche: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    query: components["schemas"]["SavedLogQuery"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedLogSearch"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getSavedSearche: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedLogSearch"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteSavedSearche: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateSavedSearche: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    query?: components["schemas"]["SavedLogQuery"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedLogSearch"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getLoggingSearch: {
