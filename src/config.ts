@@ -4,6 +4,7 @@ import { acmeSettings, httpsSettings } from './config/certificates.js';
 import { containerhostSettings } from './config/containerhost.js';
 import { inferenceSettings, repohostSettings } from './config/integrations.js';
 import { keyvalueSettings } from './config/keyvalue.js';
+import { logSearchSettings } from './config/log-search.js';
 import { notifySettings } from './config/notify.js';
 import { pagesSettings } from './config/pages.js';
 import { serverSettings } from './config/server.js';
@@ -41,6 +42,7 @@ export const configSettings = {
   ...inferenceSettings,
   siem: siemSettings,
   notify: notifySettings,
+  logSearch: logSearchSettings,
 } satisfies Settings;
 
 export interface Config extends Omit<ValuesOf<typeof configSettings>, 'publicUrl'> {

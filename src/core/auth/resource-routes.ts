@@ -21,7 +21,11 @@ const RESOURCE_ROUTES: Record<ResourceArea, { collection: string; param: string 
  * Reads that answer only the resources the caller may see, besides each collection's list (whose
  * service filters the same way): a caller with resource scopes only may call them too.
  */
-const VISIBLE_ONLY_READS = new Set(['/api/containerhost/health-checks', '/api/pages/by-slug/:slug']);
+const VISIBLE_ONLY_READS = new Set([
+  '/api/containerhost/health-checks',
+  '/api/pages/by-slug/:slug',
+  '/api/logging/search',
+]);
 
 /**
  * What a route does with the resources of its scope's area:

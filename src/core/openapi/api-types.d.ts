@@ -1018,7 +1018,7 @@ export interface paths {
         };
         /**
          * Search records, newest first, a page at a time (follow `nextCursor`)
-         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names).
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -1040,7 +1040,7 @@ export interface paths {
         };
         /**
          * Count records per value of level, service or a field
-         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names).
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -1062,7 +1062,7 @@ export interface paths {
         };
         /**
          * Count records per time bucket (empty buckets included)
-         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names).
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -1084,11 +1084,85 @@ export interface paths {
         };
         /**
          * Stream new records as Server-Sent Events (`event: record`) until the client leaves
-         * @description Filters: `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names). Records ingested through any gateway on the same database arrive.
+         * @description Filters: `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names). Records ingested through any gateway on the same database arrive.
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
         get: operations["tailLogRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/environments/{id}/saved-searches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The environment's saved searches, by name
+         * @description Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        get: operations["listSavedSearches"];
+        put?: never;
+        /**
+         * Save a search of the environment under a name (unique in the environment)
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        post: operations["createSavedSearche"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logging/environments/{id}/saved-searches/{searchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved search
+         * @description Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        get: operations["getSavedSearche"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved search
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        delete: operations["deleteSavedSearche"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a saved search or replace its query
+         * @description Requires scope `logging:manage`, or `logging:manage:{id}` for this environment; a caller whose scopes name only other environments gets 404.
+         */
+        patch: operations["updateSavedSearche"];
+        trace?: never;
+    };
+    "/api/logging/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the records of several environments at once, newest first
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service` and `service!=` (not it), `q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), `field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names). Each record names its `environmentId`; an environment the caller may not view is answered 404, like one that does not exist.
+         *
+         *     Requires scope `logging:view`, or `logging:view:<id>` for some environments: it then answers only those.
+         */
+        get: operations["getLoggingSearch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5152,6 +5226,44 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** SavedLogQuery */
+        SavedLogQuery: {
+            /** @description full text, as `q` */
+            q?: string;
+            levels?: ("trace" | "debug" | "info" | "warn" | "error" | "fatal")[];
+            /** @description any of these */
+            services?: string[];
+            /** @description none of these */
+            excludedServices?: string[];
+            /** @description `field.<name>=<value>` filters */
+            fields?: {
+                [key: string]: string;
+            };
+            /** @description `field.<name>!=<value>` filters */
+            excludedFields?: {
+                [key: string]: string;
+            };
+            /** @description as `match` */
+            match?: string;
+            /**
+             * @description as `mode` (default substring)
+             * @enum {string}
+             */
+            mode?: "substring" | "regex";
+        };
+        /** SavedLogSearch */
+        SavedLogSearch: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            environmentId: string;
+            name: string;
+            query: components["schemas"]["SavedLogQuery"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         /** SiemDelivery */
         SiemDelivery: {
             /** Format: uuid */
@@ -7713,8 +7825,14 @@ export interface operations {
                 level?: string;
                 /** @description exact service name */
                 service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
                 /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
                 q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
                 /** @description `nextCursor` of the previous page */
                 cursor?: string;
                 limit?: number;
@@ -7735,6 +7853,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** Format: uuid */
+                            environmentId: string;
                             /** @description unique within the gateway; increases with arrival */
                             id: string;
                             /** Format: date-time */
@@ -7776,8 +7896,14 @@ export interface operations {
                 level?: string;
                 /** @description exact service name */
                 service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
                 /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
                 q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
                 /** @description `level`, `service`, or the name of a field */
                 field: string;
                 limit?: number;
@@ -7824,8 +7950,14 @@ export interface operations {
                 level?: string;
                 /** @description exact service name */
                 service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
                 /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
                 q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
                 /** @description bucket width, e.g. 30s, 5m, 1h, 1d; default: about 60 buckets */
                 interval?: string;
             };
@@ -7872,8 +8004,14 @@ export interface operations {
                 level?: string;
                 /** @description exact service name */
                 service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
                 /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
                 q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
             };
             header?: never;
             path: {
@@ -7889,6 +8027,246 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    listSavedSearches: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedLogSearch"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    createSavedSearche: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    query: components["schemas"]["SavedLogQuery"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedLogSearch"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getSavedSearche: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedLogSearch"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteSavedSearche: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateSavedSearche: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                searchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    query?: components["schemas"]["SavedLogQuery"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SavedLogSearch"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getLoggingSearch: {
+        parameters: {
+            query: {
+                /** @description the environments to search, comma-separated ids (at most 50) */
+                environmentIds: string;
+                /** @description inclusive */
+                from?: string;
+                /** @description exclusive */
+                to?: string;
+                /** @description levels, comma-separated (trace, debug, info, warn, error, fatal) */
+                level?: string;
+                /** @description exact service name */
+                service?: string;
+                /** @description not this service (written `service!=name`) */
+                "service!"?: string;
+                /** @description full text on the message: words (all must occur), "a phrase", or, -excluded */
+                q?: string;
+                /** @description a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS */
+                match?: string;
+                /** @description how `match` reads (default substring) */
+                mode?: "substring" | "regex";
+                /** @description `nextCursor` of the previous page */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            environmentId: string;
+                            /** @description unique within the gateway; increases with arrival */
+                            id: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                            /** Format: date-time */
+                            receivedAt: string;
+                            level: string;
+                            service: string | null;
+                            message: string;
+                            traceId: string | null;
+                            spanId: string | null;
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            violations: {
+                                path: (string | number)[];
+                                message: string;
+                            }[] | null;
+                        }[];
+                        /** @description null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

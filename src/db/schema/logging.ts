@@ -1,5 +1,6 @@
 import { type AnyPgColumn, index, integer, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
+import type { LogLevel } from './logging-records.js';
 
 /** The value types a field of a logging schema can declare. */
 export const LOG_FIELD_TYPES = ['string', 'number', 'boolean', 'timestamp', 'object'] as const;
@@ -8,6 +9,21 @@ export type LogFieldType = (typeof LOG_FIELD_TYPES)[number];
 /** What ingest does with a record that does not follow the environment's schema. */
 export const SCHEMA_VIOLATION_POLICIES = ['reject', 'keep'] as const;
 export type SchemaViolationPolicy = (typeof SCHEMA_VIOLATION_POLICIES)[number];
+
+/**
+ * A search as saved searches and alert rules keep it: the filters of a record search without its
+ * time range (see modules/logging/saved-query.ts).
+ */
+export interface SavedQuery {
+  q?: string;
+  levels?: LogLevel[];
+  services?: string[];
+  excludedServices?: string[];
+  fields?: Record<string, string>;
+  excludedFields?: Record<string, string>;
+  match?: string;
+  mode?: 'substring' | 'regex';
+}
 
 /** One field of a logging schema, as stored. */
 export interface LogFieldDefinition {
@@ -91,3 +107,22 @@ export const loggingEnvironments = pgTable(
 
 /** Either folder table, for code that serves both trees. */
 export type LoggingFolderTable = ReturnType<typeof folderTable<string>>;
+
+/**
+ * A search of one environment kept under a name (unique in the environment), for people to open
+ * again and for alert rules (`logging.query.threshold`) to count; it goes with its environment.
+ */
+export const loggingSavedSearches = pgTable(
+  'logging_saved_searches',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    environmentId: uuid('environment_id')
+      .notNull()
+      .references(() => loggingEnvironments.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    query: jsonb('query').$type<SavedQuery>().notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [unique('logging_saved_searches_name_key').on(table.environmentId, table.name)],
+);

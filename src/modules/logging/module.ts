@@ -12,8 +12,11 @@ import { logEnvironmentRoutes } from './routes/environments.js';
 import { folderTreeRoutes } from './routes/folders.js';
 import { ingestRoutes } from './routes/ingest.js';
 import { recordRoutes } from './routes/records.js';
+import { savedSearchRoutes } from './routes/saved-searches.js';
 import { logSchemaRoutes } from './routes/schemas.js';
+import { multiSearchRoutes } from './routes/search.js';
 import { ingestTokenRoutes } from './routes/tokens.js';
+import { SavedSearches } from './saved-searches.js';
 import { LogEnvironment, LogSchema } from './schemas.js';
 
 /**
@@ -57,6 +60,11 @@ const loggingModule: GatewayModule = async (app) => {
   await app.register(logEnvironmentRoutes, { prefix: '/api/logging/environments', environments });
   await app.register(ingestTokenRoutes, { prefix: '/api/logging/environments', tokens });
   await app.register(recordRoutes, { prefix: '/api/logging/environments', search, tail });
+  await app.register(savedSearchRoutes, {
+    prefix: '/api/logging/environments',
+    saved: new SavedSearches({ ...deps, environments }),
+  });
+  await app.register(multiSearchRoutes, { search });
   await app.register(ingestRoutes, { tokens, ingest });
 };
 

@@ -3,12 +3,14 @@ import {
   Name,
   NamedObject,
   NullableTimestamp,
+  StringEnum,
   Timestamp,
   TimestampText,
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
 import type { LogFieldDefinition, SchemaViolationPolicy } from '../../db/schema/index.js';
+import { MATCH_MODES } from './record-filters.js';
 
 /** The shapes of log ingest, search and tail, and of ingest tokens. */
 
@@ -56,6 +58,7 @@ export const IngestResult = Type.Object({
 // Records, search and tail
 
 export const LogRecordView = Type.Object({
+  environmentId: Uuid(),
   id: Type.String({ description: 'unique within the gateway; increases with arrival' }),
   timestamp: Timestamp,
   receivedAt: Timestamp,
@@ -83,6 +86,9 @@ const FilterFields = {
     }),
   ),
   service: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'exact service name' })),
+  'service!': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, description: 'not this service (written `service!=name`)' }),
+  ),
   q: Type.Optional(
     Type.String({
       minLength: 1,
@@ -90,10 +96,20 @@ const FilterFields = {
       description: 'full text on the message: words (all must occur), "a phrase", or, -excluded',
     }),
   ),
+  match: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description:
+        'a substring (case-insensitive) or, with `mode=regex`, a regular expression (PostgreSQL syntax) the message must match; needs a time range of at most INFRAGATE_LOG_MATCH_MAX_HOURS',
+    }),
+  ),
+  mode: Type.Optional(StringEnum(MATCH_MODES, 'how `match` reads (default substring)')),
 };
 const fieldFilters = {
   patternProperties: { [FIELD_FILTER]: Type.String({ maxLength: 1000 }) },
-  description: 'plus `field.<name>=<value>`: records whose field equals the value (text, number or boolean)',
+  description:
+    'plus `field.<name>=<value>`: records whose field equals the value (text, number or boolean); `field.<name>!=<value>`: records whose field is absent or holds another value',
 };
 const TimeRange = {
   from: Type.Optional(Type.String({ format: 'date-time', description: 'inclusive' })),
@@ -106,6 +122,17 @@ export const RecordSearchQuery = Type.Object(
     ...FilterFields,
     cursor: Type.Optional(Type.String({ maxLength: 200, description: '`nextCursor` of the previous page' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  fieldFilters,
+);
+export const MultiSearchQuery = Type.Object(
+  {
+    environmentIds: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: 'the environments to search, comma-separated ids (at most 50)',
+    }),
+    ...RecordSearchQuery.properties,
   },
   fieldFilters,
 );
@@ -163,6 +190,7 @@ export type IngestIssue = Static<typeof IngestIssue>;
 export type IngestResult = Static<typeof IngestResult>;
 export type LogRecordView = Static<typeof LogRecordView>;
 export type RecordSearchQuery = Static<typeof RecordSearchQuery>;
+export type MultiSearchQuery = Static<typeof MultiSearchQuery>;
 export type FacetQuery = Static<typeof FacetQuery>;
 export type HistogramQuery = Static<typeof HistogramQuery>;
 export type TailQuery = Static<typeof TailQuery>;

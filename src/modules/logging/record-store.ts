@@ -23,6 +23,7 @@ export interface StoredBatch {
 
 /** The columns a record view is read from. */
 export const recordColumns = {
+  environmentId: logRecords.environmentId,
   id: logRecords.id,
   occurredAt: logRecords.occurredAt,
   receivedAt: logRecords.receivedAt,

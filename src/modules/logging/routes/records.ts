@@ -16,9 +16,11 @@ import { IdParams } from '../schemas.js';
 import { view } from './access.js';
 
 const tags = ['logging records'];
-const FILTERS =
-  'Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), ' +
-  '`field.<name>=<value>` (repeatable, different names).';
+export const FILTERS =
+  'Filters: `from`/`to` (date-time), `level` (comma-separated), `service` and `service!=` (not it), ' +
+  '`q` (full text on the message; `-word` excludes), `match` with `mode=substring|regex` (on the message; ' +
+  'only over at most INFRAGATE_LOG_MATCH_MAX_HOURS, and on PostgreSQL under a statement timeout: 422 MATCH_TIMED_OUT), ' +
+  '`field.<name>=<value>` and `field.<name>!=<value>` (repeatable, different names).';
 
 /** Search, facets, histogram and live tail of one environment's records, under `/api/logging/environments`. */
 export const recordRoutes: GatewayModule<{ search: RecordSearch; tail: RecordTail }> = async (
