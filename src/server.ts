@@ -23,6 +23,11 @@ import { answerFrameworkError, registerErrorHandling } from './core/http-errors.
 import { registerHttpsPolicy } from './core/https-policy.js';
 import { registerInputGuard } from './core/input-guard.js';
 import { registerJsonBodyParser } from './core/json-body.js';
+import { HttpMetrics } from './core/metrics/http-metrics.js';
+import { jobsCollector } from './core/metrics/job-metrics.js';
+import { poolCollector } from './core/metrics/pool-metrics.js';
+import { processCollector } from './core/metrics/process-metrics.js';
+import { Metrics } from './core/metrics/registry.js';
 import { NotificationPort } from './core/notifications.js';
 import { completeDocument, documentRoute } from './core/openapi/openapi-document.js';
 import { SECURITY_SCHEMES } from './core/openapi/security.js';
@@ -106,6 +111,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     options.logger === false || options.logStream
       ? undefined
       : pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
+  const metrics = new Metrics();
   const app = Fastify({
     logger:
       options.logger === false
@@ -116,7 +122,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
             serializers: { req: requestForLog },
             stream: options.logStream ?? stdout,
           },
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest(new HttpMetrics(metrics)),
     bodyLimit: config.bodyLimitBytes,
     genReqId: () => crypto.randomUUID(),
     trustProxy: false,
@@ -134,6 +140,10 @@ export async function buildServer(options: ServerOptions): Promise<App> {
   const audit = new AuditRecorder();
   closers.push(database.onCommit((tx) => audit.transactionCommitted(tx)));
   const sequencer = new AuditSequencer({ db: database.db, audit, jobs, log: app.log });
+  const processMetrics = processCollector();
+  closers.push(() => processMetrics.stop());
+  for (const collector of [processMetrics, jobsCollector(jobs), poolCollector(database)])
+    metrics.collect(collector);
   closers.push(await sequencer.listen(database));
   const deps: Deps = {
     config,
@@ -144,6 +154,7 @@ export async function buildServer(options: ServerOptions): Promise<App> {
     secrets: new SecretBox(options.masterKey),
     egress,
     jobs,
+    metrics,
     notifications: new NotificationPort(),
     principals,
     certificateRequests: new CertificateRequestPort(),

@@ -1,4 +1,4 @@
-import { boolean, integer, section } from './settings.js';
+import { boolean, integer, section, text } from './settings.js';
 
 /** Sessions, API tokens and login throttling. */
 export const accessSettings = section('Sign-in and tokens', {
@@ -41,5 +41,12 @@ export const accessSettings = section('Sign-in and tokens', {
     min: 10,
     max: 86400,
     doc: 'The login-throttling window (it also counts refused single sign-on callbacks and wrong TOTP codes)',
+  }),
+  metricsToken: text('INFRAGATE_METRICS_TOKEN', {
+    accepts: 'at least 32 characters',
+    parse: (given) => (given.length >= 32 ? given : undefined),
+    secret: true,
+    unset: 'unset (only API tokens with `metrics:view`)',
+    doc: 'A bearer token for Prometheus that opens `GET /metrics` only, beside API tokens with the scope `metrics:view`',
   }),
 });

@@ -9,8 +9,11 @@ export interface Actor {
   scopes: readonly string[];
   /** The API token, browser session or route credential (a pages deploy token) this request used. */
   tokenId: string;
-  /** `deploy`: a pages deploy token, accepted only by the routes that declare it (`config.credential`). */
-  tokenKind: TokenKind | 'deploy';
+  /**
+   * `deploy`: a pages deploy token, `metrics`: `INFRAGATE_METRICS_TOKEN`, each accepted only by the
+   * routes that declare it (`config.credential`).
+   */
+  tokenKind: TokenKind | 'deploy' | 'metrics';
   /** When that token or session stops working; null: never. */
   tokenExpiresAt: Date | null;
   requestId: string;

@@ -21,6 +21,19 @@ export interface JobSpec {
 
 const leaseMs = (job: JobSpec) => job.leaseMs ?? job.intervalMs * 3 + 10_000;
 
+/** What this process saw of a job's runs, for /metrics. */
+export interface JobRunStats {
+  name: string;
+  intervalMs: number;
+  /** Whether this process runs it: every instance does, or it held the lease at its last run. */
+  runsHere: boolean;
+  succeeded: number;
+  failed: number;
+  /** When this process's last run of it ended (ms since the epoch), or started while one is running. */
+  lastRunAt: number | undefined;
+  running: boolean;
+}
+
 /** What this process last learnt about a lease, trusted until `until` (its own clock). */
 interface KnownLease {
   held: boolean;
@@ -38,6 +51,7 @@ export class BackgroundJobs {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly leases = new Map<string, KnownLease>();
+  private readonly runs = new Map<string, { succeeded: number; failed: number; lastRunAt?: number }>();
   private started = false;
   private stopRequested = false;
 
@@ -89,6 +103,22 @@ export class BackgroundJobs {
     await this.db.execute(sql`delete from job_leases where holder = ${this.instanceId}`).catch(() => {});
   }
 
+  /** Each registered job's runs in this process. */
+  stats(): JobRunStats[] {
+    return this.jobs.map((job) => {
+      const runs = this.runs.get(job.name) ?? { succeeded: 0, failed: 0 };
+      return {
+        name: job.name,
+        intervalMs: job.intervalMs,
+        runsHere: job.everyInstance === true || this.leases.get(job.name)?.held === true,
+        succeeded: runs.succeeded,
+        failed: runs.failed,
+        lastRunAt: runs.lastRunAt,
+        running: this.running.has(job.name),
+      };
+    });
+  }
+
   /** Whether this process holds the named job's lease (as far as it knows without asking). */
   holdsLease(name: string): boolean {
     const known = this.leases.get(name);
@@ -131,12 +161,24 @@ export class BackgroundJobs {
   private runOnce(job: JobSpec): Promise<void> {
     const inFlight = this.running.get(job.name);
     if (inFlight) return inFlight;
+    const runs = this.runs.get(job.name) ?? { succeeded: 0, failed: 0 };
+    this.runs.set(job.name, runs);
+    let ran = false;
     const run = (async () => {
       if (!job.everyInstance && !(await this.acquireLease(job))) return;
+      ran = true;
+      runs.lastRunAt = Date.now();
       await job.run();
+      runs.succeeded += 1;
     })()
-      .catch((error: unknown) => this.log.error({ err: error, job: job.name }, 'background job failed'))
-      .finally(() => this.running.delete(job.name));
+      .catch((error: unknown) => {
+        runs.failed += 1;
+        this.log.error({ err: error, job: job.name }, 'background job failed');
+      })
+      .finally(() => {
+        if (ran) runs.lastRunAt = Date.now();
+        this.running.delete(job.name);
+      });
     this.running.set(job.name, run);
     return run;
   }

@@ -9,6 +9,7 @@ import type { BackgroundJobs } from './background-jobs.js';
 import type { CertificateChoicePort } from './certificate-choices.js';
 import type { CertificateRequestPort } from './certificate-requests.js';
 import type { EgressGuard } from './egress-guard.js';
+import type { Metrics } from './metrics/registry.js';
 import type { NotificationPort } from './notifications.js';
 import type { SecondFactorPort } from './second-factors.js';
 import type { SecretBox } from './secret-box.js';
@@ -25,6 +26,8 @@ export interface Deps {
   secrets: SecretBox;
   egress: EgressGuard;
   jobs: BackgroundJobs;
+  /** What GET /metrics answers: modules add their counters and collectors here. */
+  metrics: Metrics;
   /** The notification outbox: `emit(tx, event)` inside the transaction of the change that causes it. */
   notifications: NotificationPort;
   principals: PrincipalResolver;

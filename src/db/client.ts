@@ -29,7 +29,18 @@ export interface Database {
    * its callback was given (work to start once a change is visible to others, e.g. sequencing).
    */
   onCommit(listener: (tx: Tx) => void): () => void;
+  /** The connection pool's use (PostgreSQL); undefined for the embedded PGlite, one connection in this process. */
+  poolUse(): PoolUse | undefined;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  max: number;
+  /** Connections open, idle or lent out. */
+  open: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 export interface DatabaseTarget {
@@ -68,7 +79,8 @@ function compileWebAssemblyForFootprint(): void {
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.url) {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    const max = target.poolSize ?? 10;
+    const pool = new pg.Pool({ connectionString: target.url, max });
     // An idle client that loses its server must not crash the process; the next query reports it.
     pool.on('error', () => {});
     await pool.query('select 1');
@@ -78,6 +90,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       kind: 'postgres',
       subscribe: (channel, onMessage) => listenPostgres(target.url!, channel, onMessage),
       onCommit: announceCommits(db),
+      poolUse: () => ({ max, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => pool.end(),
     };
   }
@@ -96,6 +109,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
       return unlisten;
     },
     onCommit: announceCommits(db),
+    poolUse: () => undefined,
     close: () => client.close(),
   };
 }

@@ -8,6 +8,7 @@ import databasesModule from './databases/module.js';
 import identityProvidersModule from './identity-providers/module.js';
 import inferenceModule from './inference/module.js';
 import loggingModule from './logging/module.js';
+import metricsModule from './metrics/module.js';
 import nodesModule from './nodes/module.js';
 import notificationsModule from './notifications/module.js';
 import pagesModule from './pages/module.js';
@@ -18,6 +19,7 @@ import usersModule from './users/module.js';
 /** Every area of the gateway, registered in this order. */
 export const modules: GatewayModule[] = [
   systemModule,
+  metricsModule,
   // Login, sessions, API tokens and second factors; then users and groups, who administer accounts.
   authModule,
   usersModule,

@@ -23,6 +23,7 @@ export const AREA_PERMISSIONS = {
   integrations: ['view', 'manage'],
   inference: ['view', 'manage'],
   notifications: ['view', 'manage'],
+  metrics: ['view'],
 } as const;
 
 export type Area = keyof typeof AREA_PERMISSIONS;

@@ -2,6 +2,7 @@ import type { GatewayModule } from '../../core/app.js';
 import { AuditChainService } from './chain.js';
 import { CheckpointSigner } from './checkpoint-signer.js';
 import { DeliveryService } from './deliveries.js';
+import { registerSiemMetrics } from './delivery-metrics.js';
 import { DestinationService } from './destinations.js';
 import { AuditEventService } from './events.js';
 import { SiemExporter } from './exporter.js';
@@ -18,6 +19,7 @@ const auditModule: GatewayModule = async (app) => {
   const { deps } = app;
   const exporter = new SiemExporter(deps);
   exporter.register();
+  registerSiemMetrics(deps);
   deps.audit.onSequenced(() => exporter.wake());
 
   const chain = new AuditChainService({ ...deps, signer: new CheckpointSigner(deps) });

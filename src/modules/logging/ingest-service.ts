@@ -1,4 +1,5 @@
 import type { ValidationIssue } from '../../core/errors.js';
+import type { Counter, Metrics } from '../../core/metrics/registry.js';
 import { KeyedRateLimiter } from '../../core/token-bucket.js';
 import { TooManyRequests } from '../../core/too-many-requests.js';
 import type { IncomingRecord, RecordParse } from './record-input.js';
@@ -44,8 +45,15 @@ export function judge(
  */
 export class IngestService {
   private readonly limiter = new KeyedRateLimiter();
+  private readonly records: Counter<'outcome'>;
 
-  constructor(private readonly deps: { store: RecordStore; tail: RecordTail }) {}
+  constructor(private readonly deps: { store: RecordStore; tail: RecordTail; metrics: Metrics }) {
+    this.records = deps.metrics.counter(
+      'infragate_ingest_records_total',
+      'Log records offered to ingest, by outcome: stored (flagged ones included), rejected (invalid, outside the kept time, or against the schema), rate_limited (in a request refused with 429)',
+      ['outcome'],
+    );
+  }
 
   async accept(
     target: IngestTarget,
@@ -53,7 +61,12 @@ export class IngestService {
     bodyBytes: number,
     now = new Date(),
   ): Promise<IngestResult> {
-    this.admit(target, parsed.length, bodyBytes, now);
+    try {
+      this.admit(target, parsed.length, bodyBytes, now);
+    } catch (error) {
+      this.records.inc({ outcome: 'rate_limited' }, parsed.length);
+      throw error;
+    }
     const stored: StoredRecord[] = [];
     const errors: IngestIssue[] = [];
     let rejected = 0;
@@ -70,6 +83,8 @@ export class IngestService {
     }
     if (stored.length > 0)
       this.deps.tail.announce(await this.deps.store.insert(target.environmentId, stored));
+    this.records.inc({ outcome: 'stored' }, stored.length);
+    this.records.inc({ outcome: 'rejected' }, rejected);
     return { accepted: stored.length, rejected, flagged, errors };
   }
 

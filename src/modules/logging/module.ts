@@ -35,7 +35,11 @@ const loggingModule: GatewayModule = async (app) => {
   app.addHook('preClose', async () => tail.endAll());
   new LogRetention({ ...deps, partitions }).register();
   const tokens = new IngestTokens({ ...deps, environments });
-  const ingest = new IngestService({ store: new RecordStore({ ...deps, partitions }), tail });
+  const ingest = new IngestService({
+    store: new RecordStore({ ...deps, partitions }),
+    tail,
+    metrics: deps.metrics,
+  });
   const search = new RecordSearch({ ...deps, environments });
 
   await app.register(folderTreeRoutes, {

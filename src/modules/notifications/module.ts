@@ -3,6 +3,7 @@ import { channelRoutes } from './channel-routes.js';
 import { ChannelSender } from './channel-sender.js';
 import { ChannelService } from './channels.js';
 import { DeliveryService } from './deliveries.js';
+import { registerNotificationMetrics } from './delivery-metrics.js';
 import { deliveryRoutes } from './delivery-routes.js';
 import { NotificationEventService } from './events.js';
 import { NotificationOutbox } from './outbox.js';
@@ -20,6 +21,7 @@ const notificationsModule: GatewayModule = async (app) => {
   const sender = new ChannelSender(deps);
   const worker = new DeliveryWorker({ ...deps, outbox, sender });
   worker.register();
+  registerNotificationMetrics(deps);
   new NotificationSweep({ ...deps, outbox }).register();
   await app.register(channelRoutes, {
     prefix: '/api/notifications/channels',
