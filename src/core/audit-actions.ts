@@ -104,6 +104,12 @@ export const AUDIT_ACTIONS = {
     'inference.oauth_session.error',
     'inference.oauth_session.expired',
     'inference.oauth_session.cancelled',
+    'inference.key.created',
+    'inference.key.updated',
+    'inference.key.revoked',
+    'inference.route.created',
+    'inference.route.updated',
+    'inference.route.deleted',
   ],
   logging: [
     'logging.environment.created',

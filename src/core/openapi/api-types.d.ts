@@ -3586,6 +3586,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/inference/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List consumer keys
+         * @description Requires scope `inference:view`.
+         */
+        get: operations["listKeys"];
+        put?: never;
+        /**
+         * Create a consumer key of the data plane (the key is answered only here)
+         * @description The key (`igk_…`) authenticates `/inference/…` calls as `Authorization: Bearer`, `x-api-key` or `x-goog-api-key`; it is never valid on `/api`. Only its hash is stored.
+         *
+         *     Requires scope `inference:manage`.
+         */
+        post: operations["createKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inference/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a consumer key
+         * @description Requires scope `inference:view`.
+         */
+        get: operations["getKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a consumer key (its next request is refused on every gateway)
+         * @description Requires scope `inference:manage`.
+         */
+        delete: operations["deleteKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a consumer key or change the models it may use and its expiry
+         * @description Requires scope `inference:manage`.
+         */
+        patch: operations["updateKey"];
+        trace?: never;
+    };
+    "/api/inference/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List model routes
+         * @description Requires scope `inference:view`.
+         */
+        get: operations["listRoutes"];
+        put?: never;
+        /**
+         * Create a model route: a public model name served by an ordered list of targets
+         * @description Targets are tried by `priority` (lower first; equal priorities in an order drawn by `weight`). Without a route, `<connection name>/<upstream model>` names a model too; a route of the same name wins.
+         *
+         *     Requires scope `inference:manage`.
+         */
+        post: operations["createRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inference/routes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a model route
+         * @description Requires scope `inference:view`.
+         */
+        get: operations["getRoute"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a model route
+         * @description Requires scope `inference:manage`.
+         */
+        delete: operations["deleteRoute"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a model route or replace its targets
+         * @description Requires scope `inference:manage`.
+         */
+        patch: operations["updateRoute"];
+        trace?: never;
+    };
     "/api/nodes": {
         parameters: {
             query?: never;
@@ -4730,6 +4838,41 @@ export interface components {
             lastTestedAt: string | null;
             lastTestOk: boolean | null;
             lastTestError: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** InferenceKey */
+        InferenceKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description the first characters of the key, to tell keys apart */
+            keyPrefix: string;
+            models: string[] | null;
+            expiresAt: string | null;
+            revokedAt: string | null;
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** InferenceRoute */
+        InferenceRoute: {
+            /** Format: uuid */
+            id: string;
+            model: string;
+            targets: {
+                /** Format: uuid */
+                connectionId: string;
+                connectionName: string;
+                wireProtocol: ("vendor1-responses" | "vendor1-chat" | "vendor2-messages" | "vendor4-content") | null;
+                upstreamModel: string;
+                priority: number;
+                weight: number;
+            }[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -14437,6 +14580,362 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listKeys: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+                /** @description true: only revoked keys; false: only live ones */
+                revoked?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InferenceKey"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    models?: string[] | null;
+                    expiresAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @description the first characters of the key, to tell keys apart */
+                            keyPrefix: string;
+                            models: string[] | null;
+                            expiresAt: string | null;
+                            revokedAt: string | null;
+                            lastUsedAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description the secret (`igk_…`), answered only here */
+                            key: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InferenceKey"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    models?: string[] | null;
+                    expiresAt?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InferenceKey"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listRoutes: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Page size */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InferenceRoute"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model: string;
+                    targets: {
+                        /** Format: uuid */
+                        connectionId: string;
+                        upstreamModel: string;
+                        /** @description lower is tried first; among equal priorities the weights spread the first try */
+                        priority?: number;
+                        /** @description among targets of the same priority, the share of requests each is tried first for */
+                        weight?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InferenceRoute"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InferenceRoute"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    deleteRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    model?: string;
+                    targets?: {
+                        /** Format: uuid */
+                        connectionId: string;
+                        upstreamModel: string;
+                        /** @description lower is tried first; among equal priorities the weights spread the first try */
+                        priority?: number;
+                        /** @description among targets of the same priority, the share of requests each is tried first for */
+                        weight?: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InferenceRoute"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
