@@ -2236,18 +2236,18 @@ export interface paths {
          *
          *     Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
-        get: operations["getKey"];
+        get: operations["getKeyvalueKey"];
         /**
          * Create or replace a key with a whole value (and TTL)
          * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
-        put: operations["updateKey"];
+        put: operations["updateKeyvalueKey"];
         post?: never;
         /**
          * Delete a key (UNLINK)
          * @description Requires scope `databases:write`, or `databases:write:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
-        delete: operations["deleteKey"];
+        delete: operations["deleteKeyvalueKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2474,7 +2474,7 @@ export interface paths {
          * A page of keys by SCAN, each with its type, TTL and sampled memory usage
          * @description Requires scope `databases:read`, or `databases:read:{id}` for this database; a caller whose scopes name only other databases gets 404.
          */
-        get: operations["listKeys"];
+        get: operations["listKeyvalueKeys"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3597,7 +3597,7 @@ export interface paths {
          * List consumer keys
          * @description Requires scope `inference:view`.
          */
-        get: operations["listKeys"];
+        get: operations["listInferenceKeys"];
         put?: never;
         /**
          * Create a consumer key of the data plane (the key is answered only here)
@@ -3623,21 +3623,21 @@ export interface paths {
          * Get a consumer key
          * @description Requires scope `inference:view`.
          */
-        get: operations["getKey"];
+        get: operations["getInferenceKey"];
         put?: never;
         post?: never;
         /**
          * Revoke a consumer key (its next request is refused on every gateway)
          * @description Requires scope `inference:manage`.
          */
-        delete: operations["deleteKey"];
+        delete: operations["deleteInferenceKey"];
         options?: never;
         head?: never;
         /**
          * Rename a consumer key or change the models it may use and its expiry
          * @description Requires scope `inference:manage`.
          */
-        patch: operations["updateKey"];
+        patch: operations["updateInferenceKey"];
         trace?: never;
     };
     "/api/inference/routes": {
@@ -11111,7 +11111,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    getKey: {
+    getKeyvalueKey: {
         parameters: {
             query?: {
                 encoding?: "text" | "base64";
@@ -11260,7 +11260,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
-    updateKey: {
+    updateKeyvalueKey: {
         parameters: {
             query?: {
                 encoding?: "text" | "base64";
@@ -11374,7 +11374,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
-    deleteKey: {
+    deleteKeyvalueKey: {
         parameters: {
             query?: {
                 encoding?: "text" | "base64";
@@ -11987,7 +11987,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
         };
     };
-    listKeys: {
+    listKeyvalueKeys: {
         parameters: {
             query?: {
                 /** @description SCAN MATCH glob (default *) */
@@ -14584,7 +14584,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    listKeys: {
+    listInferenceKeys: {
         parameters: {
             query?: {
                 /** @description Page number, from 1 */
@@ -14669,7 +14669,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    getKey: {
+    getInferenceKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -14697,7 +14697,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
         };
     };
-    deleteKey: {
+    deleteInferenceKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -14725,7 +14725,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
-    updateKey: {
+    updateInferenceKey: {
         parameters: {
             query?: never;
             header?: never;
