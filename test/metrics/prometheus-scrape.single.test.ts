@@ -121,3 +121,22 @@ describe('GET /metrics access', () => {
     );
   });
 });
+
+describe('background jobs on /metrics', () => {
+  it('counts failed runs and reports a job overdue beyond its interval', async () => {
+    gateway.deps.jobs.register({
+      name: 'test.failing',
+      intervalMs: 3_600_000,
+      everyInstance: true,
+      run: async () => {
+        throw new Error('the job failed');
+      },
+    });
+    await gateway.deps.jobs.runNow('test.failing');
+    const text = (await gateway.call('GET', '/metrics')).text;
+    expect(text).toContain('infragate_job_runs_total{job="test.failing",outcome="failed"} 1\n');
+    expect(text).toContain('infragate_job_runs_total{job="test.failing",outcome="succeeded"} 0\n');
+    expect(text).toContain('infragate_job_lag_seconds{job="test.failing"} 0\n');
+    expect(text).toContain('infragate_job_runs_here{job="test.failing"} 1\n');
+  });
+});

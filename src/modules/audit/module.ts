@@ -1,8 +1,9 @@
 import type { GatewayModule } from '../../core/app.js';
+import { queueCollector } from '../../core/metrics/queue-metrics.js';
+import { siemDeliveries } from '../../db/schema/index.js';
 import { AuditChainService } from './chain.js';
 import { CheckpointSigner } from './checkpoint-signer.js';
 import { DeliveryService } from './deliveries.js';
-import { registerSiemMetrics } from './delivery-metrics.js';
 import { DestinationService } from './destinations.js';
 import { AuditEventService } from './events.js';
 import { SiemExporter } from './exporter.js';
@@ -19,7 +20,14 @@ const auditModule: GatewayModule = async (app) => {
   const { deps } = app;
   const exporter = new SiemExporter(deps);
   exporter.register();
-  registerSiemMetrics(deps);
+  deps.metrics.collect(
+    queueCollector(deps.db, {
+      name: 'siem',
+      what: 'SIEM export',
+      table: siemDeliveries,
+      open: ['queued', 'delivering', 'retrying', 'failed', 'paused'],
+    }),
+  );
   deps.audit.onSequenced(() => exporter.wake());
 
   const chain = new AuditChainService({ ...deps, signer: new CheckpointSigner(deps) });

@@ -1,9 +1,10 @@
 import type { GatewayModule } from '../../core/app.js';
+import { queueCollector } from '../../core/metrics/queue-metrics.js';
+import { notificationDeliveries } from '../../db/schema/index.js';
 import { channelRoutes } from './channel-routes.js';
 import { ChannelSender } from './channel-sender.js';
 import { ChannelService } from './channels.js';
 import { DeliveryService } from './deliveries.js';
-import { registerNotificationMetrics } from './delivery-metrics.js';
 import { deliveryRoutes } from './delivery-routes.js';
 import { NotificationEventService } from './events.js';
 import { NotificationOutbox } from './outbox.js';
@@ -21,7 +22,14 @@ const notificationsModule: GatewayModule = async (app) => {
   const sender = new ChannelSender(deps);
   const worker = new DeliveryWorker({ ...deps, outbox, sender });
   worker.register();
-  registerNotificationMetrics(deps);
+  deps.metrics.collect(
+    queueCollector(deps.db, {
+      name: 'notification',
+      what: 'Notification',
+      table: notificationDeliveries,
+      open: ['queued', 'delivering', 'retrying', 'failed'],
+    }),
+  );
   new NotificationSweep({ ...deps, outbox }).register();
   await app.register(channelRoutes, {
     prefix: '/api/notifications/channels',
