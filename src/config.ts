@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { accessSettings } from './config/access.js';
+import { agentSettings } from './config/agents.js';
 import { acmeSettings, httpsSettings } from './config/certificates.js';
 import { containerhostSettings } from './config/containerhost.js';
 import { inferenceSettings, repohostSettings } from './config/integrations.js';
@@ -36,6 +37,7 @@ export const configSettings = {
   acme: acmeSettings,
   ...containerhostSettings,
   ...uploadSettings,
+  ...agentSettings,
   keyvalue: keyvalueSettings,
   pages: pagesSettings,
   ...repohostSettings,

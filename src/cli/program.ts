@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Command } from 'commander';
 import { packagePath } from '../package-root.js';
 import { registerAdmin } from './commands/admin.js';
+import { registerAgent } from './commands/agent.js';
 import { registerApi } from './commands/api.js';
 import { registerAudit } from './commands/audit.js';
 import { registerAuth } from './commands/auth.js';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
 
   program.commandsGroup('Server and local database (no token needed):');
   registerLocalAdmin(program);
+  registerAgent(program);
 
   program.commandsGroup('Session:');
   registerSession(program);

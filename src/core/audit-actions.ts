@@ -137,6 +137,8 @@ export const AUDIT_ACTIONS = {
     'logging.schema_folder.moved',
   ],
   nodes: [
+    'nodes.agent.enrolled',
+    'nodes.agent.revoked',
     'nodes.node.created',
     'nodes.node.deleted',
     'nodes.node.updated',

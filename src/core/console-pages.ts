@@ -45,4 +45,5 @@ export const consolePages = {
     withQuery('/audit/deliveries', filters),
   repohostConnector: (id: string) => `/integrations/repohost/${segment(id)}`,
   notifications: () => '/notifications',
+  node: (id: string) => `/nodes/${segment(id)}`,
 };

@@ -75,4 +75,11 @@ export const NOTIFICATION_EVENT_SPECS: Record<NotificationEventKind, Notificatio
     okStates: ['intact'],
     filters: [],
   },
+  'nodes.node.offline': {
+    mode: 'condition',
+    description:
+      'An agent node’s tunnel went down (offline) and, as the recovery, came back (online); revoked nodes report neither',
+    okStates: ['online'],
+    filters: ['nodeId'],
+  },
 };

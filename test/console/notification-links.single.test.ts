@@ -6,6 +6,7 @@ import {
   auditEvents,
   NOTIFICATION_EVENTS,
   type NotificationEventKind,
+  nodeAgents,
   sslCertificates,
 } from '../../src/db/schema/index.js';
 import { createWebhook, fastSiem } from '../audit/helpers.js';
@@ -63,6 +64,7 @@ describeInBrowser(
         'containerhost:view',
         'integrations:view',
         'notifications:view',
+        'nodes:view',
       ]);
       const channelId = await createWebhookChannel(gateway, receiver.webhookUrl);
       for (const event of NOTIFICATION_EVENTS) {
@@ -142,6 +144,15 @@ describeInBrowser(
         .set({ action: victimEvent!.action })
         .where(eq(auditEvents.seq, 2));
 
+      // nodes.node.offline: an agent node whose tunnel went silent (its row as a vanished gateway
+      // instance left it), found by the sweep.
+      const agentNode = await gateway.call('POST', '/api/nodes', { body: { name: 'edge-1', kind: 'agent' } });
+      await gateway.deps.db
+        .update(nodeAgents)
+        .set({ status: 'online', lastSeenAt: new Date(0) })
+        .where(eq(nodeAgents.nodeId, agentNode.body.data.id));
+      await gateway.deps.jobs.runNow('nodes.agent-sweep');
+
       await gateway.call('POST', `/api/notifications/channels/${channelId}/test`);
       await eventually(
         () => {
@@ -200,6 +211,7 @@ describeInBrowser(
         await tabSelected(page, 'Events');
         await page.getByRole('button', { name: 'Verify chain' }).waitFor();
       },
+      'nodes.node.offline': (page) => heading(page, 'edge-1'),
       'notifications.test': (page) => heading(page, 'Notifications'),
     };
 

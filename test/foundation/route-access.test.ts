@@ -21,6 +21,8 @@ const PUBLIC_ROUTES = [
   // Ingest takes its own write-only tokens (igl_…), which the ingest routes resolve themselves.
   /^\/api\/logging\/ingest$/,
   /^\/v1\/logs$/,
+  // Agents: the enrolment token is the body's; the tunnel takes the agent's credential (igwa_…) only.
+  /^\/agent\/(enroll|connect)$/,
 ];
 
 /** The only routes that accept a pages deploy token (`config.credential`), besides API tokens. */

@@ -1,7 +1,15 @@
 import type { Command } from 'commander';
 import { apiAction } from '../api-command.js';
 import { text } from '../flags.js';
-import { crudCommands, deleteCommand, getCommand, idOf, lsCommand, resource } from '../resource.js';
+import {
+  actionCommand,
+  crudCommands,
+  deleteCommand,
+  getCommand,
+  idOf,
+  lsCommand,
+  resource,
+} from '../resource.js';
 import { runUpload } from '../upload.js';
 
 /** Storage nodes (`/api/nodes`), their upload sessions, and the resumable `upload` command. */
@@ -20,7 +28,11 @@ const uploads = resource({
 
 const nodeFlags = (creating: boolean) => [
   text('--name <name>', 'name', 'unique name', creating),
-  text('--root-path <path>', 'rootPath', 'directory on the gateway host that uploads go under', creating),
+  text(
+    '--root-path <path>',
+    'rootPath',
+    'directory on the gateway host that uploads go under (directory nodes)',
+  ),
 ];
 
 export function registerNodes(program: Command): void {
@@ -29,11 +41,26 @@ export function registerNodes(program: Command): void {
     .description('storage nodes that receive file uploads (nodes:view|manage)');
   crudCommands(area, nodes, {
     list: {
-      columns: ['name', 'rootPath', 'id'],
+      columns: ['name', 'kind', 'status', 'rootPath', 'id'],
       filters: [text('--q <text>', 'q', 'substring of the name')],
     },
-    create: { flags: nodeFlags(true) },
+    create: {
+      flags: [
+        ...nodeFlags(true),
+        text(
+          '--kind <kind>',
+          'kind',
+          'directory (default) or agent (answers the enrolment command to run on the host)',
+        ),
+      ],
+    },
     update: { flags: nodeFlags(false) },
+  });
+
+  actionCommand(area, nodes, {
+    name: 'revoke',
+    description: 'revoke an agent node: its credential stops working and its tunnel closes',
+    path: '/revoke',
   });
 
   const sub = area.command('uploads').description("a node's upload sessions (--node)");

@@ -3694,6 +3694,46 @@ export interface paths {
         patch: operations["updateRoute"];
         trace?: never;
     };
+    "/agent/enroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange an agent node’s enrolment token for the agent’s credential (once)
+         * @description An unknown, already used or expired token is 401, and nothing changes. The agent keeps the credential in its state directory and opens its tunnel with it.
+         */
+        post: operations["createEnroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agent/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the agent’s tunnel (WebSocket, the agent dials out)
+         * @description Upgrade with `Authorization: Bearer igwa_…`; an unknown or revoked credential is 401 before the upgrade. The agent says `hello` (version, root, host facts, capabilities) and the gateway answers `welcome`; a frame over 1 MiB (1009), of an unknown type or of the wrong shape (1008) closes the tunnel. A revoked node’s tunnel closes with 4001.
+         */
+        get: operations["connectAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/nodes": {
         parameters: {
             query?: never;
@@ -3708,8 +3748,10 @@ export interface paths {
         get: operations["listNodes"];
         put?: never;
         /**
-         * Register a node (a storage root on the gateway host)
-         * @description Requires scope `nodes:manage`.
+         * Register a node: a storage root on the gateway host, or an agent’s host (enrolment)
+         * @description kind directory (the default) needs rootPath; kind agent takes none and answers `enrollment` once: a one-time token (valid INFRAGATE_AGENT_ENROLLMENT_TTL_MINUTES) and the `infragate agent` command to run on the host.
+         *
+         *     Requires scope `nodes:manage`.
          */
         post: operations["createNode"];
         delete?: never;
@@ -3746,6 +3788,28 @@ export interface paths {
          *     Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
          */
         patch: operations["updateNode"];
+        trace?: never;
+    };
+    "/api/nodes/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an agent node: its credential stops working and its tunnel closes
+         * @description The agent’s reconnects are refused (401 at /agent/connect). Revoking again changes nothing; a directory node is 422 NODE_NOT_AGENT.
+         *
+         *     Requires scope `nodes:manage`, or `nodes:manage:{id}` for this storage node; a caller whose scopes name only other storage nodes gets 404.
+         */
+        post: operations["revokeNode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/nodes/{id}/files/uploads": {
@@ -4120,10 +4184,33 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AgentCapabilities */
+        AgentCapabilities: {
+            files: boolean;
+            docker: boolean;
+            metrics: boolean;
+        };
+        /** AgentEnrollment */
+        AgentEnrollment: {
+            /** @description the one-time enrolment token (`igwe_…`), answered this once */
+            token: string;
+            /** @description the command to run on the host */
+            command: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /** AgentHostFacts */
+        AgentHostFacts: {
+            hostname: string;
+            os: string;
+            arch: string;
+            cpus: number;
+            memoryBytes: number;
+        };
         /** Alert */
         Alert: {
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
             resource: components["schemas"]["NotificationResource"];
             state: string;
             /** Format: date-time */
@@ -4141,7 +4228,7 @@ export interface components {
             id: string;
             name: string;
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
             enabled: boolean;
             channelIds: string[];
             filters: components["schemas"]["AlertRuleFilters"];
@@ -4444,6 +4531,28 @@ export interface components {
             resourceKey: string;
             sortOrder: number | null;
             folderId: string | null;
+        };
+        /** CreatedStorageNode */
+        CreatedStorageNode: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /**
+             * @description directory (default): a root on the gateway host; agent: a host whose agent dials out to the gateway
+             * @enum {string}
+             */
+            kind: "directory" | "agent";
+            rootPath: string | null;
+            status: ("pending" | "online" | "offline" | "revoked") | null;
+            lastSeenAt: string | null;
+            agentVersion: string | null;
+            facts: components["schemas"]["AgentHostFacts"] | null;
+            capabilities: components["schemas"]["AgentCapabilities"] | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            enrollment?: components["schemas"]["AgentEnrollment"];
         };
         /** CurrentUser */
         CurrentUser: {
@@ -5208,7 +5317,7 @@ export interface components {
             channelId: string;
             ruleId: string | null;
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
             /** @description Identity of the event; one delivery per event and channel */
             eventId: string;
             /** @description The title of the message */
@@ -5235,7 +5344,7 @@ export interface components {
             channelId: string;
             ruleId: string | null;
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
             /** @description Identity of the event; one delivery per event and channel */
             eventId: string;
             /** @description The title of the message */
@@ -5262,7 +5371,7 @@ export interface components {
         /** NotificationEventKind */
         NotificationEventKind: {
             /** @enum {string} */
-            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
             /** @enum {string} */
             mode: "condition" | "deadline" | "occurrence";
             description: string;
@@ -5519,7 +5628,17 @@ export interface components {
             /** Format: uuid */
             id: string;
             name: string;
-            rootPath: string;
+            /**
+             * @description directory (default): a root on the gateway host; agent: a host whose agent dials out to the gateway
+             * @enum {string}
+             */
+            kind: "directory" | "agent";
+            rootPath: string | null;
+            status: ("pending" | "online" | "offline" | "revoked") | null;
+            lastSeenAt: string | null;
+            agentVersion: string | null;
+            facts: components["schemas"]["AgentHostFacts"] | null;
+            capabilities: components["schemas"]["AgentCapabilities"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -14940,6 +15059,64 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
         };
     };
+    createEnroll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the one-time enrolment token (`igwe_…`) */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            nodeId: string;
+                            name: string;
+                            /** @description the agent’s credential (`igwa_…`), answered this once; keep it secret */
+                            credential: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    connectAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the WebSocket is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     listNodes: {
         parameters: {
             query?: {
@@ -14986,8 +15163,13 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    /**
+                     * @description directory (default): a root on the gateway host; agent: a host whose agent dials out to the gateway
+                     * @enum {string}
+                     */
+                    kind?: "directory" | "agent";
                     /** @description absolute directory on the gateway host; must exist and be writable */
-                    rootPath: string;
+                    rootPath?: string;
                 };
             };
         };
@@ -14999,7 +15181,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["StorageNode"];
+                        data: components["schemas"]["CreatedStorageNode"];
                     };
                 };
             };
@@ -15103,6 +15285,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+        };
+    };
+    revokeNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StorageNode"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
@@ -15586,7 +15799,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size */
                 limit?: number;
-                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
                 /** @description Case-insensitive substring of the name, matched literally */
                 q?: string;
             };
@@ -15625,7 +15838,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @enum {string} */
-                    event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                    event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
                     channelIds: string[];
                     enabled?: boolean;
                     filters?: components["schemas"]["AlertRuleFilters"];
@@ -15727,7 +15940,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /** @enum {string} */
-                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
                     channelIds?: string[];
                     enabled?: boolean;
                     filters?: components["schemas"]["AlertRuleFilters"] | null;
@@ -15767,7 +15980,7 @@ export interface operations {
                 status?: "queued" | "delivering" | "retrying" | "delivered" | "failed";
                 channelId?: string;
                 ruleId?: string;
-                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
             };
             header?: never;
             path?: never;

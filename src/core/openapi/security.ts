@@ -5,7 +5,7 @@
 import { CSRF_HEADER, SAFE_METHODS, SESSION_COOKIE } from '../auth/authenticate.js';
 
 /** The narrow tokens some routes take instead of (or beside) API tokens and sessions. */
-export type TokenScheme = 'ingestToken' | 'deployToken' | 'metricsToken';
+export type TokenScheme = 'ingestToken' | 'deployToken' | 'metricsToken' | 'agentCredential';
 
 /** How a caller authenticates: given to @fastify/swagger up front, which lists them in the document. */
 export const SECURITY_SCHEMES = {
@@ -47,6 +47,13 @@ export const SECURITY_SCHEMES = {
     scheme: 'bearer',
     description:
       "The operator's `INFRAGATE_METRICS_TOKEN` (`Authorization: Bearer <token>`): it opens `GET /metrics` only.",
+  },
+  agentCredential: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'igwa_…',
+    description:
+      'The credential of one agent node (`Authorization: Bearer igwa_…`), given to its agent at enrolment: it opens that node’s tunnel (`/agent/connect`) only.',
   },
 } as const satisfies Record<string, object> & Record<TokenScheme, object>;
 

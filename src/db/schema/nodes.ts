@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
@@ -12,14 +14,78 @@ import {
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
 
-/** A storage target: a directory on the gateway's host that uploads write into. */
-export const nodes = pgTable('nodes', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  name: text('name').notNull().unique(),
-  rootPath: text('root_path').notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const NODE_KINDS = ['directory', 'agent'] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
+
+/**
+ * A storage target: a directory on the gateway's host (`directory`, its root stored here), or the
+ * host of an agent that dials out to the gateway (`agent`, its root the agent's own --root).
+ */
+export const nodes = pgTable(
+  'nodes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull().unique(),
+    kind: text('kind', { enum: NODE_KINDS }).notNull().default('directory'),
+    rootPath: text('root_path'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [
+    check(
+      'nodes_root_path_by_kind_check',
+      sql`(${table.kind} = 'directory') = (${table.rootPath} is not null)`,
+    ),
+  ],
+);
+
+/** `pending` until the agent exchanged its enrolment token; `revoked` for good (its credential is gone). */
+export const AGENT_STATUSES = ['pending', 'online', 'offline', 'revoked'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+/** What an agent says it can do on its host. */
+export interface AgentCapabilities {
+  files: boolean;
+  docker: boolean;
+  metrics: boolean;
+}
+
+/** What an agent reports about its host when its tunnel opens. */
+export interface AgentHostFacts {
+  hostname: string;
+  os: string;
+  arch: string;
+  cpus: number;
+  memoryBytes: number;
+}
+
+/**
+ * The agent of an agent node. Its enrolment token and credential are kept as SHA-256 hashes only;
+ * `connectionId` names the tunnel that is current, so the end of an older one changes nothing.
+ */
+export const nodeAgents = pgTable(
+  'node_agents',
+  {
+    nodeId: uuid('node_id')
+      .primaryKey()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: AGENT_STATUSES }).notNull().default('pending'),
+    enrollmentTokenHash: text('enrollment_token_hash').unique(),
+    enrollmentExpiresAt: timestamp('enrollment_expires_at', { withTimezone: true }),
+    credentialHash: text('credential_hash').unique(),
+    enrolledAt: timestamp('enrolled_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    connectionId: uuid('connection_id'),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    agentVersion: text('agent_version'),
+    root: text('root'),
+    facts: jsonb('facts').$type<AgentHostFacts>(),
+    capabilities: jsonb('capabilities').$type<AgentCapabilities>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (table) => [index('node_agents_online_seen_idx').on(table.lastSeenAt).where(sql`status = 'online'`)],
+);
 
 export const UPLOAD_STATUSES = ['open', 'complete', 'failed', 'aborted', 'expired'] as const;
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number];

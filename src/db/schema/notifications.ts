@@ -26,6 +26,7 @@ export const NOTIFICATION_EVENTS = [
   'repohost.token.expiring',
   'auth.login.throttled',
   'audit.chain.broken',
+  'nodes.node.offline',
 ] as const;
 export type NotificationEventKind = (typeof NOTIFICATION_EVENTS)[number];
 

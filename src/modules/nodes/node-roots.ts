@@ -28,8 +28,16 @@ export class NodeRoots {
     return resolved;
   }
 
-  /** The real path of a stored root, for writing under it: 422 when it vanished or no longer is allowed. */
-  async real(rootPath: string): Promise<string> {
+  /**
+   * The real path of a stored root, for writing under it: 422 when it vanished or no longer is allowed,
+   * and for an agent node (no root on this host: its files are the agent's).
+   */
+  async real(rootPath: string | null): Promise<string> {
+    if (rootPath === null)
+      throw unprocessable(
+        'NODE_IS_AGENT',
+        'this node is an agent’s host: uploads into it through its agent are not available in this version',
+      );
     const real = await realRoot(rootPath);
     this.check(real, rootPath);
     return real;

@@ -1,14 +1,15 @@
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import {
   Name,
   NamedObject,
   NullableTimestamp,
   SearchText,
+  StringEnum,
   Timestamp,
   Uuid,
 } from '../../core/http-schemas.js';
 import { PaginationQueryFields } from '../../core/pagination.js';
-import { UPLOAD_STATUSES } from '../../db/schema/index.js';
+import { AGENT_STATUSES, NODE_KINDS, UPLOAD_STATUSES } from '../../db/schema/index.js';
 
 /**
  * The shapes of the storage nodes area: route schemas, and through `Static` the services' types
@@ -18,12 +19,63 @@ import { UPLOAD_STATUSES } from '../../db/schema/index.js';
 /** Largest byte offset or file size a request may name. */
 const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
-export const StorageNode = NamedObject('StorageNode', {
+const NodeKind = StringEnum(
+  NODE_KINDS,
+  'directory (default): a root on the gateway host; agent: a host whose agent dials out to the gateway',
+);
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const AgentCapabilities = NamedObject('AgentCapabilities', {
+  files: Type.Boolean(),
+  docker: Type.Boolean(),
+  metrics: Type.Boolean(),
+});
+
+const AgentHostFacts = NamedObject('AgentHostFacts', {
+  hostname: Type.String(),
+  os: Type.String(),
+  arch: Type.String(),
+  cpus: Type.Integer(),
+  memoryBytes: Type.Integer(),
+});
+
+const storageNodeFields = {
   id: Uuid(),
   name: Type.String(),
-  rootPath: Type.String(),
+  kind: NodeKind,
+  rootPath: nullable(
+    Type.String({
+      description:
+        'directory: the root on the gateway host; agent: the --root the agent reported (null before)',
+    }),
+  ),
+  status: nullable(
+    StringEnum(
+      AGENT_STATUSES,
+      'agent nodes: pending (not enrolled yet), online, offline, revoked; null for directories',
+    ),
+  ),
+  lastSeenAt: NullableTimestamp,
+  agentVersion: nullable(Type.String()),
+  facts: nullable(AgentHostFacts),
+  capabilities: nullable(AgentCapabilities),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+};
+
+export const StorageNode = NamedObject('StorageNode', storageNodeFields);
+
+export const AgentEnrollment = NamedObject('AgentEnrollment', {
+  token: Type.String({ description: 'the one-time enrolment token (`igwe_…`), answered this once' }),
+  command: Type.String({ description: 'the command to run on the host' }),
+  expiresAt: Timestamp,
+});
+
+/** A node as its creation answers it: an agent node with its enrolment, answered once. */
+export const CreatedStorageNode = NamedObject('CreatedStorageNode', {
+  ...storageNodeFields,
+  enrollment: Type.Optional(AgentEnrollment),
 });
 
 const RootPath = Type.String({
@@ -38,7 +90,11 @@ export const StorageNodeListQuery = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 255, description: 'exact name' })),
 });
 
-export const NewStorageNode = Type.Object({ name: Name, rootPath: RootPath });
+export const NewStorageNode = Type.Object({
+  name: Name,
+  kind: Type.Optional(NodeKind),
+  rootPath: Type.Optional(RootPath),
+});
 
 export const StorageNodeChanges = Type.Object(
   { name: Type.Optional(Name), rootPath: Type.Optional(RootPath) },
@@ -93,6 +149,7 @@ export const ChunkQuery = Type.Object({
 });
 
 export type StorageNode = Static<typeof StorageNode>;
+export type CreatedStorageNode = Static<typeof CreatedStorageNode>;
 export type StorageNodeListQuery = Static<typeof StorageNodeListQuery>;
 export type NewStorageNode = Static<typeof NewStorageNode>;
 export type StorageNodeChanges = Static<typeof StorageNodeChanges>;

@@ -46,6 +46,10 @@ function headline(payload: NotificationPayload): string {
       return `Logins for ${name} are locked after too many failures`;
     case 'audit.chain.broken':
       return payload.recovered ? 'The audit trail verifies again' : 'The audit trail’s hash chain is broken';
+    case 'nodes.node.offline':
+      return payload.recovered
+        ? `Node ${name} is online again: its agent reconnected`
+        : `Node ${name} is ${payload.reminder > 0 ? 'still ' : ''}offline: its agent’s tunnel is down`;
   }
 }
 
@@ -76,6 +80,8 @@ export function consolePathOf(payload: Pick<NotificationPayload, 'resource' | 'l
       return consolePages.repohostConnector(id);
     case 'audit_chain':
       return consolePages.auditEvents();
+    case 'node':
+      return consolePages.node(id);
     case 'login':
       // A locked account's failures carry its email as the actor; a locked address's are every actor's.
       return consolePages.auditEvents({

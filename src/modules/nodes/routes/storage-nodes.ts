@@ -1,7 +1,13 @@
 import type { GatewayModule } from '../../../core/app.js';
 import { areaAccess } from '../../../core/auth/area-access.js';
 import { DataOf, IdParams, PageOf, Success } from '../../../core/http-schemas.js';
-import { NewStorageNode, StorageNode, StorageNodeChanges, StorageNodeListQuery } from '../schemas.js';
+import {
+  CreatedStorageNode,
+  NewStorageNode,
+  StorageNode,
+  StorageNodeChanges,
+  StorageNodeListQuery,
+} from '../schemas.js';
 import type { StorageNodeService } from '../storage-nodes.js';
 
 const { view, manage } = areaAccess('nodes');
@@ -33,9 +39,12 @@ export const storageNodeRoutes: GatewayModule<{ storageNodes: StorageNodeService
       config: { ...manage, errors: [409, 422] },
       schema: {
         tags,
-        summary: 'Register a node (a storage root on the gateway host)',
+        summary: 'Register a node: a storage root on the gateway host, or an agent’s host (enrolment)',
+        description:
+          'kind directory (the default) needs rootPath; kind agent takes none and answers `enrollment` once: a ' +
+          'one-time token (valid INFRAGATE_AGENT_ENROLLMENT_TTL_MINUTES) and the `infragate agent` command to run on the host.',
         body: NewStorageNode,
-        response: { 201: DataOf(StorageNode) },
+        response: { 201: DataOf(CreatedStorageNode) },
       },
     },
     async (request, reply) =>
@@ -69,6 +78,22 @@ export const storageNodeRoutes: GatewayModule<{ storageNodes: StorageNodeService
     async (request) => ({
       data: await storageNodes.update(request.actor, request.params.id, request.body),
     }),
+  );
+
+  app.post(
+    '/:id/revoke',
+    {
+      config: { ...manage, errors: [422] },
+      schema: {
+        tags,
+        summary: 'Revoke an agent node: its credential stops working and its tunnel closes',
+        description:
+          'The agent’s reconnects are refused (401 at /agent/connect). Revoking again changes nothing; a directory node is 422 NODE_NOT_AGENT.',
+        params: IdParams,
+        response: { 200: DataOf(StorageNode) },
+      },
+    },
+    async (request) => ({ data: await storageNodes.revoke(request.actor, request.params.id) }),
   );
 
   app.delete(
