@@ -10,6 +10,21 @@ const weather = {
   },
 };
 
+/** A vendor2 request with an image as base64 and one by URL. */
+const imageMessages = {
+  model: 'public',
+  max_tokens: 10,
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+        { type: 'image', source: { type: 'url', url: 'https://img.example/c.JPG?size=2' } },
+      ],
+    },
+  ],
+};
+
 /** A chat conversation that called a tool and got its result. */
 const toolConversation = {
   model: 'public',
@@ -249,30 +264,13 @@ describe('vendor2-messages requests to vendor1-chat', () => {
   });
 
   it('turns url and base64 image sources into image_url parts (base64 as a data URL)', () => {
-    const body = translateRequest(
-      'vendor2-messages',
-      'vendor1-chat',
-      {
-        model: 'public',
-        max_tokens: 10,
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
-              { type: 'image', source: { type: 'url', url: 'https://img.example/b.webp' } },
-            ],
-          },
-        ],
-      },
-      'gpt-x',
-    );
+    const body = translateRequest('vendor2-messages', 'vendor1-chat', imageMessages, 'gpt-x');
     expect(body.messages).toEqual([
       {
         role: 'user',
         content: [
           { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
-          { type: 'image_url', image_url: { url: 'https://img.example/b.webp' } },
+          { type: 'image_url', image_url: { url: 'https://img.example/c.JPG?size=2' } },
         ],
       },
     ]);
@@ -364,24 +362,7 @@ describe('requests to vendor4-content', () => {
   });
 
   it('sends a base64 image as inlineData and an image URL as fileData with the type its extension names', () => {
-    const { body } = translateRequest(
-      'vendor2-messages',
-      'vendor4-content',
-      {
-        model: 'public',
-        max_tokens: 10,
-        messages: [
-          {
-            role: 'user',
-            content: [
-              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
-              { type: 'image', source: { type: 'url', url: 'https://img.example/c.JPG?size=2' } },
-            ],
-          },
-        ],
-      },
-      'gemini-x',
-    );
+    const { body } = translateRequest('vendor2-messages', 'vendor4-content', imageMessages, 'gemini-x');
     expect(body.contents).toEqual([
       {
         role: 'user',
