@@ -94,9 +94,36 @@ export interface StreamDecoder {
   end(): StreamEvent[];
 }
 
+export type FinishEvent = Extract<StreamEvent, { type: 'finish' }>;
+
+/** Writes one protocol's stream; `end` is called only for a stream that reached its stop reason. */
 export interface StreamEncoder {
   push(event: StreamEvent): SseEvent[];
+  end(finish: FinishEvent): SseEvent[];
+}
+
+const ENDED_EARLY = 'the upstream stream ended before the answer was complete';
+
+/**
+ * The rules every caller's stream keeps: nothing follows an error event, and a stream that ends
+ * before its stop reason ends with an error event (the caller must not take it for a whole answer).
+ */
+export function withStreamRules(encoder: StreamEncoder): {
+  push(event: StreamEvent): SseEvent[];
   end(): SseEvent[];
+} {
+  let failed = false;
+  let finish: FinishEvent | undefined;
+  const push = (event: StreamEvent): SseEvent[] => {
+    if (failed) return [];
+    if (event.type === 'error') failed = true;
+    if (event.type === 'finish') finish = event;
+    return encoder.push(event);
+  };
+  return {
+    push,
+    end: () => (failed ? [] : finish ? encoder.end(finish) : push({ type: 'error', message: ENDED_EARLY })),
+  };
 }
 
 export interface StreamOptions {

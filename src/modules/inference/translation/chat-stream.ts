@@ -79,8 +79,6 @@ export function chatStreamEncoder(model: string, options: StreamOptions): Stream
   const id = newId('chatcmpl-');
   const created = Math.floor(Date.now() / 1000);
   let started = false;
-  let finished = false;
-  let failed = false;
   const usage = { inputTokens: 0, outputTokens: 0 };
   const chunk = (choices: Json[], extra: Json = {}): SseEvent => ({
     data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra }),
@@ -93,7 +91,6 @@ export function chatStreamEncoder(model: string, options: StreamOptions): Stream
     return [delta({ role: 'assistant', content: '' })];
   };
   const push = (event: StreamEvent): SseEvent[] => {
-    if (failed) return [];
     switch (event.type) {
       case 'start':
         if (event.inputTokens !== undefined) usage.inputTokens = event.inputTokens;
@@ -123,10 +120,8 @@ export function chatStreamEncoder(model: string, options: StreamOptions): Stream
         mergeUsage(usage, event);
         return [];
       case 'finish':
-        finished = true;
         return [...begin(), delta({}, STOP_TO_FINISH[event.reason])];
       case 'error':
-        failed = true;
         // The vendor1 SDK raises an API error for a chunk that carries `error`.
         return [
           {
@@ -140,9 +135,6 @@ export function chatStreamEncoder(model: string, options: StreamOptions): Stream
   return {
     push,
     end() {
-      if (failed) return [];
-      if (!finished)
-        return push({ type: 'error', message: 'the upstream stream ended before the answer was complete' });
       return [
         ...(options.includeUsage ? [chunk([], { usage: chatUsageBody(usage) })] : []),
         { data: '[DONE]' },

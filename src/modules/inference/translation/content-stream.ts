@@ -2,7 +2,6 @@ import {
   mergeUsage,
   newId,
   type SseEvent,
-  type StopReason,
   type StreamDecoder,
   type StreamEncoder,
   type StreamEvent,
@@ -73,8 +72,6 @@ export function contentStreamDecoder(): StreamDecoder {
  */
 export function contentStreamEncoder(model: string): StreamEncoder {
   const responseId = newId('');
-  let failed = false;
-  let finish: StopReason | undefined;
   const usage = { inputTokens: 0, outputTokens: 0 };
   const pending: Array<{ index: number; id: string; name: string; arguments: string }> = [];
   const chunk = (candidate: Json, withUsage = false): SseEvent => ({
@@ -97,7 +94,6 @@ export function contentStreamEncoder(model: string): StreamEncoder {
     return [chunk({ content: { role: 'model', parts } })];
   };
   const push = (event: StreamEvent): SseEvent[] => {
-    if (failed) return [];
     switch (event.type) {
       case 'start':
         if (event.inputTokens !== undefined) usage.inputTokens = event.inputTokens;
@@ -122,10 +118,8 @@ export function contentStreamEncoder(model: string): StreamEncoder {
         mergeUsage(usage, event);
         return [];
       case 'finish':
-        finish = event.reason;
         return [];
       case 'error':
-        failed = true;
         // The vendor4 SDK raises an error for a chunk that carries `error` (google.rpc.Status).
         return [
           { data: JSON.stringify({ error: { code: 500, message: event.message, status: 'INTERNAL' } }) },
@@ -134,13 +128,10 @@ export function contentStreamEncoder(model: string): StreamEncoder {
   };
   return {
     push,
-    end() {
-      if (failed) return [];
-      if (!finish)
-        return push({ type: 'error', message: 'the upstream stream ended before the answer was complete' });
+    end(finish) {
       return [
         ...flushCalls(),
-        chunk({ content: { role: 'model', parts: [] }, finishReason: STOP_TO_FINISH[finish] }, true),
+        chunk({ content: { role: 'model', parts: [] }, finishReason: STOP_TO_FINISH[finish.reason] }, true),
       ];
     },
   };

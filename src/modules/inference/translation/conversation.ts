@@ -8,6 +8,9 @@ import { type Json, TranslationError } from './refusal.js';
  */
 
 export function appendMessage(messages: Message[], role: Message['role'], parts: Part[]): void {
+  // A turn with nothing in it (an assistant message with null content and no calls) is no turn:
+  // vendor2 and vendor4 refuse an empty one.
+  if (!parts.length) return;
   const last = messages.at(-1);
   if (last?.role === role) last.parts.push(...parts);
   else messages.push({ role, parts });

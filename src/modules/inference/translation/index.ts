@@ -1,4 +1,4 @@
-import { mergeUsage, type SseEvent, type StreamOptions, type Usage } from './canonical.js';
+import { mergeUsage, type SseEvent, type StreamOptions, type Usage, withStreamRules } from './canonical.js';
 import { CODECS, type WireProtocol } from './codecs.js';
 import { callerBody, eventData, type Json, upstreamBody } from './refusal.js';
 
@@ -64,7 +64,7 @@ export function createStreamTranslator(
   options: StreamOptions = {},
 ): StreamTranslator {
   const decoder = CODECS[upstream].streamDecoder();
-  const encoder = CODECS[caller].streamEncoder(publicModel, options);
+  const encoder = withStreamRules(CODECS[caller].streamEncoder(publicModel, options));
   const usage: Usage = { inputTokens: 0, outputTokens: 0 };
   const relay = (events: ReturnType<typeof decoder.push>) =>
     events.flatMap((event) => {

@@ -2,7 +2,6 @@ import {
   mergeUsage,
   newId,
   type SseEvent,
-  type StopReason,
   type StreamDecoder,
   type StreamEncoder,
   type StreamEvent,
@@ -83,8 +82,6 @@ export function messagesStreamDecoder(): StreamDecoder {
 export function messagesStreamEncoder(model: string): StreamEncoder {
   const id = newId('msg_');
   let started = false;
-  let failed = false;
-  let finish: { reason: StopReason; stopSequence?: string } | undefined;
   const usage = { inputTokens: 0, outputTokens: 0 };
   let blocks = 0;
   let open: { kind: 'text' } | { kind: 'tool'; index: number } | undefined;
@@ -120,7 +117,6 @@ export function messagesStreamEncoder(model: string): StreamEncoder {
   ];
 
   const push = (event: StreamEvent): SseEvent[] => {
-    if (failed) return [];
     switch (event.type) {
       case 'start':
         if (event.inputTokens !== undefined) usage.inputTokens = event.inputTokens;
@@ -162,19 +158,14 @@ export function messagesStreamEncoder(model: string): StreamEncoder {
         mergeUsage(usage, event);
         return [];
       case 'finish':
-        finish = event;
         return begin();
       case 'error':
-        failed = true;
         return [sse('error', { error: { type: 'api_error', message: event.message } })];
     }
   };
   return {
     push,
-    end() {
-      if (failed) return [];
-      if (!finish)
-        return push({ type: 'error', message: 'the upstream stream ended before the answer was complete' });
+    end(finish) {
       return [
         ...begin(),
         ...close(),

@@ -94,8 +94,6 @@ export function responsesStreamEncoder(model: string): StreamEncoder {
   const createdAt = Math.floor(Date.now() / 1000);
   let sequence = 0;
   let started = false;
-  let failed = false;
-  let finish: StopReason | undefined;
   const usage = { inputTokens: 0, outputTokens: 0 };
   const output: Json[] = [];
   let open: OpenItem | undefined;
@@ -142,7 +140,6 @@ export function responsesStreamEncoder(model: string): StreamEncoder {
   };
 
   const push = (event: StreamEvent): SseEvent[] => {
-    if (failed) return [];
     switch (event.type) {
       case 'start':
         if (event.inputTokens !== undefined) usage.inputTokens = event.inputTokens;
@@ -209,21 +206,16 @@ export function responsesStreamEncoder(model: string): StreamEncoder {
         mergeUsage(usage, event);
         return [];
       case 'finish':
-        finish = event.reason;
         return begin();
       case 'error':
-        failed = true;
         return [sse('error', { code: 'server_error', message: event.message, param: null })];
     }
   };
   return {
     push,
-    end() {
-      if (failed) return [];
-      if (!finish)
-        return push({ type: 'error', message: 'the upstream stream ended before the answer was complete' });
+    end(finish) {
       const out = [...begin(), ...close()];
-      const response = snapshot(finish);
+      const response = snapshot(finish.reason);
       out.push(
         sse(response.status === 'completed' ? 'response.completed' : 'response.incomplete', { response }),
       );
