@@ -46,7 +46,15 @@ describe('field filters', () => {
   it('may be 20, and not 21', () => {
     expect(readFilter(fieldParameters(20)).fields).toHaveLength(20);
     expect(() => readFilter(fieldParameters(21))).toThrow(
-      refusal([{ path: [], message: 'at most 20 field.<name> filters' }]),
+      refusal([{ path: [], message: 'at most 20 field.<name> and not.field.<name> filters together' }]),
+    );
+  });
+
+  it('count the excluded values with the required ones', () => {
+    const excluded = { ...fieldParameters(19), 'not.field.user': 'bob' };
+    expect(readFilter(excluded).excludedFields).toEqual([['user', 'bob']]);
+    expect(() => readFilter({ ...excluded, 'not.field.team': 'ops' })).toThrow(
+      refusal([{ path: [], message: 'at most 20 field.<name> and not.field.<name> filters together' }]),
     );
   });
 

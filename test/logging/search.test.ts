@@ -99,6 +99,17 @@ describe('record search', () => {
     ]);
   });
 
+  it('excludes a field value, keeping the records without the field', async () => {
+    expect(await messages({ 'not.field.status': '200', level: 'error,info' })).toEqual([
+      'user signed out',
+      'database connection refused',
+      'payment failed for order',
+    ]);
+    expect(await messages({ 'not.field.user': 'bob', 'field.status': '200', level: 'info' })).toEqual([
+      'user signed in',
+    ]);
+  });
+
   it('pages with a cursor that stays put while records arrive', async () => {
     const own = (await store.environment()).id;
     const ownToken = await store.token(own);
@@ -191,10 +202,10 @@ describe('histogram', () => {
       to: at(4),
       intervalSeconds: 60,
       buckets: [
-        { start: at(0), count: 1 },
-        { start: at(1), count: 1 },
-        { start: at(2), count: 1 },
-        { start: at(3), count: 2 },
+        { start: at(0), count: 1, levels: { info: 1 } },
+        { start: at(1), count: 1, levels: { warn: 1 } },
+        { start: at(2), count: 1, levels: { error: 1 } },
+        { start: at(3), count: 2, levels: { error: 1, info: 1 } },
       ],
     });
   });

@@ -1018,7 +1018,7 @@ export interface paths {
         };
         /**
          * Search records, newest first, a page at a time (follow `nextCursor`)
-         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names), `not.field.<name>=<value>` (the field is absent or differs).
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -1040,7 +1040,7 @@ export interface paths {
         };
         /**
          * Count records per value of level, service or a field
-         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names), `not.field.<name>=<value>` (the field is absent or differs).
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -1062,7 +1062,7 @@ export interface paths {
         };
         /**
          * Count records per time bucket (empty buckets included)
-         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names).
+         * @description Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names), `not.field.<name>=<value>` (the field is absent or differs).
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -1084,7 +1084,7 @@ export interface paths {
         };
         /**
          * Stream new records as Server-Sent Events (`event: record`) until the client leaves
-         * @description Filters: `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names). Records ingested through any gateway on the same database arrive.
+         * @description Filters: `level` (comma-separated), `service`, `q` (full text on the message), `field.<name>=<value>` (repeatable, different names), `not.field.<name>=<value>` (the field is absent or differs). Records ingested through any gateway on the same database arrive.
          *
          *     Requires scope `logging:view`, or `logging:view:{id}` for this environment; a caller whose scopes name only other environments gets 404.
          */
@@ -7565,6 +7565,10 @@ export interface operations {
                                 /** Format: date-time */
                                 start: string;
                                 count: number;
+                                /** @description the count per level, levels without records left out */
+                                levels: {
+                                    [key: string]: number;
+                                };
                             }[];
                         };
                     };

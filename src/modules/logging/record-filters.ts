@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lt, not, or, type SQL, sql } from 'drizzle-orm';
 import { invalidField, type ValidationIssue, validationError } from '../../core/errors.js';
 import { LOG_LEVELS, type LogLevel, logRecords } from '../../db/schema/index.js';
 import { MAX_FIELD_NAME_LENGTH } from './record-input.js';
@@ -12,9 +12,12 @@ export interface RecordFilter {
   q?: string;
   /** `field.<name>=<value>` pairs. */
   fields: [string, string][];
+  /** `not.field.<name>=<value>` pairs: the field is absent or differs. */
+  excludedFields?: [string, string][];
 }
 
 const FIELD_PREFIX = 'field.';
+const EXCLUDED_PREFIX = 'not.field.';
 const MAX_FIELD_FILTERS = 20;
 const isLevel = (name: string): name is LogLevel => (LOG_LEVELS as readonly string[]).includes(name);
 
@@ -25,9 +28,23 @@ function timeOf(value: unknown, name: string): Date | undefined {
   return time;
 }
 
+/** The `[name, value]` pairs of the parameters named `<prefix><name>`; a name of the wrong length is an issue. */
+function namedPairs(query: Record<string, unknown>, prefix: string, issues: ValidationIssue[]) {
+  const pairs: [string, string][] = [];
+  for (const [key, value] of Object.entries(query)) {
+    if (!key.startsWith(prefix) || typeof value !== 'string') continue;
+    const name = key.slice(prefix.length);
+    if (name.length === 0 || name.length > MAX_FIELD_NAME_LENGTH)
+      issues.push({ path: [key], message: `field names are 1–${MAX_FIELD_NAME_LENGTH} characters` });
+    else pairs.push([name, value]);
+  }
+  return pairs;
+}
+
 /**
  * The filter of a validated query string: `from`, `to`, `level` (comma-separated), `service`, `q`,
- * and every `field.<name>` parameter (their names and lengths were checked by the route schema).
+ * and every `field.<name>` and `not.field.<name>` parameter (their lengths were checked by the route
+ * schema).
  */
 export function readFilter(query: Record<string, unknown>): RecordFilter {
   const issues: ValidationIssue[] = [];
@@ -46,15 +63,14 @@ export function readFilter(query: Record<string, unknown>): RecordFilter {
   }
   if (typeof query.service === 'string') filter.service = query.service;
   if (typeof query.q === 'string') filter.q = query.q;
-  for (const [key, value] of Object.entries(query)) {
-    if (!key.startsWith(FIELD_PREFIX) || typeof value !== 'string') continue;
-    const name = key.slice(FIELD_PREFIX.length);
-    if (name.length === 0 || name.length > MAX_FIELD_NAME_LENGTH)
-      issues.push({ path: [key], message: `field names are 1–${MAX_FIELD_NAME_LENGTH} characters` });
-    else filter.fields.push([name, value]);
-  }
-  if (filter.fields.length > MAX_FIELD_FILTERS)
-    issues.push({ path: [], message: `at most ${MAX_FIELD_FILTERS} field.<name> filters` });
+  filter.fields = namedPairs(query, FIELD_PREFIX, issues);
+  const excluded = namedPairs(query, EXCLUDED_PREFIX, issues);
+  if (excluded.length > 0) filter.excludedFields = excluded;
+  if (filter.fields.length + excluded.length > MAX_FIELD_FILTERS)
+    issues.push({
+      path: [],
+      message: `at most ${MAX_FIELD_FILTERS} field.<name> and not.field.<name> filters together`,
+    });
   if (issues.length > 0) throw validationError(issues);
   return filter;
 }
@@ -97,5 +113,6 @@ export function filterConditions(environmentId: string, filter: RecordFilter): S
     filter.service !== undefined ? eq(logRecords.service, filter.service) : undefined,
     filter.q !== undefined ? messageMatches(filter.q) : undefined,
     ...filter.fields.map(([name, value]) => fieldCondition(name, value)),
+    ...(filter.excludedFields ?? []).map(([name, value]) => not(fieldCondition(name, value))),
   )!;
 }

@@ -73,7 +73,7 @@ export const LogRecordView = Type.Object({
   ]),
 });
 
-const FIELD_FILTER = '^field\\.';
+const FIELD_FILTER = '^(not\\.)?field\\.';
 /** Filters shared by search, facets, histogram and tail. `field.<name>=<value>` are read separately. */
 const FilterFields = {
   level: Type.Optional(
@@ -93,7 +93,8 @@ const FilterFields = {
 };
 const fieldFilters = {
   patternProperties: { [FIELD_FILTER]: Type.String({ maxLength: 1000 }) },
-  description: 'plus `field.<name>=<value>`: records whose field equals the value (text, number or boolean)',
+  description:
+    'plus `field.<name>=<value>`: records whose field equals the value (text, number or boolean); `not.field.<name>=<value>`: records whose field is absent or differs',
 };
 const TimeRange = {
   from: Type.Optional(Type.String({ format: 'date-time', description: 'inclusive' })),
@@ -150,7 +151,15 @@ export const Histogram = Type.Object({
   from: Timestamp,
   to: Timestamp,
   intervalSeconds: Type.Integer(),
-  buckets: Type.Array(Type.Object({ start: Timestamp, count: Type.Integer() })),
+  buckets: Type.Array(
+    Type.Object({
+      start: Timestamp,
+      count: Type.Integer(),
+      levels: Type.Record(Type.String(), Type.Integer(), {
+        description: 'the count per level, levels without records left out',
+      }),
+    }),
+  ),
 });
 
 export const TailQuery = Type.Object({ ...FilterFields }, fieldFilters);

@@ -18,7 +18,7 @@ import { view } from './access.js';
 const tags = ['logging records'];
 const FILTERS =
   'Filters: `from`/`to` (date-time), `level` (comma-separated), `service`, `q` (full text on the message), ' +
-  '`field.<name>=<value>` (repeatable, different names).';
+  '`field.<name>=<value>` (repeatable, different names), `not.field.<name>=<value>` (the field is absent or differs).';
 
 /** Search, facets, histogram and live tail of one environment's records, under `/api/logging/environments`. */
 export const recordRoutes: GatewayModule<{ search: RecordSearch; tail: RecordTail }> = async (
