@@ -147,7 +147,9 @@ async function visit(
 console.log(
   `console on loopback, node ${process.version}, ${RUNS} runs per page, ${USERS + 1} users in the list, chromium headless`,
 );
-console.log('page                        JS files  JS gzipped  ready, empty cache p50/p90   ready, cached p50/p90');
+console.log(
+  'page                        JS files  JS gzipped  ready, empty cache p50/p90   ready, cached p50/p90',
+);
 for (const target of PAGES) {
   const cold: number[] = [];
   const warm: number[] = [];
