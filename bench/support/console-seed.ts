@@ -9,6 +9,8 @@ type Call = (method: string, url: string, body?: unknown) => Promise<unknown>;
 
 /** What the seeding left behind, to remove when the bench ends. */
 export interface ConsoleSeed {
+  /** The logging environment, whose records view the bench opens too. */
+  loggingEnvironmentId: string;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function seedConsoleLists(api: Call): Promise<ConsoleSeed> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'infragate-bench-console-'));
   const pki = makeTestPki();
   let gitlab: FakeGitlab | undefined;
+  let loggingEnvironmentId = '';
   try {
     gitlab = await startFakeGitlab();
     seedGitlab(gitlab);
@@ -31,7 +34,10 @@ export async function seedConsoleLists(api: Call): Promise<ConsoleSeed> {
       endpoint: `unix://${path.join(scratch, 'docker.sock')}`,
     });
     await api('POST', '/api/databases', { name: 'cache', type: 'keyvalue', url: 'redis://127.0.0.1:9' });
-    await api('POST', '/api/logging/environments', { name: 'production-api' });
+    const environment = (await api('POST', '/api/logging/environments', { name: 'production-api' })) as {
+      data: { id: string };
+    };
+    loggingEnvironmentId = environment.data.id;
     await api('POST', '/api/ssl-certificates/upload', {
       name: 'shop',
       certificatePem: pki.ecLeaf.certificatePem,
@@ -57,6 +63,7 @@ export async function seedConsoleLists(api: Call): Promise<ConsoleSeed> {
     throw error;
   }
   return {
+    loggingEnvironmentId,
     async close() {
       await gitlab?.close();
       pki.cleanup();

@@ -265,18 +265,6 @@ describeInBrowser('the Logging area', () => {
     await records.getByText('from just now').waitFor();
   });
 
-  it("opens a record's fields", async () => {
-    const { environment, ingest } = await environmentWithRecords('fields-env');
-    await ingest([{ message: 'with details', fields: { route: '/pay', attempt: 3 } }]);
-    const { page, records } = await openRecords(environment.id);
-    const folded = records.getByText('"attempt": 3');
-    await expect(folded.isVisible()).resolves.toBe(false);
-    await records.getByText('2 fields').click();
-    await folded.waitFor();
-    await records.getByText('"route": "/pay"').waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
-  });
-
   it('holds the records that arrive while the tail is paused, says how many, and shows them on resume', async () => {
     const { environment, ingest } = await environmentWithRecords('paused-env');
     await ingest([{ message: 'before the tail' }]);

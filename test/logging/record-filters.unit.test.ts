@@ -50,6 +50,14 @@ describe('field filters', () => {
     );
   });
 
+  it('count the excluded values with the required ones', () => {
+    const excluded = { ...fieldParameters(19), 'field.user!': 'bob' };
+    expect(readFilter(excluded).excludedFields).toEqual([['user', 'bob']]);
+    expect(() => readFilter({ ...excluded, 'field.team!': 'ops' })).toThrow(
+      refusal([{ path: [], message: 'at most 20 field.<name> filters' }]),
+    );
+  });
+
   it('name fields of 1 to 200 characters', () => {
     const longest = 'f'.repeat(200);
     expect(readFilter({ [`field.${longest}`]: 'v' }).fields).toEqual([[longest, 'v']]);

@@ -191,10 +191,10 @@ describe('histogram', () => {
       to: at(4),
       intervalSeconds: 60,
       buckets: [
-        { start: at(0), count: 1 },
-        { start: at(1), count: 1 },
-        { start: at(2), count: 1 },
-        { start: at(3), count: 2 },
+        { start: at(0), count: 1, levels: { info: 1 } },
+        { start: at(1), count: 1, levels: { warn: 1 } },
+        { start: at(2), count: 1, levels: { error: 1 } },
+        { start: at(3), count: 2, levels: { error: 1, info: 1 } },
       ],
     });
   });

@@ -76,7 +76,7 @@ export const LogRecordView = Type.Object({
   ]),
 });
 
-const FIELD_FILTER = '^field\\.';
+const FIELD_FILTER = '^(not\\.)?field\\.';
 /** Filters shared by search, facets, histogram and tail. `field.<name>=<value>` are read separately. */
 const FilterFields = {
   level: Type.Optional(
@@ -177,7 +177,15 @@ export const Histogram = Type.Object({
   from: Timestamp,
   to: Timestamp,
   intervalSeconds: Type.Integer(),
-  buckets: Type.Array(Type.Object({ start: Timestamp, count: Type.Integer() })),
+  buckets: Type.Array(
+    Type.Object({
+      start: Timestamp,
+      count: Type.Integer(),
+      levels: Type.Record(Type.String(), Type.Integer(), {
+        description: 'the count per level, levels without records left out',
+      }),
+    }),
+  ),
 });
 
 export const TailQuery = Type.Object({ ...FilterFields }, fieldFilters);

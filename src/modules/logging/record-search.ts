@@ -210,21 +210,29 @@ export class RecordSearch {
     const intervalSeconds = this.interval(query.interval, to.getTime() - from.getTime());
     const filter = await this.checked([environmentId], { ...asked, from, to }, now);
     const width = intervalSeconds * 1000;
-    // Grouped by the bucket's timestamp; only the few groups are turned into epoch milliseconds.
+    // Grouped by the bucket's timestamp and level (a chart stacks the levels: at most six rows a
+    // bucket); only the few groups are turned into epoch milliseconds.
     const counted = await this.bounded(filter, (db) =>
-      queryRows<{ bucket: string; count: number }>(
+      queryRows<{ bucket: string; level: string; count: number }>(
         db,
-        sql`select (extract(epoch from bucket) * 1000)::bigint::text as bucket, count from (
+        sql`select (extract(epoch from bucket) * 1000)::bigint::text as bucket, level, count from (
             select date_bin(${`${intervalSeconds} seconds`}::interval, ${logRecords.occurredAt}, timestamptz 'epoch')
-                     as bucket, count(*)::int as count
+                     as bucket, ${logRecords.level} as level, count(*)::int as count
             from ${logRecords} where ${filterConditions(environmentId, filter)}
-            group by 1) as counted`,
+            group by 1, 2) as counted`,
       ),
     );
-    const counts = new Map(counted.map((row) => [Number(row.bucket), row.count]));
+    const levels = new Map<number, Record<string, number>>();
+    for (const row of counted) {
+      const start = Number(row.bucket);
+      levels.set(start, { ...levels.get(start), [row.level]: row.count });
+    }
     const buckets = [];
-    for (let start = Math.floor(from.getTime() / width) * width; start < to.getTime(); start += width)
-      buckets.push({ start: new Date(start), count: counts.get(start) ?? 0 });
+    for (let start = Math.floor(from.getTime() / width) * width; start < to.getTime(); start += width) {
+      const perLevel = levels.get(start) ?? {};
+      const count = Object.values(perLevel).reduce((sum, each) => sum + each, 0);
+      buckets.push({ start: new Date(start), count, levels: perLevel });
+    }
     return { from, to, intervalSeconds, buckets };
   }
 

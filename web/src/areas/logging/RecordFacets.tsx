@@ -2,9 +2,7 @@ import { Badge, Button, Group, Stack, Text, TextInput, UnstyledButton } from '@m
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../api/client';
-import { BarChart } from '../../components/BarChart';
 import { ErrorNotice } from '../../components/ErrorNotice';
-import { formatDateTime } from '../../components/format';
 import { Section } from '../../components/Section';
 import { LOGGING_KEY } from './queries';
 import type { SearchQuery } from './record-filters';
@@ -134,27 +132,5 @@ export function RecordFacets({
       />
       <FieldFacet environmentId={environmentId} query={query} onChoose={onField} />
     </Stack>
-  );
-}
-
-/** Records per time bucket of the search, as bars. */
-export function RecordHistogram({ environmentId, query }: { environmentId: string; query: SearchQuery }) {
-  const histogram = useQuery({
-    queryKey: [...LOGGING_KEY, 'histogram', environmentId, query],
-    queryFn: () =>
-      call(
-        api.GET('/api/logging/environments/{id}/histogram', {
-          params: { path: { id: environmentId }, query },
-        }),
-      ),
-  });
-  if (!histogram.data) return null;
-  const { buckets, intervalSeconds } = histogram.data.data;
-  const total = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
-  return (
-    <BarChart
-      bars={buckets.map((bucket) => ({ label: formatDateTime(bucket.start), value: bucket.count }))}
-      summary={`${total} record${total === 1 ? '' : 's'} in this range, in buckets of ${intervalSeconds} seconds`}
-    />
   );
 }

@@ -7,33 +7,28 @@ import { ErrorNotice } from '../../components/ErrorNotice';
 import { PageLoader } from '../../components/PageLoader';
 import { useLiveTail } from './live-tail';
 import { LOGGING_KEY } from './queries';
-import { RecordFacets, RecordHistogram } from './RecordFacets';
+import { RecordFacets } from './RecordFacets';
+import { RecordHistogram } from './RecordHistogram';
 import { RecordList } from './RecordList';
 import { RecordSearchBar } from './RecordSearchBar';
-import { NO_FILTERS, parseFieldFilter, type RecordFilters, searchQuery, tailUrl } from './record-filters';
+import { searchQuery, tailUrl, withFieldValue } from './record-filters';
+import { useRecordSearch } from './use-record-search';
 
 const PAGE_SIZE = 50;
 
-/** The filters with `name=value` as a field filter, in place of any earlier one on the same field. */
-function withFieldFilter(filters: RecordFilters, name: string, value: string): RecordFilters {
-  const others = filters.fields.filter((text) => parseFieldFilter(text)?.[0] !== name);
-  return { ...filters, fields: [...others, `${name}=${value}`] };
-}
-
 /**
- * An environment's records: the search bar, a histogram, facet counts and the records (newest
- * first, more on request), with live tail adding new ones at the top while it is on; paused, it
- * holds what arrives and says how many.
+ * An environment's records: the search bar (its search in the address), a histogram, facet counts
+ * and the records (newest first, more on request), with live tail adding new ones at the top while
+ * it is on; paused, it holds what arrives and says how many.
  */
 export function RecordsView({ environmentId }: { environmentId: string }) {
-  const [filters, setFilters] = useState<RecordFilters>(NO_FILTERS);
-  // The range is fixed when a search starts, so the pages of one search agree on it.
-  const [searchedAt, setSearchedAt] = useState(() => Date.now());
   const [tailing, setTailing] = useState(false);
-  const query = searchQuery(filters, searchedAt);
+  const search = useRecordSearch(() => tail.clear());
+  const filters = search.applied;
+  const query = searchQuery(filters, search.startedAt);
   const tail = useLiveTail(tailing ? tailUrl(environmentId, filters) : undefined);
   const records = useInfiniteQuery({
-    queryKey: [...LOGGING_KEY, 'records', environmentId, query],
+    queryKey: [...LOGGING_KEY, 'records', environmentId, query, search.run],
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       call(
@@ -46,14 +41,9 @@ export function RecordsView({ environmentId }: { environmentId: string }) {
       ),
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
-  const search = (next: RecordFilters) => {
-    setFilters(next);
-    setSearchedAt(Date.now());
-    tail.clear();
-  };
   const resume = () => {
     // The page held only the newest of what arrived: a new search from now shows them all.
-    if (tail.overflowed) search(filters);
+    if (tail.overflowed) search.apply(filters);
     tail.resume();
   };
   const found = records.data?.pages.flatMap((page) => page.data) ?? [];
@@ -69,7 +59,8 @@ export function RecordsView({ environmentId }: { environmentId: string }) {
         description="Nothing matches in this range. Widen the range, or send records with an ingest token (Ingest tokens tab)."
       />
     );
-  else if (records.data) list = <RecordList label="Log records" records={shown} />;
+  else if (records.data)
+    list = <RecordList label="Log records" records={shown} filters={filters} onApply={search.apply} />;
 
   let tailStatus = 'Connecting…';
   if (tail.paused) tailStatus = `Paused; ${tail.heldCount} new record${tail.heldCount === 1 ? '' : 's'}`;
@@ -77,7 +68,13 @@ export function RecordsView({ environmentId }: { environmentId: string }) {
 
   return (
     <Stack>
-      <RecordSearchBar key={JSON.stringify(filters)} filters={filters} onSearch={search} />
+      <RecordSearchBar
+        filters={search.draft}
+        onEdit={search.edit}
+        onSearch={(next) => search.apply(next)}
+        pending={search.pending}
+        problem={search.problem}
+      />
       <Group justify="space-between">
         <Group gap="sm">
           <Switch
@@ -97,15 +94,19 @@ export function RecordsView({ environmentId }: { environmentId: string }) {
           </Text>
         )}
       </Group>
-      <RecordHistogram environmentId={environmentId} query={query} />
+      <RecordHistogram
+        environmentId={environmentId}
+        query={query}
+        onRange={(range) => search.apply({ ...filters, range: 'custom', ...range })}
+      />
       <Grid>
         <Grid.Col span={{ base: 12, md: 3 }}>
           <RecordFacets
             environmentId={environmentId}
             query={query}
-            onLevel={(level) => search({ ...filters, levels: [level] })}
-            onService={(service) => search({ ...filters, service })}
-            onField={(name, value) => search(withFieldFilter(filters, name, value))}
+            onLevel={(level) => search.apply({ ...filters, levels: [level] })}
+            onService={(service) => search.apply({ ...filters, service })}
+            onField={(name, value) => search.apply(withFieldValue(filters, name, value))}
           />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 9 }}>
