@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
+import { type RedisServer, redisBinary } from '../services/redis.js';
 import { auditEventsMatching } from '../support/audit-events.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { registerDatabase } from './helpers.js';
+import type { TestGateway } from '../support/gateway.js';
+import { type KeyValueFixture, registerDatabase, startKeyValueFixture } from './helpers.js';
 
 const redis = redisBinary();
 
@@ -18,20 +18,14 @@ describe.skipIf(!redis.path)(
     let db: string;
     let dangerous: string;
 
+    let fixture: KeyValueFixture | undefined;
+
     beforeAll(async () => {
-      [gateway, server] = await Promise.all([
-        startTestGateway(),
-        startRedis(['--slowlog-log-slower-than', '0']),
-      ]);
-      direct = new Redis(server.url);
-      db = await registerDatabase(gateway, { url: server.url });
+      fixture = await startKeyValueFixture({ redisArgs: ['--slowlog-log-slower-than', '0'] });
+      ({ gateway, server, direct, db } = fixture);
       dangerous = await registerDatabase(gateway, { url: server.url, allowDangerous: true });
     });
-    afterAll(async () => {
-      direct?.disconnect();
-      await gateway?.close();
-      await server?.stop();
-    });
+    afterAll(() => fixture?.stop());
 
     const pane = (name: string, token?: string, id = db) =>
       gateway.call('GET', `/api/databases/${id}/keyvalue/${name}`, token ? { token } : {});
