@@ -92,6 +92,7 @@ export const AUDIT_ACTIONS = {
     'databases.keyvalue.key_deleted',
     'databases.keyvalue.bulk_delete_started',
     'databases.keyvalue.bulk_delete_finished',
+    'databases.keyvalue.slowlog_reset',
   ],
   inference: [
     'inference.connection.created',

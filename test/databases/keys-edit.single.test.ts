@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
+import { type RedisServer, redisBinary } from '../services/redis.js';
 import { auditEventsMatching } from '../support/audit-events.js';
 import { eventually } from '../support/eventually.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { registerDatabase } from './helpers.js';
+import type { TestGateway } from '../support/gateway.js';
+import { type KeyValueFixture, registerDatabase, startKeyValueFixture } from './helpers.js';
 
 const redis = redisBinary();
 
@@ -17,16 +17,12 @@ describe.skipIf(!redis.path)(`key browser edits${redis.skipReason ? ` (${redis.s
   let db: string;
   const key = () => `ke-${crypto.randomBytes(4).toString('hex')}`;
 
+  let fixture: KeyValueFixture | undefined;
+
   beforeAll(async () => {
-    [gateway, server] = await Promise.all([startTestGateway(), startRedis()]);
-    direct = new Redis(server.url);
-    db = await registerDatabase(gateway, { url: server.url });
+    ({ gateway, server, direct, db } = fixture = await startKeyValueFixture());
   });
-  afterAll(async () => {
-    direct?.disconnect();
-    await gateway?.close();
-    await server?.stop();
-  });
+  afterAll(() => fixture?.stop());
 
   const at = (k: string, rest = '') => `/api/databases/${db}/keyvalue/keys/${encodeURIComponent(k)}${rest}`;
   const edit = (method: 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown, token?: string) =>

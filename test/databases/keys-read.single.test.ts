@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RedisServer, redisBinary, startRedis } from '../services/redis.js';
+import { type RedisServer, redisBinary } from '../services/redis.js';
 import { expectError, expectValidationError } from '../support/expectations.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { registerDatabase } from './helpers.js';
+import type { TestGateway } from '../support/gateway.js';
+import { type KeyValueFixture, registerDatabase, startKeyValueFixture } from './helpers.js';
 
 const redis = redisBinary();
 
@@ -15,21 +15,17 @@ describe.skipIf(!redis.path)(`key browser reads${redis.skipReason ? ` (${redis.s
   let db: string;
   const prefix = `kb-${crypto.randomBytes(3).toString('hex')}`;
 
+  let fixture: KeyValueFixture | undefined;
+
   beforeAll(async () => {
-    [gateway, server] = await Promise.all([
-      startTestGateway({
+    fixture = await startKeyValueFixture({
+      config: {
         keyvalue: { commandTimeoutMs: 5000, connectTimeoutMs: 3000, maxReplyBytes: 1024, poolSize: 2 },
-      }),
-      startRedis(),
-    ]);
-    direct = new Redis(server.url);
-    db = await registerDatabase(gateway, { url: server.url });
+      },
+    });
+    ({ gateway, server, direct, db } = fixture);
   });
-  afterAll(async () => {
-    direct?.disconnect();
-    await gateway?.close();
-    await server?.stop();
-  });
+  afterAll(() => fixture?.stop());
 
   const keys = (query: Record<string, string | number> = {}, token?: string) =>
     gateway.call('GET', `/api/databases/${db}/keyvalue/keys`, { query, ...(token ? { token } : {}) });

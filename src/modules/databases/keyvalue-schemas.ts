@@ -219,3 +219,36 @@ export const BulkDeleteJobParams = Type.Object({ id: Uuid(), jobId: Uuid() });
 export type BulkDeleteBody = Static<typeof BulkDeleteBody>;
 export type BulkDeletePlan = Static<typeof BulkDeletePlan>;
 export type BulkDeleteJob = Static<typeof BulkDeleteJob>;
+
+/** The server panes. */
+
+export const ServerInfo = Type.Object({
+  data: Type.Object({
+    sections: Type.Record(Type.String(), Type.Record(Type.String(), Type.String()), {
+      description: 'INFO by lower-case section (server, clients, memory, stats, keyspace …), values as text',
+    }),
+  }),
+});
+
+export const SlowlogQuery = Type.Object({
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 128 })),
+});
+
+export const SlowlogEntry = Type.Object({
+  id: Type.Integer(),
+  at: Timestamp,
+  durationMicros: Type.Integer(),
+  command: Type.Array(Bytes, { description: 'the arguments as the server kept them (it cuts long ones)' }),
+  client: Type.String(),
+  clientName: Type.String(),
+});
+
+export const Slowlog = Type.Object({ data: Type.Array(SlowlogEntry) });
+
+export const ClientList = Type.Object({
+  data: Type.Array(Type.Record(Type.String(), Type.String()), {
+    description: 'CLIENT LIST, one object per client',
+  }),
+});
+
+export type SlowlogEntry = Static<typeof SlowlogEntry>;

@@ -8,6 +8,8 @@ import { KeyEditor } from './keys-edit.js';
 import { keyEditRoutes } from './keys-edit-routes.js';
 import { KeyBrowser } from './keys-read.js';
 import { keyReadRoutes } from './keys-read-routes.js';
+import { ServerPanes } from './panes.js';
+import { paneRoutes } from './panes-routes.js';
 import { DatabaseRegistry } from './registry.js';
 import { databaseRoutes } from './routes.js';
 
@@ -33,6 +35,10 @@ const databasesModule: GatewayModule = async (app) => {
   await app.register(keyEditRoutes, {
     prefix: '/api/databases',
     editor: new KeyEditor({ ...deps, connections }),
+  });
+  await app.register(paneRoutes, {
+    prefix: '/api/databases',
+    panes: new ServerPanes({ ...deps, connections }),
   });
   await app.register(bulkDeleteRoutes, { prefix: '/api/databases', bulk });
   await app.register(keyReadRoutes, {
