@@ -104,7 +104,7 @@ describeInBrowser(
       await dialog.getByRole('textbox', { name: 'Name' }).fill('Another handbook');
       await dialog.getByRole('textbox', { name: 'Slug' }).fill('handbook');
       await dialog.getByRole('button', { name: 'Create project' }).click();
-      const message = dialog.getByText('slug taken', { exact: true });
+      const message = dialog.getByText('Slug taken.', { exact: true });
       await message.waitFor();
       await expect(
         dialog.getByRole('textbox', { name: 'Slug' }).getAttribute('aria-describedby'),
