@@ -104,7 +104,7 @@ describeInBrowser(
       await dialog.getByRole('textbox', { name: 'Name' }).fill('Another handbook');
       await dialog.getByRole('textbox', { name: 'Slug' }).fill('handbook');
       await dialog.getByRole('button', { name: 'Create project' }).click();
-      const message = dialog.getByText('slug taken', { exact: true });
+      const message = dialog.getByText('Slug taken.', { exact: true });
       await message.waitFor();
       await expect(
         dialog.getByRole('textbox', { name: 'Slug' }).getAttribute('aria-describedby'),
@@ -128,7 +128,7 @@ describeInBrowser(
       const bar = dialog.getByRole('progressbar', { name: 'Upload of site.tar.gz' });
       await dialog.getByRole('link', { name: 'Open preview' }).waitFor();
       await expect(bar.getAttribute('aria-valuenow')).resolves.toBe('100');
-      await dialog.getByText(/512\.\d KB of 512\.\d KB · deployed/).waitFor();
+      await dialog.getByText(/512(\.\d)? KiB of 512(\.\d)? KiB · deployed/).waitFor();
       expect(await accessibilityViolations(page)).toEqual([]);
       await screenshot(page, 'pages-deploy');
       await dialog.getByRole('button', { name: 'Done' }).click();

@@ -1,4 +1,5 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
 import { ApiError, describeError } from '../api/errors';
 
 /**
@@ -15,6 +16,7 @@ export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () =
       </Alert>
     );
   }
+  if (error instanceof ApiError && error.status === 404) return <NotFoundNotice />;
   return (
     <Alert color="red" title="This could not be loaded" role="alert">
       <Stack gap="xs" align="flex-start">
@@ -24,6 +26,22 @@ export function ErrorNotice({ error, onRetry }: { error: unknown; onRetry?: () =
             Try again
           </Button>
         )}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** A record that is not there (deleted, or a stale link): trying again cannot help, its list can. */
+function NotFoundNotice() {
+  const { pathname } = useLocation();
+  const list = `/${pathname.split('/')[1] ?? ''}`;
+  return (
+    <Alert color="yellow" title="This does not exist" role="alert">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">It may have been deleted, or the link is out of date.</Text>
+        <Anchor component={Link} to={list} size="sm">
+          Back to the list
+        </Anchor>
       </Stack>
     </Alert>
   );

@@ -16,7 +16,9 @@ describe('the target of an audit event', () => {
   });
 
   it('names a user by email and links to the users found by it', () => {
-    expect(auditTarget(event({ targetType: 'user', metadata: { email: 'ada@example.com' } }))).toEqual({
+    expect(
+      auditTarget(event({ targetType: 'user', metadata: { email: 'ada@example.com', name: 'Ada' } })),
+    ).toEqual({
       name: 'ada@example.com',
       href: '/users?q=ada%40example.com',
     });

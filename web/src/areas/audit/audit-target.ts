@@ -28,8 +28,8 @@ const PAGES: Record<string, (id: string, metadata: Record<string, unknown>) => s
   environment: (id) => `/logging/environments/${encodeURIComponent(id)}`,
 };
 
-/** The metadata fields that name a record, in the order they are tried. */
-const NAME_FIELDS = ['name', 'email', 'slug', 'hostname', 'title'];
+/** The metadata fields that name a record, in the order they are tried (a user's email is unique, its name not). */
+const NAME_FIELDS = ['email', 'name', 'slug', 'hostname', 'title'];
 
 /** `ssl_certificate` → `ssl certificate`. */
 const kindInWords = (kind: string) => kind.replaceAll('_', ' ');

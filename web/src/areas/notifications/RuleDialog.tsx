@@ -13,6 +13,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, call } from '../../api/client';
 import { FormActions, FormBanner, useApiForm } from '../../components/api-form';
 import { notifySuccess } from '../../components/notify';
+import { FilterInput } from './FilterInput';
 import { NOTIFICATIONS_KEY, type Rule, useChannelChoices, useEvents } from './queries';
 import {
   FILTER_LABELS,
@@ -76,11 +77,11 @@ export function RuleDialog({ rule, onClose }: { rule?: Rule; onClose: () => void
             {...form.getInputProps('channelIds')}
           />
           {event?.filters.map((key) => (
-            <TextInput
+            <FilterInput
               key={key}
+              filter={key as FilterKey}
               label={FILTER_LABELS[key as FilterKey] ?? key}
-              description="Only events about this one; leave empty for all"
-              {...form.getInputProps(`filters.${key}`)}
+              inputProps={form.getInputProps(`filters.${key}`)}
             />
           ))}
           {event?.mode === 'deadline' && (

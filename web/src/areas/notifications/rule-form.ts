@@ -8,11 +8,11 @@ export type FilterKey = keyof Filters;
 
 /** The filters a rule may narrow an event by, as the form labels them. */
 export const FILTER_LABELS: Record<FilterKey, string> = {
-  nodeId: 'Container-host node id',
+  nodeId: 'Container-host node',
   containerName: 'Container name',
-  destinationId: 'SIEM destination id',
-  certificateId: 'Certificate id',
-  connectorId: 'Repository-host connector id',
+  destinationId: 'SIEM destination',
+  certificateId: 'Certificate',
+  connectorId: 'Repository-host connector',
 };
 
 /** The rule form's fields as it labels them, for the gateway's refusals in words. */

@@ -64,7 +64,7 @@ export default function ContainerHealth() {
           data.length === 0 ? (
             <Text c="dimmed">
               Every saved health check is online. Checks are set per container under{' '}
-              <Anchor component={Link} to={consolePages.containers()}>
+              <Anchor component={Link} to={consolePages.containers()} underline="always">
                 Containers
               </Anchor>
               .

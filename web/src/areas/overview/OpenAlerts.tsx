@@ -45,7 +45,7 @@ export default function OpenAlerts() {
           data.length === 0 ? (
             <Text c="dimmed">
               No open alert: every watched condition is normal. Rules under{' '}
-              <Anchor component={Link} to="/notifications/rules">
+              <Anchor component={Link} to="/notifications/rules" underline="always">
                 Notifications
               </Anchor>{' '}
               decide who hears when that changes.
