@@ -45,4 +45,7 @@ export const consolePages = {
     withQuery('/audit/deliveries', filters),
   repohostConnector: (id: string) => `/integrations/repohost/${segment(id)}`,
   notifications: () => '/notifications',
+  /** A logging environment's records, with the search parameters of the records API. */
+  logRecords: (environmentId: string, searchParams: string) =>
+    `/logging/environments/${segment(environmentId)}${searchParams ? `?${searchParams}` : ''}`,
 };

@@ -75,4 +75,11 @@ export const NOTIFICATION_EVENT_SPECS: Record<NotificationEventKind, Notificatio
     okStates: ['intact'],
     filters: [],
   },
+  'logging.query.threshold': {
+    mode: 'condition',
+    description:
+      'The records of a logging environment matching the rule’s query in its window went above or below its count (and, as a recovery, back)',
+    okStates: ['ok'],
+    filters: [],
+  },
 };

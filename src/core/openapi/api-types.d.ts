@@ -3733,7 +3733,7 @@ export interface components {
         /** Alert */
         Alert: {
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "logging.query.threshold";
             resource: components["schemas"]["NotificationResource"];
             state: string;
             /** Format: date-time */
@@ -3751,12 +3751,13 @@ export interface components {
             id: string;
             name: string;
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "logging.query.threshold";
             enabled: boolean;
             channelIds: string[];
             filters: components["schemas"]["AlertRuleFilters"];
             withinDays: number[] | null;
             renotifyMinutes: number | null;
+            logQuery: components["schemas"]["LogQueryRule"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -4626,6 +4627,33 @@ export interface components {
             /** @description Only when this login completed a required TOTP enrolment: shown once */
             recoveryCodes?: string[];
         };
+        /**
+         * LogQueryRule
+         * @description `logging.query.threshold` rules only: what they count (`query` or `savedSearchId`, exactly one), evaluated every INFRAGATE_LOG_RULES_INTERVAL_SECONDS
+         */
+        LogQueryRule: {
+            /**
+             * Format: uuid
+             * @description the logging environment whose records are counted
+             */
+            environmentId: string;
+            query?: components["schemas"]["SavedLogQuery"];
+            /**
+             * Format: uuid
+             * @description a saved search of the environment, instead of `query`
+             */
+            savedSearchId?: string;
+            threshold: {
+                /**
+                 * @description fires while the count is above (>) or below (<) `count`
+                 * @enum {string}
+                 */
+                op: "above" | "below";
+                count: number;
+                /** @description the records of the last this many minutes */
+                windowMinutes: number;
+            };
+        };
         /** LogSchema */
         LogSchema: {
             /** Format: uuid */
@@ -4754,7 +4782,7 @@ export interface components {
             channelId: string;
             ruleId: string | null;
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "logging.query.threshold";
             /** @description Identity of the event; one delivery per event and channel */
             eventId: string;
             /** @description The title of the message */
@@ -4781,7 +4809,7 @@ export interface components {
             channelId: string;
             ruleId: string | null;
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "logging.query.threshold";
             /** @description Identity of the event; one delivery per event and channel */
             eventId: string;
             /** @description The title of the message */
@@ -4808,7 +4836,7 @@ export interface components {
         /** NotificationEventKind */
         NotificationEventKind: {
             /** @enum {string} */
-            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "logging.query.threshold";
             /** @enum {string} */
             mode: "condition" | "deadline" | "occurrence";
             description: string;
@@ -13839,7 +13867,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size */
                 limit?: number;
-                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "logging.query.threshold";
                 /** @description Case-insensitive substring of the name, matched literally */
                 q?: string;
             };
@@ -13878,7 +13906,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @enum {string} */
-                    event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                    event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "logging.query.threshold";
                     channelIds: string[];
                     enabled?: boolean;
                     filters?: components["schemas"]["AlertRuleFilters"];
@@ -13886,6 +13914,7 @@ export interface operations {
                     withinDays?: number[];
                     /** @description Condition events: remind every this many minutes while the condition lasts */
                     renotifyMinutes?: number;
+                    logQuery?: components["schemas"]["LogQueryRule"];
                 };
             };
         };
@@ -13980,12 +14009,13 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /** @enum {string} */
-                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "logging.query.threshold";
                     channelIds?: string[];
                     enabled?: boolean;
                     filters?: components["schemas"]["AlertRuleFilters"] | null;
                     withinDays?: number[] | null;
                     renotifyMinutes?: number | null;
+                    logQuery?: components["schemas"]["LogQueryRule"] | null;
                 };
             };
         };
@@ -14020,7 +14050,7 @@ export interface operations {
                 status?: "queued" | "delivering" | "retrying" | "delivered" | "failed";
                 channelId?: string;
                 ruleId?: string;
-                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken";
+                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "logging.query.threshold";
             };
             header?: never;
             path?: never;

@@ -46,6 +46,13 @@ function headline(payload: NotificationPayload): string {
       return `Logins for ${name} are locked after too many failures`;
     case 'audit.chain.broken':
       return payload.recovered ? 'The audit trail verifies again' : 'The audit trail’s hash chain is broken';
+    case 'logging.query.threshold': {
+      const { count, windowMinutes } = payload.details as { count?: number; windowMinutes?: number };
+      const seen = `${count} records in the last ${windowMinutes} minutes`;
+      return payload.recovered
+        ? `Log alert ${name} resolved: ${seen}`
+        : `Log alert ${name} ${payload.reminder > 0 ? 'still holds' : 'fired'}: ${seen}`;
+    }
   }
 }
 
@@ -76,6 +83,16 @@ export function consolePathOf(payload: Pick<NotificationPayload, 'resource' | 'l
       return consolePages.repohostConnector(id);
     case 'audit_chain':
       return consolePages.auditEvents();
+    case 'log_query': {
+      // The rule's search over the window it counted, on the environment's records page.
+      const { environmentId, searchParams } = payload.details as {
+        environmentId?: string;
+        searchParams?: string;
+      };
+      return environmentId
+        ? consolePages.logRecords(environmentId, searchParams ?? '')
+        : consolePages.notifications();
+    }
     case 'login':
       // A locked account's failures carry its email as the actor; a locked address's are every actor's.
       return consolePages.auditEvents({
