@@ -14,4 +14,10 @@ export const logSearchSettings = section('Log search and alerts', {
     max: 300_000,
     doc: 'Statement timeout of a search with `match` on PostgreSQL (422 `MATCH_TIMED_OUT` when reached; the embedded PGlite has no statement timeout, only the range bound)',
   }),
+  rulesIntervalSeconds: integer('INFRAGATE_LOG_RULES_INTERVAL_SECONDS', {
+    default: 60,
+    min: 1,
+    max: 3600,
+    doc: 'How often the `logging.query.threshold` alert rules are evaluated (by one gateway at a time)',
+  }),
 });

@@ -46,4 +46,7 @@ export const consolePages = {
   repohostConnector: (id: string) => `/integrations/repohost/${segment(id)}`,
   notifications: () => '/notifications',
   node: (id: string) => `/nodes/${segment(id)}`,
+  /** A logging environment's records, with the search parameters of the records API. */
+  logRecords: (environmentId: string, searchParams: string) =>
+    `/logging/environments/${segment(environmentId)}${searchParams ? `?${searchParams}` : ''}`,
 };

@@ -82,4 +82,11 @@ export const NOTIFICATION_EVENT_SPECS: Record<NotificationEventKind, Notificatio
     okStates: ['online'],
     filters: ['nodeId'],
   },
+  'logging.query.threshold': {
+    mode: 'condition',
+    description:
+      'The records of a logging environment matching the rule’s query in its window went above or below its count (and, as a recovery, back)',
+    okStates: ['ok'],
+    filters: [],
+  },
 };

@@ -19,6 +19,11 @@ export interface NotificationEvent {
   occurredAt?: Date;
   /** Shown in the message and sent in webhook payloads; never a secret. */
   details?: Record<string, unknown>;
+  /**
+   * A condition that one rule watches for itself (a log query's threshold): only that rule notifies
+   * it and its reminders, and each observation keeps its details for them (the latest count).
+   */
+  rule?: { id: string; name: string };
 }
 
 /** What producers may do with notifications: report an event, in the transaction of its cause. */

@@ -65,16 +65,26 @@ describeInBrowser(
         'integrations:view',
         'notifications:view',
         'nodes:view',
+        'logging:view',
       ]);
       const channelId = await createWebhookChannel(gateway, receiver.webhookUrl);
-      for (const event of NOTIFICATION_EVENTS) {
-        await createRule(
-          gateway,
-          event,
-          [channelId],
-          event === 'repohost.token.expiring' ? { withinDays: [14] } : {},
-        );
-      }
+      // logging.query.threshold: fewer than one record in an empty environment fires at once.
+      const environment = await gateway.call('POST', '/api/logging/environments', {
+        body: { name: 'quiet-logs' },
+      });
+      const extras: Partial<Record<NotificationEventKind, Record<string, unknown>>> = {
+        'repohost.token.expiring': { withinDays: [14] },
+        'logging.query.threshold': {
+          logQuery: {
+            environmentId: environment.body.data.id,
+            query: { levels: ['info'] },
+            threshold: { op: 'below', count: 1, windowMinutes: 5 },
+          },
+        },
+      };
+      for (const event of NOTIFICATION_EVENTS)
+        await createRule(gateway, event, [channelId], extras[event] ?? {});
+      await runJob(gateway, 'logging.alert-rules');
 
       // certificates.expiring: reported when the certificate is stored; certificates.expired: by the
       // sweep, once its expiry passed (as far as the sweep can tell).
@@ -212,6 +222,7 @@ describeInBrowser(
         await page.getByRole('button', { name: 'Verify chain' }).waitFor();
       },
       'nodes.node.offline': (page) => heading(page, 'edge-1'),
+      'logging.query.threshold': (page) => heading(page, 'quiet-logs'),
       'notifications.test': (page) => heading(page, 'Notifications'),
     };
 

@@ -16,7 +16,7 @@ const range = { from: at(0), to: at(60) };
 
 beforeAll(async () => {
   gateway = await startTestGateway({
-    logSearch: { matchMaxHours: 3, matchTimeoutMs: 10_000 },
+    logSearch: { matchMaxHours: 3, matchTimeoutMs: 10_000, rulesIntervalSeconds: 60 },
   });
   store = logStore(gateway);
   first = (await store.environment()).id;

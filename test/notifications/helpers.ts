@@ -70,7 +70,7 @@ export function emit(gateway: TestGateway, event: NotificationEvent): Promise<nu
 
 export function runJob(
   gateway: TestGateway,
-  name: 'notifications.deliver' | 'notifications.sweep' | 'notifications.audit-chain',
+  name: 'notifications.deliver' | 'notifications.sweep' | 'notifications.audit-chain' | 'logging.alert-rules',
 ) {
   return gateway.deps.jobs.runNow(name);
 }

@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
+import type { SavedQuery } from './logging.js';
 
 export const NOTIFICATION_CHANNEL_KINDS = ['webhook', 'slack', 'email'] as const;
 export type NotificationChannelKind = (typeof NOTIFICATION_CHANNEL_KINDS)[number];
@@ -27,6 +28,7 @@ export const NOTIFICATION_EVENTS = [
   'auth.login.throttled',
   'audit.chain.broken',
   'nodes.node.offline',
+  'logging.query.threshold',
 ] as const;
 export type NotificationEventKind = (typeof NOTIFICATION_EVENTS)[number];
 
@@ -109,6 +111,17 @@ export interface NotificationPayload {
   rule: { id: string; name: string } | null;
 }
 
+/**
+ * What a `logging.query.threshold` rule counts: the records of an environment matching a query (its
+ * own, or a saved search's) in the last `windowMinutes`, compared with `count`.
+ */
+export interface LogQueryRule {
+  environmentId: string;
+  query?: SavedQuery;
+  savedSearchId?: string;
+  threshold: { op: 'above' | 'below'; count: number; windowMinutes: number };
+}
+
 /** Where notifications go. Secrets (HMAC key, header values, Slack URL, SMTP password) are sealed. */
 export const notificationChannels = pgTable('notification_channels', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -132,6 +145,8 @@ export const notificationRules = pgTable('notification_rules', {
   withinDays: integer('within_days').array(),
   /** Condition events: minutes between reminders while the condition lasts; null means none. */
   renotifyMinutes: integer('renotify_minutes'),
+  /** `logging.query.threshold` rules: what they count; null for every other event. */
+  logQuery: jsonb('log_query').$type<LogQueryRule>(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

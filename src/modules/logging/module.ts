@@ -1,4 +1,5 @@
 import type { GatewayModule } from '../../core/app.js';
+import { LogAlertRules } from './alert-rules.js';
 import { LogEnvironmentService } from './environments.js';
 import { IngestService } from './ingest-service.js';
 import { IngestTokens } from './ingest-tokens.js';
@@ -41,6 +42,7 @@ const loggingModule: GatewayModule = async (app) => {
     metrics: deps.metrics,
   });
   const search = new RecordSearch({ ...deps, environments });
+  new LogAlertRules({ ...deps, search }).register();
 
   await app.register(folderTreeRoutes, {
     prefix: '/api/logging/schema-folders',

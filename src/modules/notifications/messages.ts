@@ -50,6 +50,13 @@ function headline(payload: NotificationPayload): string {
       return payload.recovered
         ? `Node ${name} is online again: its agent reconnected`
         : `Node ${name} is ${payload.reminder > 0 ? 'still ' : ''}offline: its agent’s tunnel is down`;
+    case 'logging.query.threshold': {
+      const { count, windowMinutes } = payload.details as { count?: number; windowMinutes?: number };
+      const seen = `${count} records in the last ${windowMinutes} minutes`;
+      return payload.recovered
+        ? `Log alert ${name} resolved: ${seen}`
+        : `Log alert ${name} ${payload.reminder > 0 ? 'still holds' : 'fired'}: ${seen}`;
+    }
   }
 }
 
@@ -82,6 +89,16 @@ export function consolePathOf(payload: Pick<NotificationPayload, 'resource' | 'l
       return consolePages.auditEvents();
     case 'node':
       return consolePages.node(id);
+    case 'log_query': {
+      // The rule's search over the window it counted, on the environment's records page.
+      const { environmentId, searchParams } = payload.details as {
+        environmentId?: string;
+        searchParams?: string;
+      };
+      return environmentId
+        ? consolePages.logRecords(environmentId, searchParams ?? '')
+        : consolePages.notifications();
+    }
     case 'login':
       // A locked account's failures carry its email as the actor; a locked address's are every actor's.
       return consolePages.auditEvents({

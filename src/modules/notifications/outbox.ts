@@ -48,7 +48,9 @@ export class NotificationOutbox implements Notifications {
       if (event.state === undefined) throw new Error(`${event.kind} events carry a state`);
       const change = await this.observe(tx, event, event.state, base, occurredAt);
       if (!change) return 0;
-      const rules = await this.matchingRules(tx, event.kind, base.labels);
+      const rules = (await this.matchingRules(tx, event.kind, base.labels)).filter(
+        (rule) => !event.rule || rule.id === event.rule.id,
+      );
       return this.queue(
         tx,
         rules.map((rule) => ({ rule, payload: change })),
@@ -84,7 +86,12 @@ export class NotificationOutbox implements Notifications {
     const rules = await this.rulesFor(tx, kinds, true);
     const queued = open.flatMap((condition) =>
       rules
-        .filter((rule) => rule.event === condition.kind && matches(rule, condition.payload.labels))
+        .filter(
+          (rule) =>
+            rule.event === condition.kind &&
+            matches(rule, condition.payload.labels) &&
+            (condition.payload.rule === null || condition.payload.rule.id === rule.id),
+        )
         .flatMap((rule) => {
           const intervalMs = rule.renotifyMinutes! * 60_000;
           const reminder = Math.floor((now.getTime() - condition.since.getTime()) / intervalMs);
@@ -159,7 +166,16 @@ export class NotificationOutbox implements Notifications {
       eq(notificationConditions.resourceId, event.resource.id),
     );
     const [current] = await tx.select().from(notificationConditions).where(where).for('update');
-    if (!current || current.state === state) return null;
+    if (!current) return null;
+    if (current.state === state) {
+      // A rule's own condition: its reminders say what the latest observation saw.
+      if (event.rule && !current.ok)
+        await tx
+          .update(notificationConditions)
+          .set({ payload: { ...current.payload, details: base.details }, updatedAt: new Date() })
+          .where(where);
+      return null;
+    }
     const payload = change(current.changes + 1, current.state, current.ok);
     await tx
       .update(notificationConditions)
@@ -248,7 +264,7 @@ function basePayload(event: NotificationEvent, occurredAt: Date): NotificationPa
     occurredAt: occurredAt.toISOString(),
     labels: event.labels ?? {},
     details: event.details ?? {},
-    rule: null,
+    rule: event.rule ?? null,
   };
 }
 

@@ -9,12 +9,16 @@ import { fetchPage } from '../../core/pagination.js';
 import { containsText } from '../../core/text-filters.js';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import {
+  type LogQueryRule,
+  loggingEnvironments,
+  loggingSavedSearches,
   type NotificationEventKind,
   type NotificationLabels,
   notificationChannels,
   notificationRuleChannels,
   notificationRules,
 } from '../../db/schema/index.js';
+import { checkSavedQuery } from '../logging/saved-query.js';
 import type { Rule, RuleCreate, RuleListQuery, RuleUpdate } from './schemas.js';
 
 type RuleRow = typeof notificationRules.$inferSelect;
@@ -25,7 +29,10 @@ interface RuleShape {
   filters: NotificationLabels;
   withinDays: number[] | null;
   renotifyMinutes: number | null;
+  logQuery: LogQueryRule | null;
 }
+
+const LOG_QUERY_EVENT = 'logging.query.threshold';
 
 /** Filters, thresholds and reminders must make sense for the rule's event. */
 function checkShape(shape: RuleShape): void {
@@ -44,7 +51,39 @@ function checkShape(shape: RuleShape): void {
       path: ['renotifyMinutes'],
       message: `applies to condition events only, not to ${shape.event}`,
     });
+  if (shape.event === LOG_QUERY_EVENT) {
+    const { logQuery } = shape;
+    if (!logQuery) issues.push({ path: ['logQuery'], message: `is required for ${LOG_QUERY_EVENT}` });
+    else if ((logQuery.query === undefined) === (logQuery.savedSearchId === undefined))
+      issues.push({ path: ['logQuery'], message: 'takes exactly one of `query` and `savedSearchId`' });
+    else if (logQuery.query) checkSavedQuery(logQuery.query, ['logQuery', 'query']);
+  } else if (shape.logQuery !== null)
+    issues.push({ path: ['logQuery'], message: `applies to ${LOG_QUERY_EVENT} only, not to ${shape.event}` });
   if (issues.length > 0) throw validationError(issues);
+}
+
+/**
+ * The environment (and saved search) a log rule counts must exist. Read from the logging tables in
+ * the rule's transaction; the evaluator treats one deleted later as nothing to count.
+ */
+async function checkLogTarget(tx: Tx, logQuery: LogQueryRule | null): Promise<void> {
+  if (!logQuery) return;
+  const [environment] = await tx
+    .select({ id: loggingEnvironments.id })
+    .from(loggingEnvironments)
+    .where(eq(loggingEnvironments.id, logQuery.environmentId));
+  if (!environment) throw notFound({ environmentId: logQuery.environmentId });
+  if (logQuery.savedSearchId === undefined) return;
+  const [saved] = await tx
+    .select({ id: loggingSavedSearches.id })
+    .from(loggingSavedSearches)
+    .where(
+      and(
+        eq(loggingSavedSearches.id, logQuery.savedSearchId),
+        eq(loggingSavedSearches.environmentId, logQuery.environmentId),
+      ),
+    );
+  if (!saved) throw notFound({ savedSearchId: logQuery.savedSearchId });
 }
 
 function toRuleView(row: RuleRow, channelIds: string[]): Rule {
@@ -58,6 +97,7 @@ function toRuleView(row: RuleRow, channelIds: string[]): Rule {
     filters: row.filters,
     withinDays: deadline ? [...(row.withinDays ?? DEFAULT_WITHIN_DAYS)].sort((a, b) => b - a) : null,
     renotifyMinutes: row.renotifyMinutes,
+    logQuery: row.logQuery,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -103,10 +143,12 @@ export class RuleService {
       filters: input.filters ?? {},
       withinDays: input.withinDays ?? null,
       renotifyMinutes: input.renotifyMinutes ?? null,
+      logQuery: input.logQuery ?? null,
     };
     checkShape(shape);
     return this.deps.db.transaction(async (tx) => {
       await this.lockChannels(tx, input.channelIds);
+      await checkLogTarget(tx, shape.logQuery);
       const [row] = (await conflictOnDuplicate(
         tx
           .insert(notificationRules)
@@ -138,8 +180,10 @@ export class RuleService {
         withinDays: input.withinDays === undefined ? current.withinDays : input.withinDays,
         renotifyMinutes:
           input.renotifyMinutes === undefined ? current.renotifyMinutes : input.renotifyMinutes,
+        logQuery: input.logQuery === undefined ? current.logQuery : input.logQuery,
       };
       checkShape(shape);
+      if (input.logQuery) await checkLogTarget(tx, shape.logQuery);
       if (input.channelIds) {
         await this.lockChannels(tx, input.channelIds);
         await tx.delete(notificationRuleChannels).where(eq(notificationRuleChannels.ruleId, id));

@@ -20,6 +20,7 @@ import {
   NOTIFICATION_EVENTS,
   NOTIFICATION_FILTER_KEYS,
 } from '../../db/schema/index.js';
+import { SavedQuery } from '../logging/saved-query.js';
 
 /** The shapes of the notifications area: route schemas, and through `Static` the service's types. */
 
@@ -168,6 +169,27 @@ const RenotifyMinutes = Type.Integer({
   description: 'Condition events: remind every this many minutes while the condition lasts',
 });
 const ChannelIds = Type.Array(Uuid(), { minItems: 1, maxItems: 20, uniqueItems: true });
+const LogQuery = NamedObject(
+  'LogQueryRule',
+  {
+    environmentId: Uuid('the logging environment whose records are counted'),
+    query: Type.Optional(SavedQuery),
+    savedSearchId: Type.Optional(Uuid('a saved search of the environment, instead of `query`')),
+    threshold: Type.Object({
+      op: StringEnum(['above', 'below'] as const, 'fires while the count is above (>) or below (<) `count`'),
+      count: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
+      windowMinutes: Type.Integer({
+        minimum: 1,
+        maximum: 1440,
+        description: 'the records of the last this many minutes',
+      }),
+    }),
+  },
+  {
+    description:
+      '`logging.query.threshold` rules only: what they count (`query` or `savedSearchId`, exactly one), evaluated every INFRAGATE_LOG_RULES_INTERVAL_SECONDS',
+  },
+);
 
 export const RuleCreate = Type.Object({
   name: Name,
@@ -177,6 +199,7 @@ export const RuleCreate = Type.Object({
   filters: Type.Optional(Filters),
   withinDays: Type.Optional(WithinDays),
   renotifyMinutes: Type.Optional(RenotifyMinutes),
+  logQuery: Type.Optional(LogQuery),
 });
 
 export const RuleUpdate = Type.Object({
@@ -187,6 +210,7 @@ export const RuleUpdate = Type.Object({
   filters: Type.Optional(Nullable(Filters)),
   withinDays: Type.Optional(Nullable(WithinDays)),
   renotifyMinutes: Type.Optional(Nullable(RenotifyMinutes)),
+  logQuery: Type.Optional(Nullable(LogQuery)),
 });
 
 export const Rule = NamedObject('AlertRule', {
@@ -200,6 +224,7 @@ export const Rule = NamedObject('AlertRule', {
     Type.Array(Type.Integer(), { description: 'In force for deadline events, else null' }),
   ),
   renotifyMinutes: Nullable(Type.Integer()),
+  logQuery: Nullable(LogQuery),
   createdAt: Timestamp,
   updatedAt: Timestamp,
 });

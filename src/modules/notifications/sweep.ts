@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client.js';
 import {
   containerhostHealthChecks,
   type NotificationEventKind,
+  notificationRules,
   repohostConnectors,
   siemDestinations,
   sslCertificates,
@@ -30,6 +31,9 @@ const LIVE_RESOURCES: Partial<Record<NotificationEventKind, (db: Db) => SQLWrapp
       .select({ id: sql`${siemDestinations.id}::text` })
       .from(siemDestinations)
       .where(isNull(siemDestinations.deletedAt)),
+  // A log alert rule watches a condition of its own: it goes with the rule.
+  'logging.query.threshold': (db) =>
+    db.select({ id: sql`${notificationRules.id}::text` }).from(notificationRules),
 };
 
 /**
