@@ -21,6 +21,8 @@ const PUBLIC_ROUTES = [
   // Ingest takes its own write-only tokens (igl_…), which the ingest routes resolve themselves.
   /^\/api\/logging\/ingest$/,
   /^\/v1\/logs$/,
+  // The inference data plane takes its own consumer keys (igk_…), which it resolves itself.
+  /^\/inference\//,
 ];
 
 /** The only routes that accept a pages deploy token (`config.credential`), besides API tokens. */
