@@ -109,6 +109,8 @@ export interface GuardedRequestInit extends Omit<RequestInit, 'dispatcher' | 're
   maxRedirects?: number;
   /** Extra request headers that carry credentials, dropped when a redirect leaves the origin. */
   credentialHeaders?: string[];
+  /** Aborts the request besides the deadline (e.g. when the client it is made for went away). */
+  abort?: AbortSignal;
 }
 
 /** Headers that carry credentials; a redirect to another origin never receives them. */
@@ -189,10 +191,11 @@ export class EgressGuard {
    * a hop leaves the origin of the first request.
    */
   async fetch(url: string | URL, init: GuardedRequestInit = {}): Promise<Response> {
-    const { timeoutMs = 10_000, maxRedirects = 5, credentialHeaders = [], ...rest } = init;
+    const { timeoutMs = 10_000, maxRedirects = 5, credentialHeaders = [], abort, ...rest } = init;
     const { undici, agent } = await this.http();
     const { fetch, Headers } = undici;
-    const signal = AbortSignal.timeout(timeoutMs);
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = abort ? AbortSignal.any([deadline, abort]) : deadline;
     let target = new URL(url);
     const origin = target.origin;
     let method = (rest.method ?? 'GET').toUpperCase();

@@ -23,6 +23,8 @@ const PUBLIC_ROUTES = [
   /^\/v1\/logs$/,
   // Agents: the enrolment token is the body's; the tunnel takes the agent's credential (igwa_…) only.
   /^\/agent\/(enroll|connect)$/,
+  // The inference data plane takes its own consumer keys (igk_…), which it resolves itself.
+  /^\/inference\//,
 ];
 
 /** The only routes that accept a pages deploy token (`config.credential`), besides API tokens. */

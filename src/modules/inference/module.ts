@@ -6,9 +6,13 @@ import { ConnectionService } from './connections.js';
 import { ConsumerKeys } from './consumer-keys.js';
 import { ModelRoutes } from './model-routes.js';
 import { OAuthSessionService } from './oauth-sessions.js';
+import { Circuits } from './plane/circuit.js';
+import { InferencePlane } from './plane/data-plane.js';
+import { UpstreamCaller } from './plane/upstream.js';
 import { ProviderCatalog } from './provider-catalog.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { connectionRoutes } from './routes/connections.js';
+import { dataPlaneRoutes } from './routes/data-plane.js';
 import { keyRoutes } from './routes/keys.js';
 import { modelRouteRoutes } from './routes/model-routes.js';
 import { oauthSessionRoutes } from './routes/oauth-sessions.js';
@@ -31,6 +35,12 @@ const inferenceModule: GatewayModule = async (app) => {
   const sessions = new OAuthSessionService({ ...deps, catalog });
   const keys = new ConsumerKeys(deps);
   const routes = new ModelRoutes({ ...deps, catalog });
+  const circuits = new Circuits({
+    failures: deps.config.inferenceCircuitFailures,
+    coolDownMs: deps.config.inferenceCircuitCoolDownMs,
+  });
+  const upstream = new UpstreamCaller({ ...deps, catalog, tokens });
+  const plane = new InferencePlane({ ...deps, keys, routes, upstream, circuits });
 
   deps.jobs.register({ name: TOKEN_REFRESH_JOB, intervalMs: EVERY_MINUTE, run: () => tokens.refreshDue() });
   deps.jobs.register({
@@ -44,6 +54,11 @@ const inferenceModule: GatewayModule = async (app) => {
   await app.register(oauthSessionRoutes, { prefix: '/api/inference/providers/oauth', sessions });
   await app.register(keyRoutes, { prefix: '/api/inference/keys', keys });
   await app.register(modelRouteRoutes, { prefix: '/api/inference/routes', routes });
+  await app.register(dataPlaneRoutes, {
+    prefix: '/inference',
+    plane,
+    maxBodyBytes: deps.config.inferenceMaxBodyBytes,
+  });
 };
 
 export default inferenceModule;
