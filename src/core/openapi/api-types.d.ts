@@ -4274,7 +4274,7 @@ export interface components {
         /** Alert */
         Alert: {
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline" | "logging.query.threshold";
             resource: components["schemas"]["NotificationResource"];
             state: string;
             /** Format: date-time */
@@ -4292,12 +4292,13 @@ export interface components {
             id: string;
             name: string;
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline" | "logging.query.threshold";
             enabled: boolean;
             channelIds: string[];
             filters: components["schemas"]["AlertRuleFilters"];
             withinDays: number[] | null;
             renotifyMinutes: number | null;
+            logQuery: components["schemas"]["LogQueryRule"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -5253,6 +5254,33 @@ export interface components {
             /** @description Only when this login completed a required TOTP enrolment: shown once */
             recoveryCodes?: string[];
         };
+        /**
+         * LogQueryRule
+         * @description `logging.query.threshold` rules only: what they count (`query` or `savedSearchId`, exactly one), evaluated every INFRAGATE_LOG_RULES_INTERVAL_SECONDS
+         */
+        LogQueryRule: {
+            /**
+             * Format: uuid
+             * @description the logging environment whose records are counted
+             */
+            environmentId: string;
+            query?: components["schemas"]["SavedLogQuery"];
+            /**
+             * Format: uuid
+             * @description a saved search of the environment, instead of `query`
+             */
+            savedSearchId?: string;
+            threshold: {
+                /**
+                 * @description fires while the count is above (>) or below (<) `count`
+                 * @enum {string}
+                 */
+                op: "above" | "below";
+                count: number;
+                /** @description the records of the last this many minutes */
+                windowMinutes: number;
+            };
+        };
         /** LogSchema */
         LogSchema: {
             /** Format: uuid */
@@ -5381,7 +5409,7 @@ export interface components {
             channelId: string;
             ruleId: string | null;
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline" | "logging.query.threshold";
             /** @description Identity of the event; one delivery per event and channel */
             eventId: string;
             /** @description The title of the message */
@@ -5408,7 +5436,7 @@ export interface components {
             channelId: string;
             ruleId: string | null;
             /** @enum {string} */
-            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
+            event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline" | "logging.query.threshold";
             /** @description Identity of the event; one delivery per event and channel */
             eventId: string;
             /** @description The title of the message */
@@ -5435,7 +5463,7 @@ export interface components {
         /** NotificationEventKind */
         NotificationEventKind: {
             /** @enum {string} */
-            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
+            kind: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline" | "logging.query.threshold";
             /** @enum {string} */
             mode: "condition" | "deadline" | "occurrence";
             description: string;
@@ -8356,6 +8384,10 @@ export interface operations {
                                 /** Format: date-time */
                                 start: string;
                                 count: number;
+                                /** @description the count per level, levels without records left out */
+                                levels: {
+                                    [key: string]: number;
+                                };
                             }[];
                         };
                     };
@@ -16002,7 +16034,7 @@ export interface operations {
                 page?: number;
                 /** @description Page size */
                 limit?: number;
-                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
+                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline" | "logging.query.threshold";
                 /** @description Case-insensitive substring of the name, matched literally */
                 q?: string;
             };
@@ -16041,7 +16073,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @enum {string} */
-                    event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
+                    event: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline" | "logging.query.threshold";
                     channelIds: string[];
                     enabled?: boolean;
                     filters?: components["schemas"]["AlertRuleFilters"];
@@ -16049,6 +16081,7 @@ export interface operations {
                     withinDays?: number[];
                     /** @description Condition events: remind every this many minutes while the condition lasts */
                     renotifyMinutes?: number;
+                    logQuery?: components["schemas"]["LogQueryRule"];
                 };
             };
         };
@@ -16143,12 +16176,13 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /** @enum {string} */
-                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
+                    event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline" | "logging.query.threshold";
                     channelIds?: string[];
                     enabled?: boolean;
                     filters?: components["schemas"]["AlertRuleFilters"] | null;
                     withinDays?: number[] | null;
                     renotifyMinutes?: number | null;
+                    logQuery?: components["schemas"]["LogQueryRule"] | null;
                 };
             };
         };
@@ -16183,7 +16217,7 @@ export interface operations {
                 status?: "queued" | "delivering" | "retrying" | "delivered" | "failed";
                 channelId?: string;
                 ruleId?: string;
-                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline";
+                event?: "containerhost.health_check.changed" | "certificates.expiring" | "certificates.expired" | "siem.destination.circuit_opened" | "siem.delivery.failed" | "repohost.token.expiring" | "auth.login.throttled" | "audit.chain.broken" | "nodes.node.offline" | "logging.query.threshold";
             };
             header?: never;
             path?: never;

@@ -37,19 +37,6 @@ function timeOf(value: unknown, name: string): Date | undefined {
   return time;
 }
 
-/** The `[name, value]` pairs of the parameters named `<prefix><name>`; a name of the wrong length is an issue. */
-function namedPairs(query: Record<string, unknown>, prefix: string, issues: ValidationIssue[]) {
-  const pairs: [string, string][] = [];
-  for (const [key, value] of Object.entries(query)) {
-    if (!key.startsWith(prefix) || typeof value !== 'string') continue;
-    const name = key.slice(prefix.length);
-    if (name.length === 0 || name.length > MAX_FIELD_NAME_LENGTH)
-      issues.push({ path: [key], message: `field names are 1–${MAX_FIELD_NAME_LENGTH} characters` });
-    else pairs.push([name, value]);
-  }
-  return pairs;
-}
-
 /**
  * The filter of a validated query string: `from`, `to`, `level` (comma-separated), `service`,
  * `service!`, `q`, `match` with `mode`, and every `field.<name>` and `field.<name>!` parameter
