@@ -60,6 +60,9 @@ const VISIBLE_ONLY_READS = new Set([
   'GET /api/inference/connections',
 ]);
 
+/** Reads over several resources the query names (required), each one the caller may view or 404. */
+const READS_ACROSS_NAMED_RESOURCES = new Set(['GET /api/logging/search']);
+
 let gateway: TestGateway;
 beforeAll(async () => {
   gateway = await startTestGateway();
@@ -151,6 +154,8 @@ describe('route access declarations', () => {
       if (RESOURCE_PATHS[area]?.test(url)) {
         // The body {} may be invalid, and validation comes first; a valid request is 404.
         if (result.status !== 404) expect(outcome).toMatchObject({ code: 'VALIDATION_ERROR' });
+      } else if (READS_ACROSS_NAMED_RESOURCES.has(name)) {
+        expect(outcome).toMatchObject({ status: 400, code: 'VALIDATION_ERROR' });
       } else if (VISIBLE_ONLY_READS.has(name)) {
         expect(outcome).toMatchObject({ status: name.includes(':slug') ? 404 : 200 });
         if (result.status === 200)

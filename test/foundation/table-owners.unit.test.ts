@@ -17,6 +17,7 @@ const OWNER_OF_FILE: Record<string, string> = {
   databases: 'modules/databases/',
   identity: 'modules/users/',
   inference: 'modules/inference/',
+  'inference-plane': 'modules/inference/',
   logging: 'modules/logging/',
   'logging-records': 'modules/logging/',
   nodes: 'modules/nodes/',
@@ -70,6 +71,11 @@ const FOREIGN_TABLE_USES: string[] = [
   'modules/notifications/sweep.ts → repohostConnectors',
   'modules/notifications/sweep.ts → siemDestinations',
   'modules/notifications/sweep.ts → sslCertificates',
+  // Alert rules on logs: notifications checks a rule's environment and saved search, and the
+  // logging job reads the rules it evaluates.
+  'modules/logging/alert-rules.ts → notificationRules',
+  'modules/notifications/rules.ts → loggingEnvironments',
+  'modules/notifications/rules.ts → loggingSavedSearches',
   'modules/pages/deploy-tokens.ts → groups',
   'modules/pages/deploy-tokens.ts → users',
   'modules/pages/domains.ts → sslCertificates',

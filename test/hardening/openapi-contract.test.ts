@@ -86,7 +86,7 @@ const CONTRACT: [string, string, string[], string][] = [
  * - operation-4xx-response: the probes `/healthz` and `/readyz` and the sign-in page's list of identity
  *   providers take no input and no credentials, so they have no client error to document.
  * - operation-2xx-response: the single sign-on start and callback answer only redirects (302, 303),
- *   and the container terminal only its WebSocket upgrade (101).
+ *   and the container terminal and an agent's tunnel (`/agent/connect`) only their WebSocket upgrade (101).
  */
 const EXPLAINED_WARNINGS: Record<string, string[]> = {
   'no-ambiguous-paths': [
@@ -100,6 +100,7 @@ const EXPLAINED_WARNINGS: Record<string, string[]> = {
     '/auth/oidc/{providerId}/start/get',
     '/auth/oidc/callback/get',
     '/api/containerhost/nodes/{nodeId}/containers/{containerId}/terminal/get',
+    '/agent/connect/get',
   ],
 };
 

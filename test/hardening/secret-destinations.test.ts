@@ -64,6 +64,8 @@ const EXEMPT: Record<string, Record<string, string>> = {
 const NOT_SECRETS: Record<string, string> = {
   challengeToken:
     'the handle of a login in progress, answered by the gateway to the same client a moment before',
+  confirmToken:
+    'the handle of a bulk delete the same client just counted (its dry run): it confirms that count, and opens nothing',
 };
 const SECRET_NAME = /password|passphrase|secret|token|api_?key|private_?key|tls_?key/i;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translateRequest } from '../../src/modules/inference/translation/index.js';
-import { imageMessages, toolConversation, weather } from './translation-requests.fixtures.js';
+import { imageMessages, toolConversation, weather } from '../unit-support/translation-requests.fixtures.js';
 
 describe('requests to vendor4-content', () => {
   it('answers the body and whether to stream, with systemInstruction, model turns and generationConfig', () => {

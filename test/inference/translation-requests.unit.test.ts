@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { translateRequest } from '../../src/modules/inference/translation/index.js';
-import { imageMessages, toolConversation, weather } from './translation-requests.fixtures.js';
+import { imageMessages, toolConversation, weather } from '../unit-support/translation-requests.fixtures.js';
 
 describe('vendor1-chat requests to vendor2-messages', () => {
   it('moves system and developer messages into system and keeps the turns in order', () => {

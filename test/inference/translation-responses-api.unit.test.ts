@@ -5,7 +5,7 @@ import {
   translateRequest,
   translateResponse,
 } from '../../src/modules/inference/translation/index.js';
-import { chatStream, parsed, relay } from './translation-streams.fixtures.js';
+import { chatStream, parsed, relay } from '../unit-support/translation-streams.fixtures.js';
 
 /** vendor1-responses, the protocol of the catalog's vendor1 entries, to and from the others. */
 

@@ -10,7 +10,7 @@ import {
   relay,
   responsesStream,
   sseText,
-} from './translation-streams.fixtures.js';
+} from '../unit-support/translation-streams.fixtures.js';
 
 /**
  * The translated streams read by each vendor's own SDK (its SSE parser and its accumulating helpers),

@@ -22,9 +22,10 @@ describe('a record filter', () => {
       from: new Date('2026-11-25T00:00:00Z'),
       to: new Date('2026-11-26T00:00:00Z'),
       levels: ['warn', 'error'],
-      service: 'api',
+      services: ['api'],
       q: 'timeout',
       fields: [['user', 'ada']],
+      excludedFields: [],
     });
   });
 

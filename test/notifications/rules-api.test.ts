@@ -200,6 +200,7 @@ describe('the event catalog', () => {
       'repohost.token.expiring',
       'auth.login.throttled',
       'audit.chain.broken',
+      'nodes.node.offline',
       'logging.query.threshold',
     ]);
     expect(catalog.body.data[1]).toMatchObject({

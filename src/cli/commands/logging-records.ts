@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { LOG_LEVELS } from '../../db/schema/logging-records.js';
+import { LOG_LEVELS } from '../../db/schema/log-levels.js';
 import type { CallAnswer } from '../api-client.js';
 import { type ApiContext, apiAction } from '../api-command.js';
 import { CliError } from '../cli-error.js';

@@ -53,15 +53,16 @@ const TAGS: Record<string, string> = {
   'logging environments': 'Log environments and the folders they are kept in',
   'logging ingest': 'Ingest tokens and the ingest endpoints (JSON, NDJSON, OTLP) they authenticate',
   'logging records': 'Search, facets, histogram and live tail of stored log records',
+  'logging saved searches': 'Searches of an environment kept by name, for people and for alert rules',
   containerhost:
     'Container engine nodes: containers, images, networks, volumes, files, health checks, folders',
-  databases: 'Key-value database connections and their command console',
+  databases: 'Key-value database connections: the command console, the key browser and the server panes',
   audit: 'The tamper-evident audit trail and its export to SIEM destinations',
   certificates: 'TLS certificates: upload, ACME orders and renewals, DNS providers',
   pages: 'Static sites: projects, deployments, domains, deploy tokens and the public site server',
   integrations: 'Repository-host connectors',
   inference: 'Inference-provider connections and their OAuth sign-in',
-  nodes: 'Storage nodes and resumable file uploads to them',
+  nodes: 'Storage nodes (directories and agent-managed hosts) and resumable file uploads to them',
   notifications: 'Notification channels, alert rules and their deliveries',
 };
 

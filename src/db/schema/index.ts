@@ -8,6 +8,7 @@ export * from './databases.js';
 export * from './identity.js';
 export * from './inference.js';
 export * from './inference-plane.js';
+export * from './log-levels.js';
 export * from './logging.js';
 export * from './logging-records.js';
 export * from './nodes.js';

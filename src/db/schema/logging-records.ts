@@ -1,11 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns.js';
+import { LOG_LEVELS } from './log-levels.js';
 import { loggingEnvironments } from './logging.js';
-
-/** Severity of a log record, lowest first. */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** One way a stored record departs from its environment's schema (kept with `onSchemaViolation: keep`). */
 export interface LogViolation {

@@ -1,6 +1,6 @@
 import { type AnyPgColumn, index, integer, jsonb, pgTable, text, unique, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, updatedAt } from './columns.js';
-import type { LogLevel } from './logging-records.js';
+import type { LogLevel } from './log-levels.js';
 
 /** The value types a field of a logging schema can declare. */
 export const LOG_FIELD_TYPES = ['string', 'number', 'boolean', 'timestamp', 'object'] as const;

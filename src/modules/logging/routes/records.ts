@@ -30,7 +30,7 @@ export const recordRoutes: GatewayModule<{ search: RecordSearch; tail: RecordTai
   app.get(
     '/:id/records',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'Search records, newest first, a page at a time (follow `nextCursor`)',
@@ -46,7 +46,7 @@ export const recordRoutes: GatewayModule<{ search: RecordSearch; tail: RecordTai
   app.get(
     '/:id/facets',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'Count records per value of level, service or a field',
@@ -62,7 +62,7 @@ export const recordRoutes: GatewayModule<{ search: RecordSearch; tail: RecordTai
   app.get(
     '/:id/histogram',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       schema: {
         tags,
         summary: 'Count records per time bucket (empty buckets included)',
@@ -78,7 +78,7 @@ export const recordRoutes: GatewayModule<{ search: RecordSearch; tail: RecordTai
   app.get(
     '/:id/tail',
     {
-      config: view,
+      config: { ...view, errors: [422] },
       // A HEAD request would hold a stream open with nothing to show for it.
       exposeHeadRoute: false,
       schema: {

@@ -9,7 +9,7 @@ export const multiSearchRoutes: GatewayModule<{ search: RecordSearch }> = async 
   app.get(
     '/api/logging/search',
     {
-      config: { ...view, errors: [404] },
+      config: { ...view, errors: [404, 422] },
       schema: {
         tags: ['logging records'],
         summary: 'Search the records of several environments at once, newest first',

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { GatewayModule } from '../../../core/app.js';
 import { unauthorized, validationError } from '../../../core/errors.js';
-import { DataOf } from '../../../core/http-schemas.js';
+import { DataOf, WriteOnly } from '../../../core/http-schemas.js';
 import type { AgentEnrollment, AgentIdentity } from '../agents/agent-enrollment.js';
 import type { TunnelHub } from '../agents/tunnel-hub.js';
 
@@ -13,11 +13,9 @@ const enrollAccess = { public: true, errors: [401] } as const;
 const connectAccess = { public: true, ownToken: 'agentCredential', errors: [401] } as const;
 
 const EnrollRequest = Type.Object({
-  token: Type.String({
-    minLength: 1,
-    maxLength: 128,
-    description: 'the one-time enrolment token (`igwe_…`)',
-  }),
+  token: WriteOnly(
+    Type.String({ minLength: 1, maxLength: 128, description: 'the one-time enrolment token (`igwe_…`)' }),
+  ),
 });
 
 const AgentEnrolled = Type.Object({
