@@ -12,6 +12,7 @@ import {
   scrollsSideways,
 } from '../support/console.js';
 import { openSignedIn, startContainerConsole } from '../support/containerhost-console.js';
+import { eventually } from '../support/eventually.js';
 
 // The engine's storage is shared with other suites: every name here holds this run's id.
 const run = crypto.randomBytes(3).toString('hex');
@@ -150,6 +151,8 @@ describeInBrowser(
       expect(await accessibilityViolations(page)).toEqual([]);
       await page.getByRole('button', { name: `Unpause ${RUNNING}` }).click();
       await page.getByRole('button', { name: `Pause ${RUNNING}` }).waitFor();
+      // Podman's list can report the container running a moment before its inspect stops saying paused.
+      await eventually(async () => !(await stateOf(RUNNING)).Paused, 'the engine to report it unpaused');
       expect(await stateOf(RUNNING)).toMatchObject({ Running: true, Paused: false });
       expect(problems).toEqual([]);
     });
