@@ -1,9 +1,6 @@
-import crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/core/app.js';
-import { openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
 import {
   loggingEnvironments,
   notificationChannels,
@@ -12,9 +9,7 @@ import {
   notificationRules,
 } from '../../src/db/schema/index.js';
 import { LOG_RULES_JOB } from '../../src/modules/logging/alert-rules.js';
-import { buildServer } from '../../src/server.js';
-import { createDatabase } from '../services/postgres.js';
-import { testConfig } from '../support/gateway.js';
+import { startGatewaysOnOneDatabase } from '../support/gateways-on-postgres.js';
 
 describe('log alert rules with two gateways on one PostgreSQL', () => {
   const apps: App[] = [];
@@ -23,18 +18,7 @@ describe('log alert rules with two gateways on one PostgreSQL', () => {
   });
 
   it('are evaluated by one gateway only, the holder of the job lease', { timeout: 120_000 }, async () => {
-    const url = await createDatabase(inject('postgresUrl'));
-    const masterKey = crypto.randomBytes(32);
-    const migrating = await openDatabase({ url, poolSize: 1 });
-    await migrate(migrating.db);
-    await migrating.close();
-    for (let i = 0; i < 2; i++) {
-      const database = await openDatabase({ url, poolSize: 3 });
-      const app = await buildServer({ config: testConfig(), database, masterKey, logger: false });
-      app.addHook('onClose', async () => database.close());
-      await app.ready();
-      apps.push(app);
-    }
+    apps.push(...(await startGatewaysOnOneDatabase(2)));
     const [a, b] = apps as [App, App];
     const [environment] = await a.deps.db
       .insert(loggingEnvironments)

@@ -1,18 +1,14 @@
-import crypto from 'node:crypto';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/core/app.js';
-import { openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
 import {
   notificationChannels,
   notificationRuleChannels,
   notificationRules,
 } from '../../src/db/schema/index.js';
-import { buildServer } from '../../src/server.js';
 import { type NotificationReceiver, startNotificationReceiver } from '../services/notification-receiver.js';
-import { createDatabase } from '../services/postgres.js';
 import { eventually } from '../support/eventually.js';
 import { testConfig } from '../support/gateway.js';
+import { startGatewaysOnOneDatabase } from '../support/gateways-on-postgres.js';
 
 const EVENTS = 120;
 
@@ -27,24 +23,13 @@ describe('two gateways on one PostgreSQL', () => {
   it('send every queued notification exactly once between their delivery workers', {
     timeout: 120_000,
   }, async () => {
-    const url = await createDatabase(inject('postgresUrl'));
-    const masterKey = crypto.randomBytes(32);
-    const migrating = await openDatabase({ url, poolSize: 1 });
-    await migrate(migrating.db);
-    await migrating.close();
-    for (let i = 0; i < 2; i++) {
-      const database = await openDatabase({ url, poolSize: 5 });
-      const base = testConfig();
-      const app = await buildServer({
+    const base = testConfig();
+    apps.push(
+      ...(await startGatewaysOnOneDatabase(2, {
+        poolSize: 5,
         config: { ...base, notify: { ...base.notify, pollIntervalMs: 60_000, concurrency: 3 } },
-        database,
-        masterKey,
-        logger: false,
-      });
-      app.addHook('onClose', async () => database.close());
-      await app.ready();
-      apps.push(app);
-    }
+      })),
+    );
     receiver = await startNotificationReceiver();
     const [a, b] = apps as [App, App];
     const [channel] = await a.deps.db
