@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
@@ -222,19 +223,25 @@ describe('upstream faults', () => {
   });
 
   it('a client that goes away aborts the upstream call', async () => {
-    const controller = new AbortController();
-    const pending = fetch(`${bed.url}/inference/v1/chat/completions`, {
+    // A plain request on its own socket: a pooled fetch client reconnects after an abort and leaves a
+    // connection that never sends a request, which the gateway's close waits out (Node's headersTimeout).
+    const body = JSON.stringify({
+      model: 'v1/hang',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
+    const request = http.request(`${bed.url}/inference/v1/chat/completions`, {
       method: 'POST',
+      agent: false,
       headers: { authorization: `Bearer ${bed.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'v1/hang', messages: [{ role: 'user', content: 'x' }], stream: true }),
-      signal: controller.signal,
-    }).catch(() => undefined);
+    });
+    request.on('error', () => undefined);
+    request.end(body);
     await eventually(
-      () => bed.vendor1.requests.some((request) => (request.body as { model: string }).model === 'hang'),
+      () => bed.vendor1.requests.some((seen) => (seen.body as { model: string }).model === 'hang'),
       'upstream asked',
     );
-    controller.abort();
-    await pending;
+    request.destroy();
     await eventually(() => bed.vendor1.aborted > 0, 'upstream call aborted');
   });
 });
