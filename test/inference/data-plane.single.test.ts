@@ -24,7 +24,6 @@ beforeAll(async () => {
     { connection: 'v1', upstreamModel: 'fail-503' },
     { connection: 'v1', upstreamModel: 'gpt-test' },
   ]);
-  await bed.route('mixed', [{ connection: 'v2', upstreamModel: 'claude-test' }]);
 });
 afterAll(() => bed?.close());
 
@@ -159,15 +158,6 @@ describe('refusals in the caller protocol, nothing sent upstream', () => {
     });
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ error: { code: 413, status: 'INVALID_ARGUMENT' } });
-  });
-
-  it('a target of another protocol is refused saying translation is not available', async () => {
-    await expect(
-      openai.chat.completions.create({ model: 'mixed', messages: [{ role: 'user', content: 'x' }] }),
-    ).rejects.toMatchObject({
-      status: 503,
-      error: { code: 'no_target_available', message: expect.stringContaining('translation') },
-    });
   });
 });
 

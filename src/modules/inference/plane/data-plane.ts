@@ -13,7 +13,16 @@ import {
   type WireProtocol,
   wantsStream,
 } from './protocols.js';
+import { callerAnswer, callerStream, upstreamRequest } from './translated.js';
 import type { UpstreamCaller } from './upstream.js';
+
+/** A target of another protocol than the caller's: what its answer is translated back to. */
+interface Translation {
+  upstream: WireProtocol;
+  caller: WireProtocol;
+  publicModel: string;
+  includeUsage: boolean;
+}
 
 /** A request to the data plane, in plain terms. */
 export interface PlaneRequest {
@@ -93,6 +102,7 @@ export class InferencePlane {
     const stream = wantsStream(request.operation, body, request.streamMethod === true);
     const reasons: string[] = [];
     let timedOut = 0;
+    let refusal: PlaneFault | undefined;
     for (const target of targets) {
       const name = `${target.connection.name}/${target.upstreamModel}`;
       const skipped = this.unusable(request.operation, target);
@@ -100,11 +110,36 @@ export class InferencePlane {
         reasons.push(`${name}: ${skipped}`);
         continue;
       }
+      const upstreamProtocol = this.deps.upstream.protocolOf(target)!;
+      let sent: { body: unknown; stream: boolean } = {
+        body: request.operation === 'vendor4-content' ? body : { ...body, model: target.upstreamModel },
+        stream,
+      };
+      let translation: Translation | undefined;
+      if (!passesThrough(request.operation, upstreamProtocol)) {
+        const caller = request.operation as WireProtocol;
+        try {
+          sent = upstreamRequest(caller, upstreamProtocol, body, target.upstreamModel, stream);
+        } catch (error) {
+          // Another target may take the request as it is; the refusal stands when none does.
+          if (!(error instanceof PlaneFault)) throw error;
+          refusal ??= error;
+          reasons.push(`${name}: ${error.message}`);
+          continue;
+        }
+        const options = body.stream_options as { include_usage?: unknown } | undefined;
+        translation = {
+          upstream: upstreamProtocol,
+          caller,
+          publicModel: model,
+          includeUsage: caller === 'vendor1-chat' && options?.include_usage === true,
+        };
+      }
       const outcome = await this.deps.upstream.call({
         target,
-        operation: request.operation,
-        stream,
-        body: request.operation === 'vendor4-content' ? body : { ...body, model: target.upstreamModel },
+        operation: translation ? upstreamProtocol : request.operation,
+        stream: sent.stream,
+        body: sent.body,
         callerHeaders: request.headers,
         abort: request.abort,
       });
@@ -123,8 +158,9 @@ export class InferencePlane {
         continue;
       }
       this.deps.circuits.succeeded(target.connection.id);
-      return this.answer(response, protocol, stream, name);
+      return this.answer(response, protocol, stream, name, translation);
     }
+    if (refusal) throw refusal;
     const summary = `no target could answer (${reasons.join('; ')})`;
     if (timedOut === targets.length) throw new PlaneFault('timeout', 'upstream_timeout', summary);
     throw new PlaneFault('unavailable', 'no_target_available', summary);
@@ -143,8 +179,8 @@ export class InferencePlane {
   private unusable(operation: Operation, target: ResolvedTarget): string | undefined {
     const protocol = this.deps.upstream.protocolOf(target);
     if (!protocol) return `provider ${target.connection.providerId} is no longer in the catalog`;
-    if (!passesThrough(operation, protocol))
-      return `it speaks ${protocol}, and translation from ${operation} is not available in this gateway`;
+    if (operation === 'vendor1-embeddings' && !passesThrough(operation, protocol))
+      return `it speaks ${protocol}, which has no embeddings`;
     return this.deps.circuits.skipped(target.connection.id);
   }
 
@@ -154,10 +190,22 @@ export class InferencePlane {
     protocol: WireProtocol,
     stream: boolean,
     name: string,
+    translation?: Translation,
   ): Promise<PlaneAnswer> {
     const contentType = response.headers.get('content-type') ?? '';
     const success = response.status >= 200 && response.status < 300;
-    if (stream && success && contentType.startsWith('text/event-stream') && response.body) {
+    const streamed = stream && success && contentType.startsWith('text/event-stream') && response.body;
+    if (streamed && translation) {
+      const { upstream, caller, publicModel, includeUsage } = translation;
+      return {
+        stream: true,
+        status: response.status,
+        contentType: 'text/event-stream',
+        body: callerStream(response, upstream, caller, publicModel, includeUsage),
+        protocol: caller,
+      };
+    }
+    if (streamed) {
       return {
         stream: true,
         status: response.status,
@@ -173,8 +221,9 @@ export class InferencePlane {
         'upstream_too_large',
         `${name} answered more than ${MAX_ANSWER_BYTES} bytes`,
       );
+    let parsed: unknown;
     try {
-      JSON.parse(text);
+      parsed = JSON.parse(text);
     } catch {
       throw new PlaneFault(
         'upstream',
@@ -188,7 +237,16 @@ export class InferencePlane {
         'upstream_invalid_answer',
         `${name} answered JSON where a stream was asked for`,
       );
-    return { stream: false, status: response.status, contentType: 'application/json', body: text };
+    if (!translation)
+      return { stream: false, status: response.status, contentType: 'application/json', body: text };
+    if (!success) throw upstreamRefusal(response.status, name, text);
+    const { upstream, caller, publicModel } = translation;
+    return {
+      stream: false,
+      status: response.status,
+      contentType: 'application/json',
+      body: callerAnswer(upstream, caller, parsed, publicModel, name),
+    };
   }
 }
 
@@ -205,4 +263,16 @@ async function readBounded(response: Response): Promise<string | undefined> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * A translated target's refusal (a 4xx in its own protocol's shape) in the caller's terms: what the
+ * caller can fix stays a 4xx, a refusal of the connection's credential is the gateway's problem (502).
+ */
+function upstreamRefusal(status: number, name: string, text: string): PlaneFault {
+  const message = `${name} answered HTTP ${status}: ${text.slice(0, 500)}`;
+  if (status === 400 || status === 422) return new PlaneFault('invalid', 'upstream_refused', message);
+  if (status === 404) return new PlaneFault('not_found', 'upstream_refused', message);
+  if (status === 413) return new PlaneFault('too_large', 'upstream_refused', message);
+  return new PlaneFault('upstream', 'upstream_refused', message);
 }

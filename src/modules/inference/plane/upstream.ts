@@ -20,6 +20,8 @@ const FORWARDED_HEADERS: Record<WireProtocol, string[]> = {
   'vendor4-content': [],
 };
 
+const VENDOR2_VERSION = '2023-06-01';
+
 /** One call to make: the target, the operation and the body to send. */
 export interface UpstreamCall {
   target: ResolvedTarget;
@@ -87,6 +89,8 @@ export class UpstreamCaller {
       accept: call.stream ? 'text/event-stream' : 'application/json',
       ...(entry.extraHeaders ?? {}),
     };
+    // vendor2 requires a version; a translated call (no vendor2 caller to name one) sends the stable one.
+    if (entry.wireProtocol === 'vendor2-messages') headers['anthropic-version'] ??= VENDOR2_VERSION;
     for (const name of FORWARDED_HEADERS[entry.wireProtocol]) {
       const value = call.callerHeaders[name];
       if (typeof value === 'string') headers[name] = value;
