@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamTranslator, createUsageMeter } from '../../src/modules/inference/translation/index.js';
-import { chatStream, contentStream, messagesStream, parsed, relay } from '../unit-support/translation-streams.fixtures.js';
+import {
+  chatStream,
+  contentStream,
+  messagesStream,
+  parsed,
+  relay,
+} from '../unit-support/translation-streams.fixtures.js';
 
 type Chunk = {
   choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>;
