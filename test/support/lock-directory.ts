@@ -19,11 +19,10 @@ export function tryLock(lock: string, staleMs: number): boolean {
 
 /** Lets go of a lock this process holds (not one taken over since). */
 export function unlock(lock: string): void {
-  if (heldBy(lock) === process.pid) fs.rmSync(lock, { recursive: true, force: true });
+  if (owner(lock) === process.pid) fs.rmSync(lock, { recursive: true, force: true });
 }
 
-/** The pid that holds the lock, if anyone does. */
-export function heldBy(lock: string): number | undefined {
+function owner(lock: string): number | undefined {
   try {
     return Number(fs.readFileSync(path.join(lock, 'owner'), 'utf8'));
   } catch {
@@ -35,7 +34,7 @@ function abandoned(lock: string, staleMs: number): boolean {
   const made = fs.statSync(lock, { throwIfNoEntry: false });
   if (!made) return false;
   if (Date.now() - made.mtimeMs > staleMs) return true;
-  const pid = heldBy(lock);
+  const pid = owner(lock);
   // No owner yet: the holder is between making the directory and writing its pid.
   return pid !== undefined && !alive(pid);
 }
